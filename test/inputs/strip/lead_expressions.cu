@@ -1,0 +1,14 @@
+// Strip rule: groups whose lead is an expression (warp-specialised kernel, 2-D block).
+#include <cutrace/trace.h>
+__global__ void __launch_bounds__(256) warp_roles(const float *in, float *out) {
+  int lin = threadIdx.x + threadIdx.y * blockDim.x;
+  int warp = lin / 32;
+  if (warp < 2) {
+    TRACE_GROUP("producers", 0 * 32);
+    out[lin] = in[lin] * 2.0f;
+  } else {
+    TRACE_GROUP("consumers", 2 * 32);
+    TRACE_RECORD("consumer_warp", warp, "role");
+    out[lin] = in[lin] + 2.0f;
+  }
+}
