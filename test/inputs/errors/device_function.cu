@@ -1,0 +1,9 @@
+// EXPECT: 5:3: annotations in __device__ functions are not supported yet
+#include <cutrace/trace.h>
+
+__device__ int g(int v) {
+  TRACE_RECORD("helper", v);
+  return v * 2;
+}
+
+__global__ void k(int *x) { x[threadIdx.x] = g(x[threadIdx.x]); }

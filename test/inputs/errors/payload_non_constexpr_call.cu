@@ -1,0 +1,9 @@
+// EXPECT: 7:26: payload of TRACE_RECORD has side effects (stripping would change behaviour)
+#include <cutrace/trace.h>
+
+__device__ int bump(int *counter) { return atomicAdd(counter, 1); }
+
+__global__ void k(int *x) {
+  TRACE_RECORD("ticket", bump(x));
+  x[threadIdx.x + 1] = 0;
+}
