@@ -1,0 +1,170 @@
+// Decoding a launch's trace buffer into slices, instants and flows (SPEC §4, docs/FORMAT.md).
+// Pure C++17, no CUDA: library `cutrace_decode`. Corrupt or truncated input never crashes or reads
+// out of bounds; problems are returned as values next to whatever could still be decoded.
+#ifndef CUTRACE_DECODE_H
+#define CUTRACE_DECODE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cutrace/map.h>
+
+namespace cutrace {
+
+// A value or the reason there is none.
+template <class T> struct Expected {
+  std::optional<T> value;
+  std::string error;
+
+  static Expected failure(std::string why) { return Expected{std::nullopt, std::move(why)}; }
+  explicit operator bool() const { return value.has_value(); }
+  const T &operator*() const { return *value; }
+  T &operator*() { return *value; }
+  const T *operator->() const { return &*value; }
+  T *operator->() { return &*value; }
+};
+
+// ---- Decode map (the JSON trace-rewrite emits per kernel) ----
+
+enum class SiteKind { range, range_start, record };
+
+struct Site {
+  uint32_t id = 0;
+  SiteKind kind = SiteKind::range;
+  std::string name;
+  uint32_t lane = 0;  // index into DecodeMap::lanes
+  uint32_t group = 0; // index into DecodeMap::groups
+  std::string loc;    // "file:line:col" of the annotation
+};
+
+struct GroupInfo {
+  uint32_t index = 0;
+  std::string name;
+  std::string lead; // the lead expression as written
+};
+
+struct FlowDecl {
+  std::string src, dst; // range names
+};
+
+struct DecodeMap {
+  uint32_t format_version = kFormatVersion;
+  std::string kernel, source;
+  uint32_t max_events = 0;
+  Clock clock = Clock::clock64;
+  std::vector<GroupInfo> groups;
+  std::vector<std::string> lanes;
+  std::vector<Site> sites;
+  std::vector<FlowDecl> flows;
+
+  const Site *site(uint32_t id) const; // nullptr when the map has no such site
+};
+
+Expected<DecodeMap> parse_decode_map(const std::string &json);
+
+// ---- Buffer header (first 64 bytes of the device buffer) ----
+
+struct BufferHeader {
+  uint32_t magic = kBufferMagic;
+  uint32_t version = kFormatVersion;
+  uint32_t num_groups = 0;
+  uint32_t max_events = 0;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  Clock clock = Clock::clock64;
+  uint32_t row_stride_bytes = 0;
+  uint32_t num_rows = 0;
+
+  // Header for a launch of `map` (what the host runtime writes before the kernel runs).
+  static BufferHeader for_launch(uint32_t num_groups, uint32_t max_events, Clock clock,
+                                 const uint32_t grid[3], const uint32_t block[3]);
+  uint64_t num_ctas() const { return uint64_t(grid[0]) * grid[1] * grid[2]; }
+  uint64_t buffer_bytes() const { return kBufferHeaderBytes + uint64_t(num_rows) * row_stride_bytes; }
+};
+
+void encode_buffer_header(const BufferHeader &header, uint8_t out[kBufferHeaderBytes]);
+// Reads and validates magic, version and the size relations between the fields.
+Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size);
+
+// ---- Decoded trace ----
+
+struct Slice {
+  uint32_t site = 0;
+  std::string name;
+  uint32_t lane = 0;
+  int32_t payload = 0;
+  uint64_t begin_cycles = 0, end_cycles = 0; // per-CTA view: cycles since the CTA's first event
+  double begin_ns = 0, end_ns = 0;           // global view: globaltimer nanoseconds
+  bool incomplete = false;                   // BEGIN never closed; ends at the row's last timestamp
+};
+
+struct Instant {
+  uint32_t site = 0;
+  std::string name;
+  uint32_t lane = 0;
+  int32_t payload = 0;
+  uint64_t cycles = 0; // per-CTA view
+  double ns = 0;       // global view
+};
+
+struct Row {
+  uint32_t index = 0; // row number in the buffer
+  uint32_t cta = 0;   // linear CTA index
+  uint32_t group = 0;
+  uint32_t smid = 0;
+  bool started = false; // start tag seen
+  bool closed = false;  // end tag seen (the group's scope exited normally)
+  uint64_t start_ns = 0, start_cycles = 0, end_ns = 0, end_cycles = 0; // raw header pairs
+  uint32_t attempted = 0; // events the writer tried to record (end header; else records found)
+  uint32_t stored = 0;    // records present in the buffer
+  uint32_t dropped = 0;   // events lost to overflow
+  double ghz = 0;         // cycles per ns used for the global view
+  bool ghz_measured = false; // false: fallback rate (span too short, row not closed, or override)
+  std::vector<Slice> slices;
+  std::vector<Instant> instants;
+  uint32_t unmatched_ends = 0; // ENDs with no open BEGIN of their site in their lane
+  uint32_t unknown_sites = 0;  // records whose site id the map does not know
+  uint32_t invalid_records = 0; // non-zero head words that are not a valid record
+};
+
+struct SliceRef {
+  uint32_t row = 0;   // index into Trace::rows
+  uint32_t slice = 0; // index into Row::slices
+};
+
+// An arrow from the end of `src` to the start of `dst` (both in the same CTA).
+struct Flow {
+  SliceRef src, dst;
+};
+
+struct Trace {
+  std::string kernel;
+  BufferHeader header;
+  std::vector<Row> rows; // every complete row of the buffer, in buffer order
+  std::vector<Flow> flows;
+  uint32_t backward_flows = 0; // pairs skipped because dst would start before src ends
+  uint32_t unpaired_flows = 0; // src or dst slices left without a partner
+  std::vector<std::string> problems; // everything that was wrong with the input
+  bool ok() const { return problems.empty(); }
+};
+
+struct DecodeOptions {
+  double default_ghz = 1.755;            // used when a row's rate cannot be measured
+  std::optional<double> ghz_override;    // forces one rate for every row
+  uint64_t min_measure_span_ns = 2000;   // shorter row spans give a fallback rate
+};
+
+// Decodes `buffer` (header + rows, as copied back from the device) with `map`.
+Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
+             const DecodeOptions &options = {});
+
+// Fills trace.flows from the map's flow declarations (called by decode()).
+void match_flows(const DecodeMap &map, Trace &trace);
+
+} // namespace cutrace
+
+#endif // CUTRACE_DECODE_H

@@ -1,0 +1,97 @@
+// Parsing the per-kernel decode map JSON (docs/FORMAT.md, "Decode map").
+#include <cutrace/decode.h>
+
+#include <nlohmann/json.hpp>
+
+namespace cutrace {
+
+const Site *DecodeMap::site(uint32_t id) const {
+  // Sites are normally numbered 0..n-1 in order; fall back to a search if not.
+  if (id < sites.size() && sites[id].id == id)
+    return &sites[id];
+  for (const Site &s : sites)
+    if (s.id == id)
+      return &s;
+  return nullptr;
+}
+
+namespace {
+
+std::optional<SiteKind> site_kind(const std::string &kind) {
+  if (kind == "range")
+    return SiteKind::range;
+  if (kind == "range_start")
+    return SiteKind::range_start;
+  if (kind == "record")
+    return SiteKind::record;
+  return std::nullopt;
+}
+
+std::optional<Clock> clock_kind(const std::string &clock) {
+  if (clock == "clock64")
+    return Clock::clock64;
+  if (clock == "globaltimer")
+    return Clock::globaltimer;
+  return std::nullopt;
+}
+
+// Throws nlohmann::json::exception on missing fields or wrong types; the caller turns that
+// into an error value.
+Expected<DecodeMap> from_json(const nlohmann::json &j) {
+  using E = Expected<DecodeMap>;
+  DecodeMap map;
+  map.format_version = j.at("format_version").get<uint32_t>();
+  if (map.format_version != kFormatVersion)
+    return E::failure("decode map format_version " + std::to_string(map.format_version) +
+                      " is not supported (expected " + std::to_string(kFormatVersion) + ")");
+  map.kernel = j.at("kernel").get<std::string>();
+  map.source = j.value("source", "");
+  map.max_events = j.at("max_events").get<uint32_t>();
+  std::optional<Clock> clock = clock_kind(j.at("clock").get<std::string>());
+  if (!clock)
+    return E::failure("decode map: unknown clock '" + j.at("clock").get<std::string>() + "'");
+  map.clock = *clock;
+  for (const auto &g : j.at("groups"))
+    map.groups.push_back({g.at("index").get<uint32_t>(), g.at("name").get<std::string>(),
+                          g.value("lead", "")});
+  for (const auto &l : j.at("lanes"))
+    map.lanes.push_back(l.get<std::string>());
+  for (const auto &s : j.at("sites")) {
+    Site site;
+    site.id = s.at("id").get<uint32_t>();
+    std::optional<SiteKind> kind = site_kind(s.at("kind").get<std::string>());
+    if (!kind)
+      return E::failure("decode map: site " + std::to_string(site.id) + " has unknown kind '" +
+                        s.at("kind").get<std::string>() + "'");
+    site.kind = *kind;
+    site.name = s.at("name").get<std::string>();
+    site.lane = s.at("lane").get<uint32_t>();
+    site.group = s.at("group").get<uint32_t>();
+    site.loc = s.value("loc", "");
+    if (site.id > kSiteMask)
+      return E::failure("decode map: site id " + std::to_string(site.id) + " exceeds 16 bits");
+    if (site.lane >= map.lanes.size())
+      return E::failure("decode map: site " + std::to_string(site.id) + " names lane " +
+                        std::to_string(site.lane) + " of " + std::to_string(map.lanes.size()));
+    map.sites.push_back(std::move(site));
+  }
+  if (j.contains("flows"))
+    for (const auto &f : j.at("flows"))
+      map.flows.push_back({f.at("src").get<std::string>(), f.at("dst").get<std::string>()});
+  return E{std::move(map), {}};
+}
+
+} // namespace
+
+Expected<DecodeMap> parse_decode_map(const std::string &json) {
+  nlohmann::json j = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return Expected<DecodeMap>::failure("decode map is not valid JSON");
+  try {
+    return from_json(j);
+  } catch (const nlohmann::json::exception &e) {
+    return Expected<DecodeMap>::failure(std::string("decode map: ") + e.what());
+  }
+}
+
+} // namespace cutrace

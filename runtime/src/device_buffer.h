@@ -1,0 +1,43 @@
+// One launch's trace buffer in device memory: allocation, zeroing, header, read-back.
+#ifndef CUTRACE_SRC_DEVICE_BUFFER_H
+#define CUTRACE_SRC_DEVICE_BUFFER_H
+
+#include <cutrace/ctrace.h>
+#include <cutrace/host.h>
+
+#include <memory>
+#include <vector>
+
+namespace cutrace {
+
+class DeviceBuffer {
+public:
+  // Allocates num_rows * row stride + header bytes; queues the zeroing and the header copy on
+  // `stream`. Fails on launches whose size does not fit the format's 32-bit fields.
+  static Expected<DeviceBuffer> allocate(const KernelMap &map, dim3 grid, dim3 block,
+                                         cudaStream_t stream);
+  DeviceBuffer(DeviceBuffer &&other) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&) = delete;
+  ~DeviceBuffer();
+
+  Slots *slots() const { return static_cast<Slots *>(device_); }
+  int device() const { return device_index_; }
+  const BufferHeader &header() const { return header_; }
+  // Blocking copy to the host; the caller has synchronized the device.
+  Expected<std::vector<uint8_t>> read_back() const;
+
+private:
+  DeviceBuffer() = default;
+  void *device_ = nullptr;
+  size_t bytes_ = 0;
+  int device_index_ = 0;
+  BufferHeader header_;
+  // Source of the asynchronous header copy; on the heap so moving the object keeps it in place.
+  std::unique_ptr<uint8_t[]> header_bytes_;
+};
+
+std::string cuda_error(const char *what, cudaError_t err);
+
+} // namespace cutrace
+
+#endif // CUTRACE_SRC_DEVICE_BUFFER_H

@@ -1,0 +1,64 @@
+// Explicit mode: a caller-owned buffer for one launch.
+#include "device_buffer.h"
+
+#include <stdexcept>
+
+namespace cutrace {
+
+struct Recorder::State {
+  std::string map_json;
+  DeviceBuffer buffer;
+
+  std::vector<uint8_t> read() {
+    int current = 0;
+    cudaGetDevice(&current);
+    cudaSetDevice(buffer.device());
+    const cudaError_t err = cudaDeviceSynchronize();
+    cudaSetDevice(current);
+    if (err != cudaSuccess)
+      throw std::runtime_error("cutrace::Recorder: " + cuda_error("cudaDeviceSynchronize", err));
+    Expected<std::vector<uint8_t>> bytes = buffer.read_back();
+    if (!bytes)
+      throw std::runtime_error("cutrace::Recorder: " + bytes.error);
+    return std::move(*bytes);
+  }
+};
+
+Recorder::Recorder(const KernelMap &map, dim3 grid, dim3 block) {
+  Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, /*stream=*/0);
+  if (!buf)
+    throw std::runtime_error(std::string("cutrace::Recorder: ") + map.kernel + ": " + buf.error);
+  // The caller may launch on any stream: make the zeroed buffer visible to all of them.
+  if (cudaError_t err = cudaStreamSynchronize(0); err != cudaSuccess)
+    throw std::runtime_error("cutrace::Recorder: " + cuda_error("cudaStreamSynchronize", err));
+  state_.reset(new State{map.json ? map.json : "", std::move(*buf)});
+}
+
+Recorder::~Recorder() = default;
+
+Slots *Recorder::slots() { return state_->buffer.slots(); }
+
+void Recorder::dump(const std::string &stem) {
+  Ctrace raw;
+  raw.map_json = state_->map_json;
+  for (int i = 0; i < 3; ++i) {
+    raw.grid[i] = state_->buffer.header().grid[i];
+    raw.block[i] = state_->buffer.header().block[i];
+  }
+  raw.buffer = state_->read();
+  if (std::optional<std::string> err = write_file_atomic(stem + ".ctrace", encode_ctrace(raw)))
+    throw std::runtime_error("cutrace::Recorder: " + *err);
+}
+
+Trace Recorder::decode(const DecodeOptions &options) {
+  const std::vector<uint8_t> bytes = state_->read();
+  Expected<DecodeMap> map = parse_decode_map(state_->map_json);
+  if (!map) {
+    Trace t;
+    t.problems.push_back(map.error);
+    return t;
+  }
+  return cutrace::decode(*map, bytes.data(), bytes.size(), options);
+}
+
+} // namespace cutrace

@@ -1,0 +1,82 @@
+// The decoded launch as JSON: the `<kernel>.json` output of the host runtime.
+#include <cutrace/ctrace.h>
+
+#include <nlohmann/json.hpp>
+
+namespace cutrace {
+
+namespace {
+
+using nlohmann::json;
+
+std::string lane_name(const DecodeMap &map, uint32_t lane) {
+  return lane < map.lanes.size() ? map.lanes[lane] : "?";
+}
+
+json slice_json(const DecodeMap &map, const Slice &s) {
+  return {{"site", s.site},         {"name", s.name},
+          {"lane", lane_name(map, s.lane)},
+          {"payload", s.payload},   {"begin_cycles", s.begin_cycles},
+          {"end_cycles", s.end_cycles}, {"begin_ns", s.begin_ns},
+          {"end_ns", s.end_ns},     {"incomplete", s.incomplete}};
+}
+
+json row_json(const DecodeMap &map, const Row &r) {
+  json slices = json::array(), instants = json::array();
+  for (const Slice &s : r.slices)
+    slices.push_back(slice_json(map, s));
+  for (const Instant &i : r.instants)
+    instants.push_back({{"site", i.site},
+                        {"name", i.name},
+                        {"lane", lane_name(map, i.lane)},
+                        {"payload", i.payload},
+                        {"cycles", i.cycles},
+                        {"ns", i.ns}});
+  return {{"index", r.index},
+          {"cta", r.cta},
+          {"group", r.group < map.groups.size() ? map.groups[r.group].name : "?"},
+          {"smid", r.smid},
+          {"started", r.started},
+          {"closed", r.closed},
+          {"start_ns", r.start_ns},
+          {"end_ns", r.end_ns},
+          {"start_cycles", r.start_cycles},
+          {"end_cycles", r.end_cycles},
+          {"ghz", r.ghz},
+          {"ghz_measured", r.ghz_measured},
+          {"attempted", r.attempted},
+          {"stored", r.stored},
+          {"dropped", r.dropped},
+          {"unmatched_ends", r.unmatched_ends},
+          {"unknown_sites", r.unknown_sites},
+          {"slices", slices},
+          {"instants", instants}};
+}
+
+} // namespace
+
+std::string trace_summary_json(const DecodeMap &map, const Trace &t) {
+  json rows = json::array(), flows = json::array();
+  for (const Row &r : t.rows)
+    if (r.started || r.stored) // rows of groups that never ran are noise in a summary
+      rows.push_back(row_json(map, r));
+  for (const Flow &f : t.flows)
+    flows.push_back({{"src", {f.src.row, f.src.slice}}, {"dst", {f.dst.row, f.dst.slice}}});
+  const BufferHeader &h = t.header;
+  json doc = {{"format_version", kFormatVersion},
+              {"kernel", t.kernel},
+              {"source", map.source},
+              {"clock", h.clock == Clock::clock64 ? "clock64" : "globaltimer"},
+              {"grid", {h.grid[0], h.grid[1], h.grid[2]}},
+              {"block", {h.block[0], h.block[1], h.block[2]}},
+              {"max_events", h.max_events},
+              {"num_rows", h.num_rows},
+              {"rows", rows},
+              {"flows", flows},
+              {"backward_flows", t.backward_flows},
+              {"unpaired_flows", t.unpaired_flows},
+              {"problems", t.problems}};
+  return doc.dump(1) + "\n";
+}
+
+} // namespace cutrace
