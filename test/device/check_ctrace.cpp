@@ -1,0 +1,207 @@
+// check_ctrace: verifies the invariants of recorded .ctrace files (docs/FORMAT.md) and prints a
+// short report per file. Exit status 1 on any violation, 2 on bad usage.
+//
+//   check_ctrace [--expect NAME=COUNT]... [--expect-dropped N] [--expect-flows N] FILE...
+//
+// Checked for every file: the container and map parse and decode without problems; in every
+// row, records are valid and their timestamps non-decreasing and inside the row's start/end;
+// the row header names its own (CTA, group); all rows of a CTA report one SM; the dropped count
+// equals attempted - max_events; closed rows have no incomplete slices and no unmatched ends.
+// NAME=COUNT compares the number of slices plus instants named NAME over the whole file.
+#include <cutrace/ctrace.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace cutrace;
+
+struct Expectations {
+  std::map<std::string, uint64_t> counts;
+  std::optional<uint64_t> dropped;
+  std::optional<uint64_t> flows;
+};
+
+struct Checker {
+  std::string file;
+  int violations = 0;
+
+  void fail(const std::string &what) {
+    if (violations < 20)
+      std::printf("  VIOLATION %s\n", what.c_str());
+    ++violations;
+  }
+};
+
+uint32_t rd32(const uint8_t *p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint64_t rd64(const uint8_t *p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// Walks the raw records of every row; independent of the decoder's own checks.
+void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Checker &c) {
+  const uint64_t rows = std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) /
+                                                           h.row_stride_bytes);
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint8_t *row = buf.data() + kBufferHeaderBytes + r * h.row_stride_bytes;
+    const bool started = rd32(row) == kRowStartTag, closed = rd32(row + 32) == kRowEndTag;
+    const uint64_t lo = h.clock == Clock::clock64 ? rd64(row + 16) : rd64(row + 8);
+    const uint64_t hi = h.clock == Clock::clock64 ? rd64(row + 48) : rd64(row + 40);
+    uint64_t prev = lo;
+    const std::string where = "row " + std::to_string(r);
+    for (uint32_t i = 0; i < h.max_events; ++i) {
+      const uint8_t *rec = row + kRowHeaderBytes + uint64_t(i) * kRecordBytes;
+      const uint32_t head = rd32(rec);
+      if (head == 0)
+        break;
+      const uint64_t ts = rd64(rec + 8);
+      if ((head >> kRecordKindShift) == 0 || (head & 0x3FFF0000u) != 0)
+        c.fail(where + " record " + std::to_string(i) + ": invalid head word");
+      if (!started)
+        c.fail(where + ": record without a start header");
+      if (ts < prev)
+        c.fail(where + " record " + std::to_string(i) + ": time goes backwards");
+      if (closed && ts > hi)
+        c.fail(where + " record " + std::to_string(i) + ": after the row's end");
+      prev = ts;
+    }
+    if (closed) {
+      const uint32_t attempted = rd32(row + 36), dropped = rd32(row + 56);
+      if (dropped != (attempted > h.max_events ? attempted - h.max_events : 0))
+        c.fail(where + ": dropped " + std::to_string(dropped) + " but attempted " +
+               std::to_string(attempted));
+      if (hi < lo)
+        c.fail(where + ": ends before it starts");
+    }
+  }
+}
+
+void check_file(const std::string &path, const Expectations &expect, Checker &c) {
+  Expected<Ctrace> raw = read_ctrace_file(path);
+  if (!raw)
+    return c.fail(raw.error);
+  Expected<Trace> trace = decode_ctrace(*raw);
+  if (!trace)
+    return c.fail(trace.error);
+  const Trace &t = *trace;
+  for (const std::string &p : t.problems)
+    c.fail("decoder: " + p);
+  if (t.rows.empty())
+    return;
+  check_raw_rows(t.header, raw->buffer, c);
+
+  std::map<std::string, uint64_t> counts;
+  uint64_t started = 0, closed = 0, stored = 0, dropped = 0, incomplete = 0, unmatched = 0;
+  double ghz_min = 1e9, ghz_max = 0, t0 = 1e300, t1 = 0;
+  std::map<uint32_t, uint32_t> cta_sm;
+  for (const Row &row : t.rows) {
+    if (!row.started)
+      continue;
+    ++started;
+    closed += row.closed;
+    stored += row.stored;
+    dropped += row.dropped;
+    unmatched += row.unmatched_ends;
+    ghz_min = std::min(ghz_min, row.ghz);
+    ghz_max = std::max(ghz_max, row.ghz);
+    t0 = std::min(t0, double(row.start_ns));
+    t1 = std::max(t1, double(row.closed ? row.end_ns : row.start_ns));
+    auto [it, fresh] = cta_sm.emplace(row.cta, row.smid);
+    if (!fresh && it->second != row.smid)
+      c.fail("CTA " + std::to_string(row.cta) + " reports SMs " + std::to_string(it->second) +
+             " and " + std::to_string(row.smid));
+    for (const Slice &s : row.slices) {
+      ++counts[s.name];
+      incomplete += s.incomplete;
+      if (s.incomplete && row.closed)
+        c.fail("row " + std::to_string(row.index) + ": slice " + s.name +
+               " left open in a closed row");
+      if (s.end_cycles < s.begin_cycles)
+        c.fail("row " + std::to_string(row.index) + ": slice " + s.name + " ends before it begins");
+    }
+    for (const Instant &i : row.instants)
+      ++counts[i.name];
+  }
+  if (unmatched)
+    c.fail(std::to_string(unmatched) + " unmatched ENDs");
+
+  std::printf("  kernel %s, grid %ux%ux%u, block %ux%ux%u, %s, launch %u\n", t.kernel.c_str(),
+              t.header.grid[0], t.header.grid[1], t.header.grid[2], t.header.block[0],
+              t.header.block[1], t.header.block[2],
+              t.header.clock == Clock::clock64 ? "clock64" : "globaltimer", raw->launch_index);
+  std::printf("  rows %u, started %llu, closed %llu, records %llu, dropped %llu, incomplete %llu\n",
+              t.header.num_rows, (unsigned long long)started, (unsigned long long)closed,
+              (unsigned long long)stored, (unsigned long long)dropped,
+              (unsigned long long)incomplete);
+  std::printf("  clock %.3f..%.3f GHz, span %.1f us, flows %zu (backward %u, unpaired %u)\n",
+              ghz_min, ghz_max, (t1 - t0) / 1000.0, t.flows.size(), t.backward_flows,
+              t.unpaired_flows);
+  for (const auto &[name, n] : counts)
+    std::printf("  %-12s %llu\n", name.c_str(), (unsigned long long)n);
+
+  for (const auto &[name, want] : expect.counts)
+    if (counts[name] != want)
+      c.fail(name + ": " + std::to_string(counts[name]) + " events, expected " +
+             std::to_string(want));
+  if (expect.dropped && dropped != *expect.dropped)
+    c.fail("dropped " + std::to_string(dropped) + ", expected " + std::to_string(*expect.dropped));
+  if (expect.flows && t.flows.size() != *expect.flows)
+    c.fail("flows " + std::to_string(t.flows.size()) + ", expected " +
+           std::to_string(*expect.flows));
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: check_ctrace [--expect NAME=COUNT]... [--expect-dropped N] "
+                       "[--expect-flows N] FILE.ctrace...\n");
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Expectations expect;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if ((arg == "--expect" || arg == "--expect-dropped" || arg == "--expect-flows") &&
+        i + 1 < argc) {
+      const std::string value = argv[++i];
+      if (arg == "--expect") {
+        const size_t eq = value.find('=');
+        if (eq == std::string::npos)
+          return usage();
+        expect.counts[value.substr(0, eq)] = std::strtoull(value.c_str() + eq + 1, nullptr, 10);
+      } else if (arg == "--expect-dropped") {
+        expect.dropped = std::strtoull(value.c_str(), nullptr, 10);
+      } else {
+        expect.flows = std::strtoull(value.c_str(), nullptr, 10);
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      return usage();
+    } else {
+      files.push_back(arg);
+    }
+  }
+  if (files.empty())
+    return usage();
+  int violations = 0;
+  for (const std::string &file : files) {
+    std::printf("%s\n", file.c_str());
+    Checker c{file};
+    check_file(file, expect, c);
+    std::printf("  %s (%d violations)\n", c.violations ? "FAIL" : "OK", c.violations);
+    violations += c.violations;
+  }
+  return violations ? 1 : 0;
+}
