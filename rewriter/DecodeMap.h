@@ -1,0 +1,55 @@
+// The decode map: what the runtime needs to turn a kernel's buffer back into named events
+// (SPEC §3). Rendered as a C++ header the traced file includes and as JSON.
+#ifndef CUTRACE_REWRITER_DECODEMAP_H
+#define CUTRACE_REWRITER_DECODEMAP_H
+
+#include "Annotation.h"
+#include <string>
+#include <vector>
+
+namespace cutrace {
+
+inline constexpr unsigned MapFormatVersion = 1;
+
+struct MapGroup {
+  std::string Name;
+  std::string Lead; // the lead expression as spelled
+};
+
+struct MapSite {
+  unsigned Id = 0;
+  AnnotationKind Kind = AnnotationKind::Record;
+  std::string Name;
+  unsigned Lane = 0;
+  unsigned Group = 0;
+  std::string Loc; // file:line:col
+};
+
+struct MapAnnotation {
+  std::string Macro;
+  std::string Loc;
+};
+
+struct KernelMapModel {
+  std::string Kernel;  // qualified name
+  std::string Symbol;  // the C++ identifier of its KernelMap in namespace cutrace_map
+  unsigned MaxEvents = 1024;
+  std::string Clock = "clock64";
+  std::vector<MapGroup> Groups;
+  std::vector<std::string> Lanes;
+  std::vector<MapSite> Sites;
+  std::vector<std::pair<std::string, std::string>> Flows;
+  std::vector<MapAnnotation> Annotations; // every annotation of the kernel, in file order
+};
+
+struct DecodeMap {
+  std::string Source;
+  std::vector<KernelMapModel> Kernels;
+};
+
+std::string renderMapJson(const DecodeMap &Map);
+std::string renderMapHeader(const DecodeMap &Map);
+
+} // namespace cutrace
+
+#endif

@@ -1,0 +1,405 @@
+#include "SourceModel.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace cutrace {
+namespace {
+using namespace clang;
+
+/// Keeps Clang's own diagnostics as data; the verify stage decides which ones matter.
+class DiagnosticCollector : public DiagnosticConsumer {
+public:
+  std::vector<ClangDiagnostic> Diagnostics;
+  std::string FirstFatal;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error)
+      return;
+    llvm::SmallString<256> Text;
+    Info.FormatDiagnostic(Text);
+    ClangDiagnostic D;
+    D.Message = Text.str().str();
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation Loc = SM.getFileLoc(Info.getLocation());
+      PresumedLoc P = SM.getPresumedLoc(Loc);
+      if (P.isValid())
+        D.Location = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
+                     std::to_string(P.getColumn());
+      D.InMainFile = SM.isWrittenInMainFile(Loc);
+      if (D.InMainFile)
+        D.Offset = SM.getFileOffset(Loc);
+    }
+    if (Level == DiagnosticsEngine::Fatal && FirstFatal.empty())
+      FirstFatal = (D.Location.empty() ? "" : D.Location + ": ") + D.Message;
+    Diagnostics.push_back(std::move(D));
+  }
+};
+
+bool inToolNamespace(const NamedDecl *D) {
+  return D && llvm::StringRef(D->getQualifiedNameAsString()).starts_with("cutrace_tool::");
+}
+
+/// The annotation a call to the parse-view header stands for, if it is one.
+std::optional<AnnotationKind> annotationCallKind(const CallExpr *Call) {
+  const NamedDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreImplicit()))
+      for (const NamedDecl *D : Lookup->decls())
+        if (inToolNamespace(D))
+          Callee = D;
+  if (!inToolNamespace(Callee))
+    return std::nullopt;
+  llvm::StringRef Name = Callee->getName();
+  if (Name == "group") return AnnotationKind::Group;
+  if (Name == "range") return AnnotationKind::Range;
+  if (Name == "range_start") return AnnotationKind::RangeStart;
+  if (Name == "range_end") return AnnotationKind::RangeEnd;
+  if (Name == "record") return AnnotationKind::Record;
+  if (Name == "dag") return AnnotationKind::Dag;
+  return std::nullopt;
+}
+
+bool isSideEffectFreeCall(const CallExpr *Call, ASTContext &Ctx) {
+  if (auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+        Op->getOperator() == OO_MinusMinus)
+      return false;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD) // dependent: judged again in every instantiation
+    return Call->isTypeDependent() || Call->isValueDependent() ||
+           isa<UnresolvedLookupExpr>(Call->getCallee()->IgnoreImplicit());
+  if (FD->isConstexpr() || FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>())
+    return true;
+  if (unsigned ID = FD->getBuiltinID())
+    return Ctx.BuiltinInfo.isConst(ID) || Ctx.BuiltinInfo.isPure(ID);
+  return false;
+}
+
+/// The first subexpression that may change program state, or null. Reads of CUDA's built-in
+/// variables (threadIdx.x is a property read in Clang) are not effects.
+const Stmt *findSideEffect(const Stmt *S, ASTContext &Ctx) {
+  if (!S)
+    return nullptr;
+  if (auto *Pseudo = dyn_cast<PseudoObjectExpr>(S)) {
+    if (isa<MSPropertyRefExpr>(Pseudo->getSyntacticForm()->IgnoreParens()))
+      return nullptr;
+    return findSideEffect(Pseudo->getSyntacticForm(), Ctx);
+  }
+  if (auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+    return S;
+  if (auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    return S;
+  if (auto *Call = dyn_cast<CallExpr>(S); Call && !isSideEffectFreeCall(Call, Ctx))
+    return S;
+  if (auto *Construct = dyn_cast<CXXConstructExpr>(S))
+    if (!Construct->getConstructor()->isConstexpr() && !Construct->getConstructor()->isTrivial())
+      return S;
+  if (isa<CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, StmtExpr, LambdaExpr>(S))
+    return S;
+  for (const Stmt *Child : S->children())
+    if (const Stmt *Found = findSideEffect(Child, Ctx))
+      return Found;
+  return nullptr;
+}
+
+/// Where a call's argument is written in the main file: macro arguments resolve to their spelling.
+std::optional<unsigned> writtenOffset(const SourceManager &SM, SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return std::nullopt;
+  SourceLocation File = SM.getFileLoc(Loc);
+  if (!SM.isWrittenInMainFile(File))
+    return std::nullopt;
+  return SM.getFileOffset(File);
+}
+
+class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
+public:
+  ModelBuilder(ASTContext &Ctx, SourceModel &Model)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (auto Kind = annotationCallKind(Call))
+      recordUse(Call, *Kind);
+    else
+      recordLaunchApiCall(Call);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Call) {
+    const FunctionDecl *Kernel = kernelOf(Call->getCallee());
+    if (!Kernel)
+      return true;
+    LaunchSite Site;
+    SourceLocation Begin = Call->getBeginLoc();
+    Site.InMacro = Begin.isMacroID() || Call->getRParenLoc().isMacroID();
+    std::optional<unsigned> Offset = writtenOffset(SM, Begin);
+    if (!Offset || !SeenLaunches.insert(*Offset).second)
+      return true;
+    Site.Kernel = kernelIndex(Kernel);
+    Site.Offset = *Offset;
+    Site.ArgsEnd = SM.getFileOffset(SM.getFileLoc(Call->getRParenLoc()));
+    for (const Expr *Arg : Call->arguments()) {
+      if (isa<CXXDefaultArgExpr>(Arg))
+        Site.OmitsDefaultedArgs = true;
+      else
+        Site.HasWrittenArgs = true;
+    }
+    if (const CallExpr *Config = Call->getConfig()) {
+      auto Text = [&](unsigned I, const char *Default) -> std::string {
+        if (I >= Config->getNumArgs() || isa<CXXDefaultArgExpr>(Config->getArg(I)))
+          return Default;
+        const Expr *E = Config->getArg(I);
+        if (findSideEffect(E, Ctx) && I < 2)
+          Site.ConfigHasSideEffects = true;
+        return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+                                    Ctx.getLangOpts())
+            .str();
+      };
+      Site.Grid = Text(0, "1");
+      Site.Block = Text(1, "1");
+      Site.Stream = Text(3, "0");
+    }
+    Model.Launches.push_back(std::move(Site));
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  SourceModel &Model;
+  llvm::DenseMap<const FunctionDecl *, int> KernelIds;
+  llvm::DenseSet<unsigned> SeenLaunches;
+
+  /// The kernel a callee expression names, as its template pattern's first declaration.
+  const FunctionDecl *kernelOf(const Expr *Callee) {
+    Callee = Callee->IgnoreParenImpCasts();
+    if (auto *Unary = dyn_cast<UnaryOperator>(Callee); Unary && Unary->getOpcode() == UO_AddrOf)
+      Callee = Unary->getSubExpr()->IgnoreParenImpCasts();
+    const FunctionDecl *FD = nullptr;
+    if (auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+      FD = dyn_cast<FunctionDecl>(Ref->getDecl());
+    else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
+      for (const NamedDecl *D : Lookup->decls()) {
+        if (auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+          FD = Template->getTemplatedDecl();
+        else if (!FD)
+          FD = dyn_cast<FunctionDecl>(D);
+      }
+    if (!FD || !FD->hasAttr<CUDAGlobalAttr>())
+      return nullptr;
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      FD = Pattern;
+    if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate())
+      FD = Primary->getTemplatedDecl();
+    return FD->getCanonicalDecl();
+  }
+
+  int kernelIndex(const FunctionDecl *Canonical) {
+    auto [It, Inserted] = KernelIds.try_emplace(Canonical, Model.Kernels.size());
+    if (!Inserted)
+      return It->second;
+    KernelDecl K;
+    K.Name = Canonical->getNameAsString();
+    K.QualifiedName = Canonical->getQualifiedNameAsString();
+    K.IsTemplate = Canonical->getDescribedFunctionTemplate() != nullptr;
+    for (const ParmVarDecl *P : Canonical->parameters())
+      K.HasParameterPack |= P->isParameterPack();
+    std::vector<const FunctionDecl *> Decls;
+    if (const FunctionTemplateDecl *T = Canonical->getDescribedFunctionTemplate())
+      for (const RedeclarableTemplateDecl *R : T->redecls())
+        Decls.push_back(cast<FunctionTemplateDecl>(R)->getTemplatedDecl());
+    else
+      for (const FunctionDecl *R : Canonical->redecls())
+        Decls.push_back(R);
+    std::sort(Decls.begin(), Decls.end(), [&](const FunctionDecl *A, const FunctionDecl *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+    for (const FunctionDecl *R : Decls) {
+      FunctionTypeLoc TL = R->getFunctionTypeLoc();
+      std::optional<unsigned> RParen = TL ? writtenOffset(SM, TL.getRParenLoc()) : std::nullopt;
+      if (!RParen)
+        continue;
+      K.ParamListEnds.push_back(*RParen);
+      K.HasParams.push_back(R->getNumParams() > 0);
+      if (R->doesThisDeclarationHaveABody()) {
+        SourceRange Body = R->getBody()->getSourceRange();
+        K.Body = {SM.getFileOffset(SM.getFileLoc(Body.getBegin())),
+                  SM.getFileOffset(SM.getFileLoc(Body.getEnd())) + 1};
+      }
+    }
+    Model.Kernels.push_back(std::move(K));
+    return It->second;
+  }
+
+  /// Walks up from an annotation to its block and its function.
+  void placeUse(const Stmt *Call, AnnotationUse &Use) {
+    DynTypedNodeList Parents = Ctx.getParents(*Call);
+    const CompoundStmt *Block = nullptr;
+    while (!Parents.empty()) {
+      const DynTypedNode &Node = Parents[0];
+      if (auto *C = Node.get<CompoundStmt>(); C && !Block) {
+        Block = C;
+        describeBlock(C, Use);
+      }
+      if (Node.get<LambdaExpr>()) {
+        Use.Side = FunctionSide::Lambda;
+        return;
+      }
+      if (auto *FD = Node.get<FunctionDecl>()) {
+        Use.FunctionName = FD->getNameAsString();
+        if (const Stmt *Body = FD->getBody())
+          Use.FunctionBody = {SM.getFileOffset(SM.getFileLoc(Body->getBeginLoc())),
+                              SM.getFileOffset(SM.getFileLoc(Body->getEndLoc())) + 1};
+        if (FD->hasAttr<CUDAGlobalAttr>()) {
+          Use.Side = FunctionSide::Global;
+          const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+          Use.Kernel = kernelIndex((Pattern ? Pattern : FD)->getCanonicalDecl());
+        } else {
+          Use.Side = FD->hasAttr<CUDADeviceAttr>() ? FunctionSide::Device : FunctionSide::Host;
+        }
+        return;
+      }
+      Parents = Ctx.getParents(Node);
+    }
+  }
+
+  void describeBlock(const CompoundStmt *Block, AnnotationUse &Use) {
+    Use.Block = {SM.getFileOffset(SM.getFileLoc(Block->getLBracLoc())),
+                 SM.getFileOffset(SM.getFileLoc(Block->getRBracLoc())) + 1};
+    DynTypedNodeList Up = Ctx.getParents(*Block);
+    Use.BlockIsSwitchBody = !Up.empty() && Up[0].get<SwitchStmt>();
+    if (!Use.BlockIsSwitchBody)
+      return;
+    for (const Stmt *Child : Block->body())
+      for (const Stmt *S = Child; S && isa<SwitchCase>(S);
+           S = cast<SwitchCase>(S)->getSubStmt())
+        if (std::optional<unsigned> At = writtenOffset(SM, S->getBeginLoc());
+            At && *At > Use.MacroOffset)
+          Use.LaterCaseLabels.push_back(*At);
+  }
+
+  void recordUse(const CallExpr *Call, AnnotationKind Kind) {
+    SourceLocation Macro = SM.getExpansionLoc(Call->getBeginLoc());
+    if (!SM.isWrittenInMainFile(Macro))
+      return;
+    AnnotationUse Use;
+    Use.MacroOffset = SM.getFileOffset(Macro);
+    placeUse(Call, Use);
+    const AnnotationSpelling &Spelling = spellingOf(Kind);
+    for (unsigned I = 0; I < Call->getNumArgs() && I < Spelling.Roles.size(); ++I) {
+      ArgRole Role = Spelling.Roles[I];
+      const Expr *Arg = Call->getArg(I);
+      if ((Role != ArgRole::Payload && Role != ArgRole::Lead) || isa<CXXDefaultArgExpr>(Arg))
+        continue;
+      if (findSideEffect(Arg, Ctx))
+        Use.Problems.push_back({writtenOffset(SM, Arg->getBeginLoc()).value_or(Use.MacroOffset),
+                                roleName(Role).str() + " of " + Spelling.Macro.str() +
+                                    " has side effects (stripping would change behaviour)"});
+    }
+    // Uses are per spelled location: an instantiation adds only what its pattern could not see.
+    for (AnnotationUse &Seen : Model.Uses)
+      if (Seen.MacroOffset == Use.MacroOffset) {
+        for (Problem &P : Use.Problems)
+          Seen.Problems.push_back(std::move(P));
+        return;
+      }
+    Model.Uses.push_back(std::move(Use));
+  }
+
+  void recordLaunchApiCall(const CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier())
+      return;
+    llvm::StringRef Name = Callee->getName();
+    if (Name != "cudaLaunchKernel" && Name != "cudaLaunchKernelEx" &&
+        Name != "cudaLaunchKernelExC" && Name != "cudaLaunchCooperativeKernel")
+      return;
+    for (const Expr *Arg : Call->arguments()) {
+      const Expr *E = Arg->IgnoreParenImpCasts();
+      while (auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+        E = Cast->getSubExpr()->IgnoreParenImpCasts();
+      if (const FunctionDecl *Kernel = kernelOf(E)) {
+        std::optional<unsigned> At = writtenOffset(SM, Call->getBeginLoc());
+        if (!At || !SeenLaunches.insert(*At).second)
+          return;
+        LaunchSite Site;
+        Site.Kernel = kernelIndex(Kernel);
+        Site.Offset = *At;
+        Site.ViaLaunchApi = true;
+        Model.Launches.push_back(std::move(Site));
+        return;
+      }
+    }
+  }
+};
+
+class ModelConsumer : public ASTConsumer {
+public:
+  ModelConsumer(SourceModel &Model, bool &Reached) : Model(Model), Reached(Reached) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    Reached = true;
+    ModelBuilder(Ctx, Model).TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+
+private:
+  SourceModel &Model;
+  bool &Reached;
+};
+
+class ModelAction : public ASTFrontendAction {
+public:
+  ModelAction(SourceModel &Model, bool &Reached) : Model(Model), Reached(Reached) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<ModelConsumer>(Model, Reached);
+  }
+
+private:
+  SourceModel &Model;
+  bool &Reached;
+};
+
+} // namespace
+
+unsigned ParseOutcome::errorCount() const {
+  unsigned N = 0;
+  for (const ClangDiagnostic &D : Diagnostics)
+    N += D.Level == Severity::Error;
+  return N;
+}
+
+ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Options,
+                         compat::CudaPass Pass) {
+  ParseOutcome Outcome;
+  Outcome.Pass = Pass;
+  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
+                                                      compat::parseFileSystem());
+  DiagnosticCollector Collector;
+  bool Reached = false;
+  tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
+                                     std::make_unique<ModelAction>(Outcome.Model, Reached),
+                                     Files.get());
+  Invocation.setDiagnosticConsumer(&Collector);
+  Invocation.run();
+  Outcome.Diagnostics = std::move(Collector.Diagnostics);
+  Outcome.Ran = Reached && Collector.FirstFatal.empty();
+  if (!Collector.FirstFatal.empty())
+    Outcome.FailureReason = Collector.FirstFatal;
+  else if (!Reached)
+    Outcome.FailureReason = "the compiler could not start on this file";
+  return Outcome;
+}
+
+} // namespace cutrace

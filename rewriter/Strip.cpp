@@ -1,0 +1,143 @@
+#include "Strip.h"
+
+#include <algorithm>
+
+namespace cutrace {
+namespace {
+
+bool isHorizontalSpace(char C) { return C == ' ' || C == '\t' || C == '\f' || C == '\v'; }
+
+unsigned lineStart(llvm::StringRef Buffer, unsigned Offset) {
+  size_t NL = Buffer.substr(0, Offset).find_last_of('\n');
+  return NL == llvm::StringRef::npos ? 0 : static_cast<unsigned>(NL + 1);
+}
+
+/// Offset of the '\n' ending the line that holds Offset, or the buffer size.
+unsigned lineEnd(llvm::StringRef Buffer, unsigned Offset) {
+  size_t NL = Buffer.find('\n', Offset);
+  return NL == llvm::StringRef::npos ? static_cast<unsigned>(Buffer.size())
+                                     : static_cast<unsigned>(NL);
+}
+
+/// Annotations whose lines touch are decided together: a line is deleted whole only if nothing
+/// but annotations, whitespace and a trailing // comment is left on it.
+struct LineCluster {
+  unsigned Begin, End; // first line's start, last line's '\n' (or buffer end)
+  std::vector<Span> Statements;
+};
+
+std::vector<LineCluster> clusterByLines(llvm::StringRef Buffer, const std::vector<Span> &Sorted) {
+  std::vector<LineCluster> Clusters;
+  for (const Span &S : Sorted) {
+    unsigned Begin = lineStart(Buffer, S.Begin);
+    unsigned End = lineEnd(Buffer, S.End == S.Begin ? S.End : S.End - 1);
+    if (!Clusters.empty() && Begin <= Clusters.back().End) {
+      Clusters.back().End = std::max(Clusters.back().End, End);
+      Clusters.back().Statements.push_back(S);
+    } else {
+      Clusters.push_back({Begin, End, {S}});
+    }
+  }
+  return Clusters;
+}
+
+/// The cluster's text with its annotation statements blanked out.
+std::string residue(llvm::StringRef Buffer, const LineCluster &C) {
+  std::string Text = Buffer.substr(C.Begin, C.End - C.Begin).str();
+  for (const Span &S : C.Statements)
+    std::fill(Text.begin() + (S.Begin - C.Begin), Text.begin() + (S.End - C.Begin), ' ');
+  return Text;
+}
+
+bool onlySpaceAndLineComment(llvm::StringRef Residue) {
+  llvm::StringRef Rest = Residue.ltrim(" \t\f\v\r\n");
+  return Rest.empty() || (Rest.starts_with("//") && !Rest.contains('\n'));
+}
+
+void deleteWholeLines(llvm::StringRef Buffer, const LineCluster &C, std::vector<Span> &Out) {
+  if (C.End < Buffer.size()) {
+    Out.push_back({C.Begin, C.End + 1});
+    return;
+  }
+  // Last line without a final newline: take the previous line's terminator so the file still
+  // ends without one.
+  unsigned Begin = C.Begin;
+  if (Begin > 0) {
+    --Begin;
+    if (Begin > 0 && Buffer[Begin - 1] == '\r')
+      --Begin;
+  }
+  Out.push_back({Begin, C.End});
+}
+
+void deleteInline(llvm::StringRef Buffer, const LineCluster &C, llvm::StringRef Residue,
+                  std::vector<Span> &Out) {
+  for (const Span &S : C.Statements) {
+    unsigned LineBegin = lineStart(Buffer, S.Begin);
+    llvm::StringRef Before = Residue.substr(LineBegin - C.Begin, S.Begin - LineBegin);
+    if (!Before.trim().empty()) {
+      unsigned Begin = S.Begin;
+      while (Begin > LineBegin && isHorizontalSpace(Buffer[Begin - 1]))
+        --Begin;
+      Out.push_back({Begin, S.End});
+    } else {
+      unsigned End = S.End;
+      while (End < Buffer.size() && isHorizontalSpace(Buffer[End]))
+        ++End;
+      Out.push_back({S.Begin, End});
+    }
+  }
+}
+
+std::vector<Span> mergeSorted(std::vector<Span> Spans) {
+  std::sort(Spans.begin(), Spans.end(),
+            [](const Span &A, const Span &B) { return A.Begin < B.Begin; });
+  std::vector<Span> Merged;
+  for (const Span &S : Spans) {
+    if (!Merged.empty() && S.Begin <= Merged.back().End)
+      Merged.back().End = std::max(Merged.back().End, S.End);
+    else
+      Merged.push_back(S);
+  }
+  return Merged;
+}
+
+} // namespace
+
+std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> Statements) {
+  Statements = mergeSorted(std::move(Statements));
+  std::vector<Span> Deletions;
+  for (const LineCluster &C : clusterByLines(Buffer, Statements)) {
+    std::string Residue = residue(Buffer, C);
+    if (onlySpaceAndLineComment(Residue))
+      deleteWholeLines(Buffer, C, Deletions);
+    else
+      deleteInline(Buffer, C, Residue, Deletions);
+  }
+  return mergeSorted(std::move(Deletions));
+}
+
+std::string applyDeletions(llvm::StringRef Buffer, const std::vector<Span> &Deletions) {
+  std::string Out;
+  Out.reserve(Buffer.size());
+  unsigned Pos = 0;
+  for (const Span &D : Deletions) {
+    Out.append(Buffer.begin() + Pos, Buffer.begin() + D.Begin);
+    Pos = D.End;
+  }
+  Out.append(Buffer.begin() + Pos, Buffer.end());
+  return Out;
+}
+
+std::vector<Span> strippedStatements(const ScanResult &Scan) {
+  std::vector<Span> Statements = Scan.IncludeDirectives;
+  for (const Annotation &A : Scan.Annotations)
+    Statements.push_back(A.Statement);
+  return Statements;
+}
+
+std::string stripAnnotations(llvm::StringRef Buffer, const ScanResult &Scan) {
+  return applyDeletions(Buffer, planStripDeletions(Buffer, strippedStatements(Scan)));
+}
+
+} // namespace cutrace

@@ -1,0 +1,47 @@
+// Traced mode (SPEC §3): annotations become calls into cutrace/device.h, annotated kernels gain
+// a trailing slots parameter, their launches get slots from the host runtime, and a decode map
+// describes what each recorded site means.
+#ifndef CUTRACE_REWRITER_TRACEDREWRITE_H
+#define CUTRACE_REWRITER_TRACEDREWRITE_H
+
+#include "AnnotationScanner.h"
+#include "DecodeMap.h"
+#include "SourceModel.h"
+#include <string>
+#include <vector>
+
+namespace cutrace {
+
+struct TracedOptions {
+  unsigned MaxEvents = 1024;
+  std::string Clock = "clock64";  // or "globaltimer"
+  std::string SourceName;         // how locations name the file in the map
+  std::string MapInclude;         // what the traced file writes in #include "..."
+};
+
+/// One edit, by byte offsets in the original buffer.
+struct Edit {
+  Span Range;
+  std::string Text;
+};
+
+struct TracedPlan {
+  std::vector<Edit> Edits;
+  DecodeMap Map;
+  std::vector<Problem> Problems; // errors stop the run; warnings (unrewritable launches) do not
+  /// Per kernel: its body span, and the launch sites edited; for reports.
+  std::vector<std::pair<std::string, Span>> KernelSpans;
+};
+
+/// Both passes' models merged: kernels by qualified name, annotations and launches by offset.
+SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes);
+
+TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
+                      const TracedOptions &Options);
+
+/// Applies non-overlapping edits; overlapping edits are a planning bug and are reported.
+llvm::Expected<std::string> applyEdits(llvm::StringRef Buffer, std::vector<Edit> Edits);
+
+} // namespace cutrace
+
+#endif

@@ -1,0 +1,76 @@
+#include "Verify.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cutrace {
+
+std::optional<std::string> placementError(const AnnotationUse &Use) {
+  switch (Use.Side) {
+  case FunctionSide::Global:
+    return std::nullopt;
+  case FunctionSide::Device:
+    return "annotations in __device__ functions are not supported yet";
+  case FunctionSide::Host:
+    return "annotations are only allowed in __global__ functions (found in host function '" +
+           Use.FunctionName + "')";
+  case FunctionSide::Lambda:
+    return "annotations in lambdas are not supported yet";
+  case FunctionSide::None:
+    break;
+  }
+  return "annotation must be a whole statement inside a function body";
+}
+
+namespace {
+
+bool insideAny(unsigned Offset, const std::vector<Span> &Spans) {
+  return std::any_of(Spans.begin(), Spans.end(),
+                     [&](const Span &S) { return S.Begin <= Offset && Offset < S.End; });
+}
+
+void checkPass(const ParseOutcome &Pass, Verdict &V) {
+  std::string Name = compat::passName(Pass.Pass).str();
+  if (!Pass.Ran)
+    V.Unchecked.push_back("the " + Name + " pass could not parse the file (" +
+                          Pass.FailureReason +
+                          "): host/device placement and side effects of calls were not checked");
+  std::vector<Span> AnnotatedBodies;
+  for (const AnnotationUse &Use : Pass.Model.Uses) {
+    AnnotatedBodies.push_back(Use.FunctionBody);
+    if (std::optional<std::string> Error = placementError(Use))
+      V.Problems.push_back({Use.MacroOffset, *Error});
+    V.Problems.insert(V.Problems.end(), Use.Problems.begin(), Use.Problems.end());
+  }
+  for (const ClangDiagnostic &D : Pass.Diagnostics) {
+    if (D.Level != Severity::Error)
+      continue;
+    if (D.InMainFile && insideAny(D.Offset, AnnotatedBodies))
+      V.Problems.push_back({D.Offset, D.Message + " [" + Name + " pass]"});
+    else
+      ++V.IgnoredClangErrors;
+  }
+}
+
+} // namespace
+
+Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> Passes) {
+  Verdict V;
+  V.Problems = Scan.Problems;
+  for (const ParseOutcome &Pass : Passes)
+    checkPass(Pass, V);
+  // Both passes usually see the same annotation: report it once.
+  std::set<std::pair<unsigned, std::string>> Seen;
+  std::vector<Problem> Unique;
+  for (Problem &P : V.Problems) {
+    std::string Key = P.Message.substr(0, P.Message.find(" [")); 
+    if (Seen.insert({P.Offset, Key}).second)
+      Unique.push_back(std::move(P));
+  }
+  std::stable_sort(Unique.begin(), Unique.end(),
+                   [](const Problem &A, const Problem &B) { return A.Offset < B.Offset; });
+  V.Problems = std::move(Unique);
+  return V;
+}
+
+} // namespace cutrace

@@ -1,0 +1,46 @@
+// Declarations CUDA 13 keeps in headers Clang 19's CUDA wrapper does not include: the
+// cache-hinted loads and stores (__ldcs, __stcs, ...) of sm_32_intrinsics.h. Parse only.
+#pragma once
+#if defined(__CUDA__)
+#define CUTRACE_COMPAT_LOADS_(T)                                                                   \
+  __device__ T __ldcg(const T *);                                                                  \
+  __device__ T __ldca(const T *);                                                                  \
+  __device__ T __ldcs(const T *);                                                                  \
+  __device__ T __ldlu(const T *);                                                                  \
+  __device__ T __ldcv(const T *);                                                                  \
+  __device__ void __stwb(T *, T);                                                                  \
+  __device__ void __stcg(T *, T);                                                                  \
+  __device__ void __stcs(T *, T);                                                                  \
+  __device__ void __stwt(T *, T);
+CUTRACE_COMPAT_LOADS_(char)
+CUTRACE_COMPAT_LOADS_(signed char)
+CUTRACE_COMPAT_LOADS_(short)
+CUTRACE_COMPAT_LOADS_(int)
+CUTRACE_COMPAT_LOADS_(long)
+CUTRACE_COMPAT_LOADS_(long long)
+CUTRACE_COMPAT_LOADS_(unsigned char)
+CUTRACE_COMPAT_LOADS_(unsigned short)
+CUTRACE_COMPAT_LOADS_(unsigned int)
+CUTRACE_COMPAT_LOADS_(unsigned long)
+CUTRACE_COMPAT_LOADS_(unsigned long long)
+CUTRACE_COMPAT_LOADS_(float)
+CUTRACE_COMPAT_LOADS_(double)
+CUTRACE_COMPAT_LOADS_(char2)
+CUTRACE_COMPAT_LOADS_(char4)
+CUTRACE_COMPAT_LOADS_(short2)
+CUTRACE_COMPAT_LOADS_(short4)
+CUTRACE_COMPAT_LOADS_(int2)
+CUTRACE_COMPAT_LOADS_(int4)
+CUTRACE_COMPAT_LOADS_(longlong2)
+CUTRACE_COMPAT_LOADS_(uchar2)
+CUTRACE_COMPAT_LOADS_(uchar4)
+CUTRACE_COMPAT_LOADS_(ushort2)
+CUTRACE_COMPAT_LOADS_(ushort4)
+CUTRACE_COMPAT_LOADS_(uint2)
+CUTRACE_COMPAT_LOADS_(uint4)
+CUTRACE_COMPAT_LOADS_(ulonglong2)
+CUTRACE_COMPAT_LOADS_(float2)
+CUTRACE_COMPAT_LOADS_(float4)
+CUTRACE_COMPAT_LOADS_(double2)
+#undef CUTRACE_COMPAT_LOADS_
+#endif
