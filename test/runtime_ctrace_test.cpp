@@ -38,9 +38,9 @@ Ctrace sample() {
 }
 
 fs::path scratch_dir() {
-  fs::path dir = fs::temp_directory_path() /
-                 ("cutrace_ctrace_test_" + std::to_string(::getpid()) + "_" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path dir =
+      fs::temp_directory_path() / ("cutrace_ctrace_test_" + std::to_string(::getpid()) + "_" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -39,8 +39,7 @@ void put64(std::vector<uint8_t> &b, size_t at, uint64_t v) { std::memcpy(&b[at],
 // Writes rows the way device.h does (the host is little endian, as the GPU is).
 class BufferBuilder {
 public:
-  BufferBuilder(uint32_t ctas, uint32_t groups, uint32_t max_events,
-                Clock clock = Clock::clock64) {
+  BufferBuilder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock = Clock::clock64) {
     const uint32_t grid[3] = {ctas, 1, 1}, block[3] = {64, 1, 1};
     header_ = BufferHeader::for_launch(groups, max_events, clock, grid, block);
     bytes.assign(header_.buffer_bytes(), 0);
@@ -197,10 +196,10 @@ TEST(Decode, OpenBeginInTrappedRowEndsAtLastRecord) {
 TEST(Decode, UnmatchedEndIsCounted) {
   BufferBuilder b(1, 2, 16);
   b.start(0, 1, 1000, 10000);
-  b.event(0, 1, E, 0, 0, 10100);  // tile END with nothing open
-  b.event(0, 1, B, 4, 0, 10200);  // wait BEGIN (lane main)
-  b.event(0, 1, E, 1, 0, 10300);  // epi END: same lane, other site -> unmatched, wait stays open
-  b.event(0, 1, E, 4, 0, 10400);  // wait END
+  b.event(0, 1, E, 0, 0, 10100); // tile END with nothing open
+  b.event(0, 1, B, 4, 0, 10200); // wait BEGIN (lane main)
+  b.event(0, 1, E, 1, 0, 10300); // epi END: same lane, other site -> unmatched, wait stays open
+  b.event(0, 1, E, 4, 0, 10400); // wait END
   b.end(0, 1, 2000, 10500);
   Trace t = decode_bytes(test_map(16), b.bytes);
   const Row &row = t.rows[1];

@@ -16,8 +16,7 @@ constexpr uint32_t tag(const char (&s)[5]) {
 constexpr uint32_t kMapTag = tag("MAP "), kGeometryTag = tag("GEOM"), kBufferTag = tag("BUF ");
 constexpr uint32_t kPreambleBytes = 16, kSectionHeaderBytes = 16, kGeometryBytes = 32;
 
-void append_section(std::vector<uint8_t> &out, uint32_t section, const uint8_t *data,
-                    size_t size) {
+void append_section(std::vector<uint8_t> &out, uint32_t section, const uint8_t *data, size_t size) {
   bytes::append_u32(out, section);
   bytes::append_u32(out, 0); // flags, none defined in version 1
   bytes::append_u64(out, size);
@@ -63,8 +62,7 @@ Expected<Ctrace> parse_ctrace(const uint8_t *data, size_t size) {
     at += kSectionHeaderBytes;
     if (length > size - at)
       return E::failure(".ctrace truncated: section " + std::to_string(i) + " needs " +
-                        std::to_string(length) + " bytes, " + std::to_string(size - at) +
-                        " left");
+                        std::to_string(length) + " bytes, " + std::to_string(size - at) + " left");
     const uint8_t *body = data + at;
     if (section == kMapTag) {
       c.map_json.assign(reinterpret_cast<const char *>(body), length);

@@ -99,7 +99,8 @@ RawRow read_row(const BufferHeader &h, const uint8_t *p, uint32_t r,
 
 // Δclock64 / Δglobaltimer over the row's life, when the span is long enough to be meaningful.
 std::optional<double> measured_ghz(const Row &row, const DecodeOptions &options) {
-  if (!row.started || !row.closed || row.end_ns <= row.start_ns || row.end_cycles <= row.start_cycles)
+  if (!row.started || !row.closed || row.end_ns <= row.start_ns ||
+      row.end_cycles <= row.start_cycles)
     return std::nullopt;
   const uint64_t span_ns = row.end_ns - row.start_ns;
   if (span_ns < options.min_measure_span_ns)
@@ -113,7 +114,8 @@ std::optional<double> measured_ghz(const Row &row, const DecodeOptions &options)
 void assign_rates(std::vector<RawRow> &rows, const DecodeOptions &options) {
   std::vector<double> measured;
   for (RawRow &raw : rows) {
-    std::optional<double> ghz = options.ghz_override ? std::nullopt : measured_ghz(raw.row, options);
+    std::optional<double> ghz =
+        options.ghz_override ? std::nullopt : measured_ghz(raw.row, options);
     raw.row.ghz_measured = ghz.has_value();
     if (ghz) {
       raw.row.ghz = *ghz;
@@ -188,8 +190,8 @@ void build_slices(const DecodeMap &map, Clock clock, RawRow &raw) {
     last = {row.end_cycles, double(row.end_ns)};
   for (uint32_t lane = 0; lane < open.size(); ++lane)
     for (const Open &o : open[lane])
-      row.slices.push_back({o.site, name_of(o.site, map.site(o.site)), lane, o.payload,
-                            o.at.cycles, last.cycles, o.at.ns, last.ns, true});
+      row.slices.push_back({o.site, name_of(o.site, map.site(o.site)), lane, o.payload, o.at.cycles,
+                            last.cycles, o.at.ns, last.ns, true});
   std::stable_sort(row.slices.begin(), row.slices.end(),
                    [](const Slice &a, const Slice &b) { return a.begin_cycles < b.begin_cycles; });
 }
@@ -256,8 +258,8 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
   std::vector<RawRow> raw;
   raw.reserve(num_rows);
   for (uint32_t r = 0; r < num_rows; ++r)
-    raw.push_back(read_row(h, buffer + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes, r,
-                           t.problems));
+    raw.push_back(
+        read_row(h, buffer + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes, r, t.problems));
   assign_rates(raw, options);
   for (RawRow &rr : raw) {
     build_slices(map, h.clock, rr);

@@ -52,8 +52,8 @@ Expected<DecodeMap> from_json(const nlohmann::json &j) {
     return E::failure("decode map: unknown clock '" + j.at("clock").get<std::string>() + "'");
   map.clock = *clock;
   for (const auto &g : j.at("groups"))
-    map.groups.push_back({g.at("index").get<uint32_t>(), g.at("name").get<std::string>(),
-                          g.value("lead", "")});
+    map.groups.push_back(
+        {g.at("index").get<uint32_t>(), g.at("name").get<std::string>(), g.value("lead", "")});
   for (const auto &l : j.at("lanes"))
     map.lanes.push_back(l.get<std::string>());
   for (const auto &s : j.at("sites")) {

@@ -37,8 +37,8 @@ namespace {
 std::optional<std::string> write_bytes_atomic(const std::string &path, const char *data,
                                               size_t size, Overwrite mode) {
   static std::atomic<unsigned> counter{0};
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                          std::to_string(counter.fetch_add(1));
+  const std::string tmp =
+      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out)

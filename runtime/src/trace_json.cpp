@@ -14,11 +14,15 @@ std::string lane_name(const DecodeMap &map, uint32_t lane) {
 }
 
 json slice_json(const DecodeMap &map, const Slice &s) {
-  return {{"site", s.site},         {"name", s.name},
+  return {{"site", s.site},
+          {"name", s.name},
           {"lane", lane_name(map, s.lane)},
-          {"payload", s.payload},   {"begin_cycles", s.begin_cycles},
-          {"end_cycles", s.end_cycles}, {"begin_ns", s.begin_ns},
-          {"end_ns", s.end_ns},     {"incomplete", s.incomplete}};
+          {"payload", s.payload},
+          {"begin_cycles", s.begin_cycles},
+          {"end_cycles", s.end_cycles},
+          {"begin_ns", s.begin_ns},
+          {"end_ns", s.end_ns},
+          {"incomplete", s.incomplete}};
 }
 
 json row_json(const DecodeMap &map, const Row &r) {

@@ -51,8 +51,8 @@ uint64_t rd64(const uint8_t *p) {
 
 // Walks the raw records of every row; independent of the decoder's own checks.
 void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Checker &c) {
-  const uint64_t rows = std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) /
-                                                           h.row_stride_bytes);
+  const uint64_t rows =
+      std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) / h.row_stride_bytes);
   for (uint64_t r = 0; r < rows; ++r) {
     const uint8_t *row = buf.data() + kBufferHeaderBytes + r * h.row_stride_bytes;
     const bool started = rd32(row) == kRowStartTag, closed = rd32(row + 32) == kRowEndTag;

@@ -81,7 +81,7 @@ __global__ void ticker(float *out, cutrace::Slots *__cutrace_slots = nullptr) {
   do {                                                                                             \
     cudaError_t err_ = (call);                                                                     \
     if (err_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                          \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                           \
                    cudaGetErrorString(err_));                                                      \
       std::exit(2);                                                                                \
     }                                                                                              \

@@ -83,7 +83,9 @@ struct BufferHeader {
   static BufferHeader for_launch(uint32_t num_groups, uint32_t max_events, Clock clock,
                                  const uint32_t grid[3], const uint32_t block[3]);
   uint64_t num_ctas() const { return uint64_t(grid[0]) * grid[1] * grid[2]; }
-  uint64_t buffer_bytes() const { return kBufferHeaderBytes + uint64_t(num_rows) * row_stride_bytes; }
+  uint64_t buffer_bytes() const {
+    return kBufferHeaderBytes + uint64_t(num_rows) * row_stride_bytes;
+  }
 };
 
 void encode_buffer_header(const BufferHeader &header, uint8_t out[kBufferHeaderBytes]);
@@ -119,15 +121,15 @@ struct Row {
   bool started = false; // start tag seen
   bool closed = false;  // end tag seen (the group's scope exited normally)
   uint64_t start_ns = 0, start_cycles = 0, end_ns = 0, end_cycles = 0; // raw header pairs
-  uint32_t attempted = 0; // events the writer tried to record (end header; else records found)
-  uint32_t stored = 0;    // records present in the buffer
-  uint32_t dropped = 0;   // events lost to overflow
-  double ghz = 0;         // cycles per ns used for the global view
+  uint32_t attempted = 0;    // events the writer tried to record (end header; else records found)
+  uint32_t stored = 0;       // records present in the buffer
+  uint32_t dropped = 0;      // events lost to overflow
+  double ghz = 0;            // cycles per ns used for the global view
   bool ghz_measured = false; // false: fallback rate (span too short, row not closed, or override)
   std::vector<Slice> slices;
   std::vector<Instant> instants;
-  uint32_t unmatched_ends = 0; // ENDs with no open BEGIN of their site in their lane
-  uint32_t unknown_sites = 0;  // records whose site id the map does not know
+  uint32_t unmatched_ends = 0;  // ENDs with no open BEGIN of their site in their lane
+  uint32_t unknown_sites = 0;   // records whose site id the map does not know
   uint32_t invalid_records = 0; // non-zero head words that are not a valid record
 };
 
@@ -146,16 +148,16 @@ struct Trace {
   BufferHeader header;
   std::vector<Row> rows; // every complete row of the buffer, in buffer order
   std::vector<Flow> flows;
-  uint32_t backward_flows = 0; // pairs skipped because dst would start before src ends
-  uint32_t unpaired_flows = 0; // src or dst slices left without a partner
+  uint32_t backward_flows = 0;       // pairs skipped because dst would start before src ends
+  uint32_t unpaired_flows = 0;       // src or dst slices left without a partner
   std::vector<std::string> problems; // everything that was wrong with the input
   bool ok() const { return problems.empty(); }
 };
 
 struct DecodeOptions {
-  double default_ghz = 1.755;            // used when a row's rate cannot be measured
-  std::optional<double> ghz_override;    // forces one rate for every row
-  uint64_t min_measure_span_ns = 2000;   // shorter row spans give a fallback rate
+  double default_ghz = 1.755;          // used when a row's rate cannot be measured
+  std::optional<double> ghz_override;  // forces one rate for every row
+  uint64_t min_measure_span_ns = 2000; // shorter row spans give a fallback rate
 };
 
 // Decodes `buffer` (header + rows, as copied back from the device) with `map`.

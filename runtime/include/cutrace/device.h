@@ -69,9 +69,7 @@ public:
     writer_ = slots != nullptr && thread == lead;
     // An integer address, so no pointer is ever formed from a null `slots`.
     const uint64_t row = uint64_t(cta_) * num_groups + group_index;
-    row_ = writer_ ? reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes +
-                         row * kRowStride
-                   : 0;
+    row_ = writer_ ? reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes + row * kRowStride : 0;
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
     detail::store16_if(writer_, row_, kRowStartTag, detail::smid(), detail::lo(ns), detail::hi(ns));
@@ -126,7 +124,7 @@ private:
     ++cursor_;
   }
 
-  uint64_t row_;     // address of this group's row; 0 for threads that do not write
+  uint64_t row_;        // address of this group's row; 0 for threads that do not write
   uint32_t cursor_ = 0; // events attempted so far
   uint32_t cta_;
   uint32_t group_index_;

@@ -29,7 +29,8 @@ inline constexpr uint32_t kRowStartTag = 0x54525453; // "STRT"
 inline constexpr uint32_t kRowEndTag = 0x45444E45;   // "ENDE"
 inline constexpr uint32_t kBufferHeaderBytes = 64, kRowHeaderBytes = 64, kRecordBytes = 16;
 
-// Record head word: (kind << 30) | site id. Kind 0 means "never written" (the host zeroes the buffer).
+// Record head word: (kind << 30) | site id. Kind 0 means "never written" (the host zeroes the
+// buffer).
 enum class RecordKind : uint32_t { unwritten = 0, begin = 1, end = 2, instant = 3 };
 inline constexpr uint32_t kRecordKindShift = 30;
 inline constexpr uint32_t kSiteMask = 0xFFFF;
