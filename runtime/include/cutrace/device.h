@@ -61,19 +61,18 @@ __device__ __forceinline__ uint32_t hi(uint64_t v) { return uint32_t(v >> 32); }
 template <uint32_t MaxEvents, Clock C = Clock::clock64> class Group {
 public:
   __device__ __forceinline__ Group(Slots *slots, uint32_t group_index, uint32_t num_groups,
-                                   uint32_t lead)
-      : group_index_(group_index) {
-    cta_ = blockIdx.x + blockIdx.y * gridDim.x + blockIdx.z * gridDim.x * gridDim.y;
+                                   uint32_t lead) {
+    const uint32_t cta = blockIdx.x + blockIdx.y * gridDim.x + blockIdx.z * gridDim.x * gridDim.y;
     const uint32_t thread =
         threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
     writer_ = slots != nullptr && thread == lead;
     // An integer address, so no pointer is ever formed from a null `slots`.
-    const uint64_t row = uint64_t(cta_) * num_groups + group_index;
+    const uint64_t row = uint64_t(cta) * num_groups + group_index;
     row_ = writer_ ? reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes + row * kRowStride : 0;
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
     detail::store16_if(writer_, row_, kRowStartTag, detail::smid(), detail::lo(ns), detail::hi(ns));
-    detail::store16_if(writer_, row_ + 16, detail::lo(clk), detail::hi(clk), cta_, group_index_);
+    detail::store16_if(writer_, row_ + 16, detail::lo(clk), detail::hi(clk), cta, group_index);
   }
 
   __device__ __forceinline__ ~Group() {
@@ -126,8 +125,6 @@ private:
 
   uint64_t row_;        // address of this group's row; 0 for threads that do not write
   uint32_t cursor_ = 0; // events attempted so far
-  uint32_t cta_;
-  uint32_t group_index_;
   bool writer_;
 };
 
