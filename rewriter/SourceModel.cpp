@@ -362,6 +362,11 @@ private:
 class ModelAction : public ASTFrontendAction {
 public:
   ModelAction(SourceModel &Model, bool &Reached) : Model(Model), Reached(Reached) {}
+  bool BeginInvocation(CompilerInstance &CI) override {
+    // Clang's "N errors generated" summary is ours to decide on, not to print.
+    CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+    return true;
+  }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
     return std::make_unique<ModelConsumer>(Model, Reached);
   }

@@ -49,9 +49,27 @@ std::string residue(llvm::StringRef Buffer, const LineCluster &C) {
   return Text;
 }
 
-bool onlySpaceAndLineComment(llvm::StringRef Residue) {
-  llvm::StringRef Rest = Residue.ltrim(" \t\f\v\r\n");
-  return Rest.empty() || (Rest.starts_with("//") && !Rest.contains('\n'));
+/// True when the residue holds only whitespace and comments that close on these lines: a
+/// comment beside an annotation is about the annotation and goes with it.
+bool onlySpaceAndComments(llvm::StringRef Residue) {
+  for (;;) {
+    Residue = Residue.ltrim(" \t\f\v\r\n");
+    if (Residue.empty())
+      return true;
+    if (Residue.starts_with("//")) {
+      size_t NL = Residue.find('\n');
+      if (NL == llvm::StringRef::npos)
+        return true;
+      Residue = Residue.substr(NL);
+    } else if (Residue.starts_with("/*")) {
+      size_t Close = Residue.find("*/", 2);
+      if (Close == llvm::StringRef::npos)
+        return false;
+      Residue = Residue.substr(Close + 2);
+    } else {
+      return false;
+    }
+  }
 }
 
 void deleteWholeLines(llvm::StringRef Buffer, const LineCluster &C, std::vector<Span> &Out) {
@@ -109,7 +127,7 @@ std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> S
   std::vector<Span> Deletions;
   for (const LineCluster &C : clusterByLines(Buffer, Statements)) {
     std::string Residue = residue(Buffer, C);
-    if (onlySpaceAndLineComment(Residue))
+    if (onlySpaceAndComments(Residue))
       deleteWholeLines(Buffer, C, Deletions);
     else
       deleteInline(Buffer, C, Residue, Deletions);

@@ -10,7 +10,7 @@
 namespace cutrace {
 
 /// The byte ranges strip deletes for these annotation statements: whole lines where the line
-/// holds nothing else (but whitespace and a trailing // comment), else the statement and the
+/// holds nothing else (but whitespace and comments), else the statement and the
 /// whitespace that separates it from the neighbouring code. Sorted, non-overlapping.
 std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> Statements);
 

@@ -43,7 +43,7 @@ void checkPass(const ParseOutcome &Pass, Verdict &V) {
     V.Problems.insert(V.Problems.end(), Use.Problems.begin(), Use.Problems.end());
   }
   for (const ClangDiagnostic &D : Pass.Diagnostics) {
-    if (D.Level != Severity::Error)
+    if (D.Level != Severity::Error || compat::isClangOnlyError(D.Message))
       continue;
     if (D.InMainFile && insideAny(D.Offset, AnnotatedBodies))
       V.Problems.push_back({D.Offset, D.Message + " [" + Name + " pass]"});

@@ -91,4 +91,10 @@ std::vector<std::string> translateCompileCommand(llvm::ArrayRef<std::string> Com
   return Kept;
 }
 
+bool isClangOnlyError(llvm::StringRef Message) {
+  // Clang rejects __shared__ variables whose type has a non-trivial default constructor in the
+  // host pass; nvcc accepts cuda::barrier and cuda::pipeline_shared_state there.
+  return Message == "initialization is not supported for __shared__ variables";
+}
+
 } // namespace cutrace::compat

@@ -38,6 +38,10 @@ std::string clangResourceDir();
 /// -include, -std; drops the rest (nvcc's -arch, -gencode, --expt-*, -Xcompiler, outputs).
 std::vector<std::string> translateCompileCommand(llvm::ArrayRef<std::string> Command);
 
+/// Errors Clang 19 reports on code nvcc accepts (e.g. a libcu++ barrier in __shared__
+/// memory): not evidence that an annotated function is broken.
+bool isClangOnlyError(llvm::StringRef Message);
+
 } // namespace cutrace::compat
 
 #endif
