@@ -60,7 +60,7 @@ warnings() { grep -E 'warning' "$1" | grep -v '^Remark' | sed -E 's/^.*\([0-9]+\
 
 compile() { # <src> <out.cubin> <log> <flags...>
   local src=$1 out=$2 log=$3; shift 3
-  "$nvcc" -arch=sm_90 -cubin -I "$include_dir" -I "$(dirname "$src")" "$@" "$src" -o "$out" >"$log" 2>&1
+  "$nvcc" -arch=sm_90 -cubin -I "$(dirname "$src")" "$@" "$src" -o "$out" >"$log" 2>&1
 }
 
 check_one() { # <index> <X.cu>; writes $work/<index>.result
@@ -75,12 +75,13 @@ check_one() { # <index> <X.cu>; writes $work/<index>.result
   read -r -a flags < <(head -n 1 "$src" | tr -d '\r' | sed -n 's|^// cutrace-test-flags:||p')
 
   compile "$plain" "$d/a.cubin" "$d/a.log" "${flags[@]}" || { fail "(a) X.plain.cu does not compile: $(head -c 2000 "$d/a.log")"; return; }
-  compile "$src" "$d/c.cubin" "$d/c.log" "${flags[@]}" || { fail "(c) X.cu with no-op header does not compile: $(head -c 2000 "$d/c.log")"; return; }
+  compile "$src" "$d/c.cubin" "$d/c.log" -I "$include_dir" "${flags[@]}" || { fail "(c) X.cu with no-op header does not compile: $(head -c 2000 "$d/c.log")"; return; }
   local variants=(c)
   if [[ $strip -eq 1 ]]; then
     local stripped="$d/$(basename "${src%.cu}").strip.cu"
     "$tool" "$src" -o "$stripped" >"$d/tool.log" 2>&1 || { fail "(b) $tool failed: $(head -c 2000 "$d/tool.log")"; return; }
-    # -I the input's folder, so quoted includes resolve as they do for X.cu.
+    # -I the input's folder, so quoted includes resolve as they do for X.cu; no -I for the
+    # cutrace headers: a stripped file must not need them.
     compile "$stripped" "$d/b.cubin" "$d/b.log" -I "$(dirname "$src")" "${flags[@]}" || { fail "(b) strip(X.cu) does not compile: $(head -c 2000 "$d/b.log")"; return; }
     variants=(b c)
   fi
