@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Debian 12 packages the build and the tests need; installs only what is missing.
+set -euo pipefail
+packages=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libomp-19-dev
+          nlohmann-json3-dev libgtest-dev pre-commit python3-yaml chromium)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+[[ -x /usr/local/cuda/bin/nvcc ]] || echo "warning: no CUDA toolkit at /usr/local/cuda: nvcc checks will fail" >&2
