@@ -1,5 +1,7 @@
 #include "outputs.h"
 
+#include <cutrace/export.h>
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +33,26 @@ public:
   }
 };
 
+class HtmlOutput : public LaunchOutput {
+public:
+  std::string extension() const override { return ".html"; }
+  std::optional<std::string> render(const DecodedLaunch &launch) const override {
+    if (launch.map == nullptr || launch.trace == nullptr)
+      return std::nullopt;
+    return export_html(*launch.map, *launch.trace);
+  }
+};
+
+class PerfettoOutput : public LaunchOutput {
+public:
+  std::string extension() const override { return ".perfetto.json"; }
+  std::optional<std::string> render(const DecodedLaunch &launch) const override {
+    if (launch.map == nullptr || launch.trace == nullptr)
+      return std::nullopt;
+    return export_perfetto(*launch.map, *launch.trace);
+  }
+};
+
 // Kernel names may be template-ids ("gemm<128, float>"): keep file names plain.
 std::string file_stem(const std::string &kernel) {
   std::string stem;
@@ -54,13 +76,47 @@ std::string free_stem(const std::string &dir, const std::string &kernel,
 
 } // namespace
 
-std::vector<std::unique_ptr<LaunchOutput>> default_outputs() {
+std::vector<std::unique_ptr<LaunchOutput>> outputs_for(const std::string &formats, bool raw) {
   std::vector<std::unique_ptr<LaunchOutput>> outputs;
-  const char *raw = std::getenv("CUTRACE_RAW");
-  if (raw != nullptr && std::strcmp(raw, "1") == 0)
+  bool html = false, perfetto = false, ctrace = raw, json = false;
+  size_t at = 0;
+  while (at <= formats.size()) {
+    size_t comma = formats.find(',', at);
+    if (comma == std::string::npos)
+      comma = formats.size();
+    std::string name = formats.substr(at, comma - at);
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    if (name == "html")
+      html = true;
+    else if (name == "perfetto")
+      perfetto = true;
+    else if (name == "ctrace")
+      ctrace = true;
+    else if (name == "json")
+      json = true;
+    else if (!name.empty())
+      std::fprintf(stderr, "cutrace: CUTRACE_FORMAT: unknown format \"%s\" ignored "
+                           "(known: html, perfetto, ctrace, json)\n", name.c_str());
+    at = comma + 1;
+  }
+  // Fixed order, whatever the order in the variable: the raw dump first, it needs no decoding.
+  if (ctrace)
     outputs.push_back(std::make_unique<RawOutput>());
-  outputs.push_back(std::make_unique<JsonSummaryOutput>());
+  if (json)
+    outputs.push_back(std::make_unique<JsonSummaryOutput>());
+  if (html)
+    outputs.push_back(std::make_unique<HtmlOutput>());
+  if (perfetto)
+    outputs.push_back(std::make_unique<PerfettoOutput>());
   return outputs;
+}
+
+std::vector<std::unique_ptr<LaunchOutput>> default_outputs() {
+  const char *formats = std::getenv("CUTRACE_FORMAT");
+  const char *raw = std::getenv("CUTRACE_RAW");
+  return outputs_for(formats != nullptr && *formats != '\0' ? formats : kDefaultFormats,
+                     raw != nullptr && std::strcmp(raw, "1") == 0);
 }
 
 void write_launch_outputs(const std::string &dir, const std::string &kernel,

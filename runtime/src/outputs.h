@@ -26,7 +26,15 @@ public:
   virtual std::optional<std::string> render(const DecodedLaunch &launch) const = 0;
 };
 
-// `.ctrace` when CUTRACE_RAW=1 in the environment; `.json` always.
+// What $CUTRACE_FORMAT selects when it is unset or empty. SPEC §5: `<kernel>.html` and `.json`.
+inline constexpr const char *kDefaultFormats = "html,json";
+
+// The outputs named in a comma-separated list of `html` (`.html`), `perfetto`
+// (`.perfetto.json`), `ctrace` (`.ctrace`), `json` (`.json`, the decoded launch); `raw` adds
+// `ctrace`. Unknown names are reported on stderr and ignored.
+std::vector<std::unique_ptr<LaunchOutput>> outputs_for(const std::string &formats, bool raw);
+
+// outputs_for($CUTRACE_FORMAT, default kDefaultFormats; CUTRACE_RAW=1 adds the raw dump).
 std::vector<std::unique_ptr<LaunchOutput>> default_outputs();
 
 // Writes every output under one fresh stem `<dir>/<kernel>[_N]`, never replacing a file.

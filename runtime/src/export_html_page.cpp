@@ -1,0 +1,658 @@
+// The viewer page around the embedded data (export_html.cpp puts the data between head and
+// tail). Self-contained: no network, no libraries. Drawing reads only typed arrays, visits only
+// the visible part of each track (binary search on begin/end), and merges slices narrower than a
+// pixel, so a million events stay interactive. Test hooks: window.cutraceStats and the hidden
+// <pre id="cutrace-stats"> (its JSON), both updated after every paint; #cta=N / #grid select
+// the view.
+namespace cutrace {
+
+extern const char *const kHtmlPageHead;
+extern const char *const kHtmlPageTail;
+
+const char *const kHtmlPageHead = R"CUTRACE_PAGE(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>@TITLE@</title>
+<style>
+body{margin:0;font:12px system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;background:#fff;
+ display:flex;flex-direction:column;height:100vh;overflow:hidden}
+header{padding:6px 10px 4px;border-bottom:1px solid #d0d7de}
+h1{font-size:14px;margin:0 0 3px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.info span{margin-right:14px;white-space:nowrap}
+.info b{font-weight:600}
+.warn{color:#b3261e}
+details pre{max-height:120px;overflow:auto;margin:2px 0;background:#f6f8fa;padding:4px}
+nav{display:flex;flex-wrap:wrap;gap:3px;padding:4px 10px;border-bottom:1px solid #d0d7de;
+ background:#f6f8fa;max-height:58px;overflow-y:auto}
+button{font:inherit;padding:1px 8px;border:1px solid #afb8c1;background:#fff;border-radius:3px;cursor:pointer}
+nav button.on{background:#0969da;color:#fff;border-color:#0969da}
+#tools{display:flex;gap:6px;align-items:center;padding:3px 10px;border-bottom:1px solid #d0d7de}
+#tools .hint{color:#656d76;margin-left:8px}
+#viewinfo{font-weight:600}
+#legend{display:flex;flex-wrap:wrap;gap:2px 12px;padding:3px 10px;border-bottom:1px solid #d0d7de;
+ max-height:44px;overflow-y:auto}
+#legend i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px;border-radius:2px}
+#scroller{flex:1;overflow-y:auto;overflow-x:hidden;position:relative}
+#cv{position:sticky;top:0;display:block;cursor:crosshair}
+#tip{position:fixed;pointer-events:none;background:rgba(20,24,28,.93);color:#fff;padding:6px 9px;
+ border-radius:4px;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;display:none;
+ z-index:10;max-width:640px;overflow:hidden}
+</style></head><body>
+<header><h1 id="title"></h1><div class="info" id="info"></div>
+<details id="problems" hidden><summary></summary><pre></pre></details></header>
+<nav id="tabs"></nav>
+<div id="tools"><button id="zin" title="zoom in">+</button><button id="zout" title="zoom out">&minus;</button>
+<button id="zreset" title="show everything">reset</button><span id="ctago" hidden>CTA
+<input id="ctanum" type="number" min="0" style="width:80px"></span><span id="viewinfo"></span>
+<span class="hint">wheel: zoom &middot; drag: pan &middot; shift+wheel: scroll rows &middot; grid: click a CTA to open it</span></div>
+<div id="legend"></div>
+<div id="scroller"><canvas id="cv"></canvas><div id="spacer"></div></div>
+<div id="tip"></div>
+<pre id="cutrace-stats" hidden></pre>
+)CUTRACE_PAGE";
+
+const char *const kHtmlPageTail = R"CUTRACE_PAGE(<script>
+(function () {
+'use strict';
+const T0 = performance.now();
+const $ = id => document.getElementById(id);
+const statsEl = $('cutrace-stats');
+const stats = window.cutraceStats = {view: null, cta: null, slicesDrawn: 0, slicesVisible: 0,
+  instantsDrawn: 0, instantsVisible: 0, flowsDrawn: 0, tracks: 0, paints: 0, firstPaintMs: null,
+  paintMs: null, loadMs: null, ctaSlices: null, ctaInstants: null, totalSlices: 0,
+  totalInstants: 0, errors: []};
+function publish() { statsEl.textContent = JSON.stringify(stats); }
+window.addEventListener('error', e => { stats.errors.push(String(e.message)); publish(); });
+
+// ---- data ----
+function b64(s, Type) {
+  const bin = atob(s), n = bin.length, u8 = new Uint8Array(n);
+  for (let i = 0; i < n; i++) u8[i] = bin.charCodeAt(i);
+  return new Type(u8.buffer);
+}
+const D = JSON.parse($('cutrace-data').textContent);
+const S = {n: D.S.n}, I = {n: D.I.n};
+for (const k of ['row', 'name', 'lane', 'payload', 'site', 'flags']) S[k] = b64(D.S[k], Int32Array);
+for (const k of ['b_cyc', 'e_cyc', 'b_ns', 'e_ns']) S[k] = b64(D.S[k], Float64Array);
+for (const k of ['row', 'name', 'lane', 'payload', 'site']) I[k] = b64(D.I[k], Int32Array);
+for (const k of ['cyc', 'ns']) I[k] = b64(D.I[k], Float64Array);
+const FL = b64(D.flows, Int32Array);
+const LOC = new Map(D.sites.map(s => [s.id, s.loc]));
+const CTAS = new Map(D.ctas.map(c => [c.cta, c]));
+for (const c of D.ctas) {
+  c.s0 = c.tracks.length ? c.tracks[0][3] : 0;
+  c.s1 = c.s0 + c.slices;
+  c.f0 = lowerBoundPairs(c.s0);
+  c.f1 = lowerBoundPairs(c.s1);
+  c.dropped = c.rows.reduce((a, r) => a + D.rows[r].dropped, 0);
+}
+stats.loadMs = performance.now() - T0;
+stats.totalSlices = S.n;
+stats.totalInstants = I.n;
+
+const COLORS = D.names.map((_, i) => `hsl(${(i * 137.508) % 360},62%,${i % 2 ? 56 : 66}%)`);
+const laneName = l => l < D.lanes.length ? D.lanes[l] : '?';
+const groupName = g => g < D.groups.length ? D.groups[g].name : '#' + g;
+const ctaLabel = c => `CTA ${c.cta} (${c.xyz.join(',')}) on SM ${c.sm}`;
+
+function lowerBound(A, lo, hi, v) { // first index in [lo, hi) with A[i] >= v
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (A[m] < v) lo = m + 1; else hi = m; }
+  return lo;
+}
+function lowerBoundPairs(v) { // first flow whose source slice index is >= v
+  let lo = 0, hi = FL.length >> 1;
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (FL[2 * m] < v) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+function fmtNs(v) {
+  const a = Math.abs(v);
+  if (a >= 1e6) return (v / 1e6).toFixed(3) + ' ms';
+  if (a >= 1e3) return (v / 1e3).toFixed(3) + ' \u00b5s';
+  return v.toFixed(1) + ' ns';
+}
+function fmtCyc(v) {
+  const a = Math.abs(v);
+  if (a >= 1e6) return (v / 1e6).toFixed(2) + 'M cyc';
+  if (a >= 1e4) return (v / 1e3).toFixed(1) + 'k cyc';
+  return Math.round(v) + ' cyc';
+}
+
+// ---- header, tabs, legend (trace strings only ever go through textContent) ----
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+document.title = 'cutrace: ' + D.kernel;
+$('title').textContent = `${D.kernel}  \u2014  ${D.source || ''}`;
+(function header() {
+  const info = $('info'), C = D.counts;
+  const add = (label, value, warn) => {
+    const s = el('span', '', warn ? 'warn' : '');
+    s.append(label + ' ', el('b', String(value)));
+    info.append(s);
+  };
+  add('grid', `(${D.grid.join(',')})`);
+  add('block', `(${D.block.join(',')})`);
+  add('clock', D.clock);
+  add('slices', S.n);
+  add('instants', I.n);
+  add('flows', C.flows);
+  add('dropped', C.dropped, C.dropped > 0);
+  add('incomplete', C.incomplete, C.incomplete > 0);
+  add('unmatched ends', C.unmatched_ends, C.unmatched_ends > 0);
+  if (C.unknown_sites) add('unknown sites', C.unknown_sites, true);
+  if (C.invalid_records) add('invalid records', C.invalid_records, true);
+  if (C.rows_never_ended) add('rows never ended', C.rows_never_ended, true);
+  if (C.backward_flows) add('backward flows skipped', C.backward_flows, true);
+  if (C.unpaired_flows) add('unpaired flow ends', C.unpaired_flows, true);
+  if (D.problem_count) {
+    const p = $('problems');
+    p.hidden = false;
+    p.querySelector('summary').textContent = `${D.problem_count} decode problems`;
+    p.querySelector('summary').className = 'warn';
+    p.querySelector('pre').textContent = D.problems.join('\n') +
+      (D.problem_count > D.problems.length ? `\n... ${D.problem_count - D.problems.length} more` : '');
+  }
+  const legend = $('legend');
+  const order = D.names.map((_, i) => i).sort((a, b) => D.name_counts[b] - D.name_counts[a]);
+  for (const i of order.slice(0, 300)) {
+    const s = el('span');
+    const sw = el('i');
+    sw.style.background = COLORS[i];
+    s.append(sw, D.names[i] + ` (${D.name_counts[i]})`);
+    legend.append(s);
+  }
+  if (order.length > 300) legend.append(el('span', `\u2026 ${order.length - 300} more names`));
+  legend.append(el('span', '\u25a8 hatched: incomplete (never ended)'),
+                el('span', '\u25bc instant'), el('span', '\u2192 flow (TRACE_DAG)'));
+  const tabs = $('tabs');
+  const grid = el('button', 'Grid (by SM)');
+  grid.dataset.key = 'grid';
+  grid.onclick = () => { location.hash = 'grid'; };
+  tabs.append(grid);
+  const MAX_TABS = 512;
+  for (const c of D.ctas.slice(0, MAX_TABS)) {
+    const b = el('button', 'CTA ' + c.cta);
+    b.title = ctaLabel(c);
+    b.dataset.key = 'cta' + c.cta;
+    b.onclick = () => { location.hash = 'cta=' + c.cta; };
+    tabs.append(b);
+  }
+  if (D.ctas.length > MAX_TABS) {
+    $('ctago').hidden = false;
+    $('ctanum').onchange = e => { location.hash = 'cta=' + e.target.value; };
+  }
+})();
+
+// ---- views: a list of tracks, each with a y position, and an x range ----
+const RULER = 22, GUTTER = 170, SLICE_H = 18, INST_H = 14, HEAD_H = 16;
+
+function ctaView(c) {
+  const tracks = [], lanes = new Map();
+  for (const [row, lane, level, first, count] of c.tracks) {
+    if (!lanes.has(row)) lanes.set(row, new Map());
+    const m = lanes.get(row);
+    if (!m.has(lane)) m.set(lane, {levels: [], inst: null});
+    m.get(lane).levels.push({level, first, count});
+  }
+  for (const [row, lane, first, count] of c.itracks) {
+    if (!lanes.has(row)) lanes.set(row, new Map());
+    const m = lanes.get(row);
+    if (!m.has(lane)) m.set(lane, {levels: [], inst: null});
+    m.get(lane).inst = {first, count};
+  }
+  let y = 0;
+  for (const row of c.rows) {
+    const R = D.rows[row];
+    const rate = R.measured ? `${R.ghz.toFixed(3)} GHz` : `${R.ghz.toFixed(3)} GHz assumed`;
+    let label = `${groupName(R.group)}  \u00b7 ${rate}`;
+    if (R.dropped) label += ` \u00b7 ${R.dropped} dropped`;
+    if (R.started && !R.closed) label += ' \u00b7 never ended';
+    tracks.push({kind: 'g', row, y, h: HEAD_H, label, warn: R.dropped > 0 || !R.closed});
+    y += HEAD_H;
+    const m = lanes.get(row) || new Map();
+    for (const lane of [...m.keys()].sort((a, b) => a - b)) {
+      const e = m.get(lane);
+      e.levels.sort((a, b) => a.level - b.level);
+      for (const L of e.levels) {
+        tracks.push({kind: 's', row, lane, level: L.level, first: L.first, end: L.first + L.count,
+                     y, h: SLICE_H, label: L.level ? '' : laneName(lane)});
+        y += SLICE_H;
+      }
+      if (e.inst) {
+        tracks.push({kind: 'i', row, lane, first: e.inst.first, end: e.inst.first + e.inst.count,
+                     y, h: INST_H, label: e.levels.length ? '' : laneName(lane)});
+        y += INST_H;
+      }
+    }
+  }
+  const sliceTracks = tracks.filter(t => t.kind === 's').sort((a, b) => a.first - b.first);
+  return {kind: 'cta', key: 'cta' + c.cta, c, tracks, sliceTracks, height: y, lo: 0,
+          hi: Math.max(c.end_cyc, 1), B: S.b_cyc, E: S.e_cyc, A: I.cyc, fmt: fmtCyc};
+}
+
+function gridView() {
+  const bySm = new Map();
+  for (const c of D.ctas) {
+    if (!bySm.has(c.sm)) bySm.set(c.sm, []);
+    bySm.get(c.sm).push(c);
+  }
+  const G = Math.max(1, D.groups.length);
+  const band = G > 4 ? 3 : 5, h = Math.max(16, 4 + band * G);
+  const tracks = [];
+  let y = 0, lo = Infinity, hi = -Infinity;
+  for (const sm of [...bySm.keys()].sort((a, b) => a - b)) {
+    const ctas = bySm.get(sm).sort((a, b) => a.b_ns - b.b_ns);
+    const subs = []; // CTAs resident at the same time go on separate sub-rows
+    for (const c of ctas) {
+      let k = subs.findIndex(s => s.end <= c.b_ns);
+      if (k < 0) { k = subs.length; subs.push({end: 0, items: []}); }
+      subs[k].end = c.e_ns;
+      subs[k].items.push(c);
+      lo = Math.min(lo, c.b_ns);
+      hi = Math.max(hi, c.e_ns);
+    }
+    subs.forEach((s, k) => {
+      tracks.push({kind: 'sm', sm, items: s.items, IB: Float64Array.from(s.items, c => c.b_ns),
+                   IE: Float64Array.from(s.items, c => c.e_ns), y, h, band,
+                   label: k ? '' : `SM ${sm}`});
+      y += h + 2;
+    });
+  }
+  if (!isFinite(lo)) { lo = 0; hi = 1; }
+  return {kind: 'grid', key: 'grid', tracks, sliceTracks: [], height: y, lo, hi: Math.max(hi, lo + 1),
+          B: S.b_ns, E: S.e_ns, A: I.ns, fmt: fmtNs};
+}
+
+// ---- drawing ----
+const canvas = $('cv'), ctx = canvas.getContext('2d'), scroller = $('scroller');
+let W = 0, H = 0, dpr = 1, view = null, scale = 1;
+const ranges = new Map(); // view key -> [x0, x1], kept across tab switches
+const hatch = (() => {
+  const p = document.createElement('canvas');
+  p.width = p.height = 8;
+  const g = p.getContext('2d');
+  g.strokeStyle = 'rgba(255,255,255,0.85)';
+  g.lineWidth = 2;
+  g.beginPath(); g.moveTo(0, 8); g.lineTo(8, 0); g.moveTo(-2, 2); g.lineTo(2, -2);
+  g.moveTo(6, 10); g.lineTo(10, 6); g.stroke();
+  return ctx.createPattern(p, 'repeat');
+})();
+const X = v => GUTTER + (v - view.x0) * scale;
+const T = px => view.x0 + (px - GUTTER) / scale;
+
+function resize() {
+  dpr = window.devicePixelRatio || 1;
+  W = Math.max(scroller.clientWidth, GUTTER + 50);
+  H = Math.max(scroller.clientHeight, RULER + 20);
+  canvas.style.width = W + 'px';
+  canvas.style.height = H + 'px';
+  canvas.width = Math.round(W * dpr);
+  canvas.height = Math.round(H * dpr);
+  if (view) $('spacer').style.height = Math.max(0, view.height + RULER + 8 - H) + 'px';
+}
+
+function drawSlices(first, end, B, E, y, h, labels) {
+  const lo = view.x0, hi = view.x1;
+  let i = lowerBound(E, first, end, lo);
+  ctx.font = '11px system-ui,sans-serif';
+  while (i < end) {
+    const b = B[i];
+    if (b > hi) break;
+    const px0 = X(b), px1 = X(E[i]);
+    if (px1 - px0 >= 1) {
+      const x0 = Math.max(px0, GUTTER - 2), x1 = Math.min(px1, W + 2);
+      ctx.fillStyle = COLORS[S.name[i]];
+      ctx.fillRect(x0, y, x1 - x0, h);
+      if (S.flags[i] & 1) { ctx.fillStyle = hatch; ctx.fillRect(x0, y, x1 - x0, h); }
+      if (labels && x1 - x0 > 24) {
+        const name = D.names[S.name[i]], fit = Math.floor((x1 - x0 - 6) / 6.2);
+        if (fit >= 2) {
+          ctx.fillStyle = '#111';
+          ctx.fillText(name.length > fit ? name.slice(0, fit - 1) + '\u2026' : name, x0 + 3, y + h - 5);
+        }
+      }
+      stats.slicesDrawn++; stats.slicesVisible++;
+      i++;
+      continue;
+    }
+    // Narrower than a pixel: one 1-px mark for every slice that starts in this pixel column.
+    const col = Math.floor(px0);
+    let j = lowerBound(B, i + 1, end, T(col + 1));
+    if (j - 1 > i && X(E[j - 1]) - X(B[j - 1]) >= 1) j--;
+    const right = Math.min(Math.max(col + 1, X(E[j - 1])), W + 2);
+    ctx.fillStyle = COLORS[S.name[i]];
+    ctx.fillRect(col, y, right - col, h);
+    stats.slicesDrawn++;
+    stats.slicesVisible += j - i;
+    i = j;
+  }
+}
+
+function drawInstants(first, end, A, y, h) {
+  const pad = 5 / scale;
+  let i = lowerBound(A, first, end, view.x0 - pad);
+  while (i < end) {
+    const a = A[i];
+    if (a > view.x1 + pad) break;
+    const px = X(a);
+    ctx.fillStyle = COLORS[I.name[i]];
+    ctx.beginPath();
+    ctx.moveTo(px - 4, y + 2); ctx.lineTo(px + 4, y + 2); ctx.lineTo(px, y + h - 2);
+    ctx.closePath(); ctx.fill();
+    ctx.strokeStyle = 'rgba(0,0,0,0.45)'; ctx.lineWidth = 0.5; ctx.stroke();
+    const j = lowerBound(A, i + 1, end, T(px + 2)); // markers closer than 2 px share one
+    stats.instantsDrawn++;
+    stats.instantsVisible += j - i;
+    i = j;
+  }
+}
+
+function drawGridTrack(t, y) {
+  let k = lowerBound(t.IE, 0, t.items.length, view.x0);
+  ctx.font = '10px system-ui,sans-serif';
+  for (; k < t.items.length && t.IB[k] <= view.x1; k++) {
+    const c = t.items[k];
+    const x0 = Math.max(X(c.b_ns), GUTTER - 2), x1 = Math.min(Math.max(X(c.e_ns), x0 + 1), W + 2);
+    ctx.fillStyle = '#eaeef2';
+    ctx.fillRect(x0, y, x1 - x0, t.h);
+    ctx.strokeStyle = '#8c959f'; ctx.lineWidth = 1;
+    ctx.strokeRect(x0 + 0.5, y + 0.5, Math.max(0, x1 - x0 - 1), t.h - 1);
+    if (x1 - x0 >= 3) {
+      const G = Math.max(1, D.groups.length);
+      for (const [row, , level, first, count] of c.tracks) {
+        if (level !== 0) continue;
+        const g = D.rows[row].group % G;
+        drawSlices(first, first + count, S.b_ns, S.e_ns, y + 2 + g * t.band, t.band - 1, false);
+      }
+    }
+    if (x1 - x0 > 40) {
+      ctx.fillStyle = '#1f2328';
+      ctx.fillText('CTA ' + c.cta, x0 + 3, y + t.h - 3);
+    }
+  }
+}
+
+function sliceTrack(idx) { // the track holding page slice idx (CTA view)
+  const ts = view.sliceTracks;
+  let lo = 0, hi = ts.length;
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (ts[m].first <= idx) lo = m + 1; else hi = m; }
+  return ts[lo - 1];
+}
+
+function drawFlows(top) {
+  const c = view.c;
+  ctx.strokeStyle = 'rgba(31,35,40,0.75)';
+  ctx.fillStyle = 'rgba(31,35,40,0.75)';
+  ctx.lineWidth = 1.2;
+  for (let f = c.f0; f < c.f1 && stats.flowsDrawn < 20000; f++) {
+    const s = FL[2 * f], d = FL[2 * f + 1];
+    const x0 = X(S.e_cyc[s]), x1 = X(S.b_cyc[d]);
+    if ((x0 < GUTTER && x1 < GUTTER) || (x0 > W && x1 > W)) continue;
+    const ts = sliceTrack(s), td = sliceTrack(d);
+    if (!ts || !td) continue;
+    const y0 = RULER + ts.y - top + ts.h / 2, y1 = RULER + td.y - top + td.h / 2;
+    if ((y0 < RULER && y1 < RULER) || (y0 > H && y1 > H)) continue;
+    const dx = Math.max(12, Math.min(80, (x1 - x0) / 2));
+    ctx.beginPath();
+    ctx.moveTo(x0, y0);
+    ctx.bezierCurveTo(x0 + dx, y0, x1 - dx, y1, x1, y1);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.moveTo(x1, y1); ctx.lineTo(x1 - 7, y1 - 4); ctx.lineTo(x1 - 7, y1 + 4);
+    ctx.closePath(); ctx.fill();
+    stats.flowsDrawn++;
+  }
+}
+
+function niceStep(raw) {
+  const p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+  return p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
+}
+
+function drawRuler() {
+  ctx.fillStyle = '#f6f8fa';
+  ctx.fillRect(0, 0, W, RULER);
+  ctx.strokeStyle = '#d0d7de';
+  ctx.beginPath(); ctx.moveTo(0, RULER - 0.5); ctx.lineTo(W, RULER - 0.5); ctx.stroke();
+  const step = niceStep((view.x1 - view.x0) / Math.max(1, (W - GUTTER) / 110));
+  ctx.fillStyle = '#57606a';
+  ctx.font = '10px system-ui,sans-serif';
+  for (let v = Math.ceil(view.x0 / step) * step; v <= view.x1; v += step) {
+    const x = Math.round(X(v)) + 0.5;
+    ctx.beginPath(); ctx.moveTo(x, RULER - 6); ctx.lineTo(x, RULER); ctx.stroke();
+    ctx.fillText(view.fmt(v), x + 2, RULER - 8);
+  }
+  ctx.fillStyle = '#1f2328';
+  ctx.font = '600 11px system-ui,sans-serif';
+  ctx.fillText(view.kind === 'cta' ? 'cycles since CTA start' : 'global time (ns)', 8, 15);
+}
+
+function paint() {
+  const t0 = performance.now();
+  Object.assign(stats, {slicesDrawn: 0, slicesVisible: 0, instantsDrawn: 0, instantsVisible: 0,
+                        flowsDrawn: 0, tracks: 0});
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, W, H);
+  scale = (W - GUTTER) / (view.x1 - view.x0);
+  const top = scroller.scrollTop;
+  ctx.save();
+  ctx.beginPath(); ctx.rect(0, RULER, W, H - RULER); ctx.clip();
+  const ts = view.tracks;
+  let first = 0, hiT = ts.length; // first track not entirely above the scrolled-off part
+  while (first < hiT) { const m = (first + hiT) >>> 1; if (ts[m].y + ts[m].h <= top) first = m + 1; else hiT = m; }
+  const visible = [];
+  for (let k = first; k < ts.length && ts[k].y < top + H - RULER; k++) {
+    const t = ts[k], y = RULER + t.y - top;
+    visible.push([t, y]);
+    stats.tracks++;
+    if (t.kind === 'g') {
+      ctx.fillStyle = '#f6f8fa';
+      ctx.fillRect(0, y, W, t.h);
+      ctx.strokeStyle = '#d0d7de';
+      ctx.beginPath(); ctx.moveTo(0, y + 0.5); ctx.lineTo(W, y + 0.5); ctx.stroke();
+    } else if (t.kind === 's') {
+      drawSlices(t.first, t.end, view.B, view.E, y + 1, t.h - 2, true);
+    } else if (t.kind === 'i') {
+      drawInstants(t.first, t.end, view.A, y, t.h);
+    } else {
+      drawGridTrack(t, y);
+    }
+  }
+  if (view.kind === 'cta') drawFlows(top);
+  // Gutter last: it covers slices that begin left of the view.
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, RULER, GUTTER - 2, H - RULER);
+  ctx.strokeStyle = '#d0d7de';
+  ctx.beginPath(); ctx.moveTo(GUTTER - 1.5, RULER); ctx.lineTo(GUTTER - 1.5, H); ctx.stroke();
+  for (const [t, y] of visible) {
+    if (!t.label) continue;
+    ctx.fillStyle = t.warn ? '#b3261e' : '#1f2328';
+    ctx.font = t.kind === 'g' || t.kind === 'sm' ? '600 11px system-ui,sans-serif' : '11px system-ui,sans-serif';
+    const fit = Math.floor((GUTTER - 14) / 6);
+    const text = t.label.length > fit ? t.label.slice(0, fit - 1) + '\u2026' : t.label;
+    ctx.fillText(text, t.kind === 'g' || t.kind === 'sm' ? 6 : 16, y + Math.min(t.h, 16) - 4);
+  }
+  ctx.restore();
+  drawRuler();
+  const now = performance.now();
+  stats.paintMs = now - t0;
+  stats.paints++;
+  if (stats.firstPaintMs === null) stats.firstPaintMs = now;
+  publish();
+}
+
+let pending = false;
+function repaint() {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => { pending = false; paint(); });
+}
+
+// ---- navigation ----
+function show(v) {
+  if (view) ranges.set(view.key, [view.x0, view.x1]);
+  view = v;
+  const r = ranges.get(v.key);
+  const pad = (v.hi - v.lo) * 0.01;
+  [view.x0, view.x1] = r || [v.lo - pad, v.hi + pad];
+  for (const b of $('tabs').children) b.classList.toggle('on', b.dataset.key === v.key);
+  stats.view = v.kind;
+  stats.cta = v.kind === 'cta' ? v.c.cta : null;
+  stats.ctaSlices = v.kind === 'cta' ? v.c.slices : null;
+  stats.ctaInstants = v.kind === 'cta' ? v.c.instants : null;
+  $('viewinfo').textContent = v.kind === 'cta'
+    ? `${ctaLabel(v.c)} \u00b7 ${v.c.slices} slices \u00b7 ${v.c.instants} instants` +
+      (v.c.dropped ? ` \u00b7 ${v.c.dropped} dropped` : '')
+    : `${D.ctas.length} CTAs on ${new Set(D.ctas.map(c => c.sm)).size} SMs`;
+  scroller.scrollTop = 0;
+  resize();
+}
+
+function route() {
+  const m = /cta=(\d+)/.exec(location.hash);
+  let c = m ? CTAS.get(Number(m[1])) : null;
+  if (m && !c) stats.errors.push('no CTA ' + m[1] + ' in this trace');
+  if (!m && !/grid/.test(location.hash)) {
+    if (D.initial_cta !== null) c = CTAS.get(D.initial_cta);
+    else if (D.ctas.length === 1) c = D.ctas[0];
+  }
+  show(c ? ctaView(c) : gridView());
+}
+
+function zoom(f, at) {
+  const span = view.x1 - view.x0;
+  const nspan = Math.min(Math.max(span * f, 1), (view.hi - view.lo) * 50 + 1);
+  const g = (at - view.x0) / span;
+  view.x0 = at - g * nspan;
+  view.x1 = view.x0 + nspan;
+  repaint();
+}
+
+// ---- interaction ----
+const tip = $('tip');
+function trackAt(cy) {
+  const ts = view.tracks;
+  let lo = 0, hi = ts.length;
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (ts[m].y + ts[m].h <= cy) lo = m + 1; else hi = m; }
+  return lo < ts.length && ts[lo].y <= cy ? ts[lo] : null;
+}
+function sliceNear(first, end, B, E, t, tol) {
+  let k = lowerBound(B, first, end, t + tol) - 1;
+  for (let n = 0; k >= first && n < 3; k--, n++) if (E[k] >= t - tol) return k;
+  return -1;
+}
+function describeSlice(i) {
+  const R = D.rows[S.row[i]], c = CTAS.get(R.cta);
+  return [D.names[S.name[i]] + (S.flags[i] & 1 ? '   [incomplete: never ended]' : ''),
+    `payload   ${S.payload[i]}`,
+    `start     ${fmtCyc(S.b_cyc[i])} (CTA)  \u00b7  ${fmtNs(S.b_ns[i])} (global)`,
+    `duration  ${Math.round(S.e_cyc[i] - S.b_cyc[i])} cyc  \u00b7  ${fmtNs(S.e_ns[i] - S.b_ns[i])}`,
+    `group     ${groupName(R.group)}  \u00b7  lane ${laneName(S.lane[i])}`,
+    c ? ctaLabel(c) : '', `at        ${LOC.get(S.site[i]) || 'site ' + S.site[i]}`].join('\n');
+}
+function describeInstant(i) {
+  const R = D.rows[I.row[i]];
+  return [D.names[I.name[i]] + '   (instant)', `payload   ${I.payload[i]}`,
+    `at        ${fmtCyc(I.cyc[i])} (CTA)  \u00b7  ${fmtNs(I.ns[i])} (global)`,
+    `group     ${groupName(R.group)}  \u00b7  lane ${laneName(I.lane[i])}`,
+    `at        ${LOC.get(I.site[i]) || 'site ' + I.site[i]}`].join('\n');
+}
+function hit(mx, my) {
+  if (my < RULER || mx < GUTTER) return null;
+  const t = trackAt(my - RULER + scroller.scrollTop);
+  if (!t) return null;
+  const at = T(mx), tol = 3 / scale;
+  if (t.kind === 's') {
+    const k = sliceNear(t.first, t.end, view.B, view.E, at, tol);
+    return k >= 0 ? {text: describeSlice(k)} : null;
+  }
+  if (t.kind === 'i') {
+    const k = lowerBound(view.A, t.first, t.end, at - 5 / scale);
+    return k < t.end && view.A[k] <= at + 5 / scale ? {text: describeInstant(k)} : null;
+  }
+  if (t.kind === 'sm') {
+    const k = lowerBound(t.IE, 0, t.items.length, at - tol);
+    if (k >= t.items.length || t.IB[k] > at + tol) return null;
+    const c = t.items[k];
+    let text = `${ctaLabel(c)}\nstart ${fmtNs(c.b_ns)}  \u00b7  span ${fmtNs(c.e_ns - c.b_ns)}\n` +
+      `${c.slices} slices  \u00b7  ${c.instants} instants  (click to open)`;
+    const G = Math.max(1, D.groups.length);
+    const y = my - RULER + scroller.scrollTop - t.y - 2, g = Math.floor(y / t.band);
+    for (const [row, , level, first, count] of c.tracks) {
+      if (level !== 0 || D.rows[row].group % G !== g) continue;
+      const s = sliceNear(first, first + count, S.b_ns, S.e_ns, at, tol);
+      if (s >= 0) { text = describeSlice(s) + '\n\n' + text; break; }
+    }
+    return {text, cta: c.cta};
+  }
+  return null;
+}
+
+let drag = null;
+canvas.addEventListener('mousedown', e => {
+  drag = {x: e.clientX, x0: view.x0, x1: view.x1, moved: false};
+  e.preventDefault();
+});
+window.addEventListener('mouseup', e => {
+  if (drag && !drag.moved && view.kind === 'grid') {
+    const r = canvas.getBoundingClientRect(), h = hit(e.clientX - r.left, e.clientY - r.top);
+    if (h && h.cta !== undefined) location.hash = 'cta=' + h.cta;
+  }
+  drag = null;
+});
+window.addEventListener('mousemove', e => {
+  const r = canvas.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top;
+  if (drag) {
+    if (Math.abs(e.clientX - drag.x) > 3) drag.moved = true;
+    const dt = (e.clientX - drag.x) / scale;
+    view.x0 = drag.x0 - dt;
+    view.x1 = drag.x1 - dt;
+    tip.style.display = 'none';
+    repaint();
+    return;
+  }
+  const h = mx >= 0 && my >= 0 && mx < W && my < H ? hit(mx, my) : null;
+  if (!h) { tip.style.display = 'none'; return; }
+  tip.textContent = h.text;
+  tip.style.display = 'block';
+  const tw = tip.offsetWidth, th = tip.offsetHeight;
+  tip.style.left = Math.min(e.clientX + 14, window.innerWidth - tw - 4) + 'px';
+  tip.style.top = (e.clientY + 16 + th > window.innerHeight ? e.clientY - th - 8 : e.clientY + 16) + 'px';
+});
+canvas.addEventListener('wheel', e => {
+  e.preventDefault();
+  const d = e.deltaY * (e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1);
+  if (e.shiftKey) { scroller.scrollTop += d; return; }
+  const r = canvas.getBoundingClientRect(), mx = e.clientX - r.left;
+  zoom(Math.exp(d * 0.0015), mx < GUTTER ? (view.x0 + view.x1) / 2 : T(mx));
+}, {passive: false});
+scroller.addEventListener('scroll', repaint);
+window.addEventListener('resize', () => { resize(); repaint(); });
+window.addEventListener('hashchange', () => { route(); repaint(); });
+$('zin').onclick = () => zoom(0.5, (view.x0 + view.x1) / 2);
+$('zout').onclick = () => zoom(2, (view.x0 + view.x1) / 2);
+$('zreset').onclick = () => {
+  const pad = (view.hi - view.lo) * 0.01;
+  view.x0 = view.lo - pad;
+  view.x1 = view.hi + pad;
+  repaint();
+};
+
+try {
+  route();
+  paint(); // synchronously, so a headless --dump-dom sees the first paint's stats
+} catch (err) {
+  stats.errors.push(String(err && err.stack || err));
+  publish();
+  throw err;
+}
+})();
+</script>
+</body></html>
+)CUTRACE_PAGE";
+
+} // namespace cutrace

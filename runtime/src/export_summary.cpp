@@ -1,0 +1,265 @@
+// `trace-view --summary`: per event name durations, per group busy fraction, per SM span, and
+// every count that says the trace is not the whole story (dropped, incomplete, unmatched).
+#include <cutrace/export.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace cutrace {
+
+namespace {
+
+// Nearest-rank percentile of sorted values: the smallest value with at least p% at or below it.
+double percentile(const std::vector<double> &sorted, double p) {
+  if (sorted.empty())
+    return 0;
+  const size_t rank = size_t(std::ceil(p / 100.0 * double(sorted.size())));
+  return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
+}
+
+Durations durations(std::vector<double> values) {
+  Durations d;
+  if (values.empty())
+    return d;
+  std::sort(values.begin(), values.end());
+  for (double v : values)
+    d.total += v;
+  d.mean = d.total / double(values.size());
+  d.p50 = percentile(values, 50);
+  d.p95 = percentile(values, 95);
+  d.max = values.back();
+  return d;
+}
+
+// Length of the union of [begin, end) intervals clipped to [lo, hi].
+double union_length(std::vector<std::pair<double, double>> spans, double lo, double hi) {
+  std::sort(spans.begin(), spans.end());
+  double total = 0, cur_b = 0, cur_e = -1;
+  bool open = false;
+  for (auto [b, e] : spans) {
+    b = std::max(b, lo);
+    e = std::min(e, hi);
+    if (e <= b)
+      continue;
+    if (open && b <= cur_e) {
+      cur_e = std::max(cur_e, e);
+      continue;
+    }
+    if (open)
+      total += cur_e - cur_b;
+    cur_b = b, cur_e = e, open = true;
+  }
+  return open ? total + (cur_e - cur_b) : total;
+}
+
+struct NameSamples {
+  bool instant = false;
+  uint64_t count = 0, incomplete = 0;
+  std::vector<double> cycles, ns;
+};
+
+} // namespace
+
+TraceSummary summarize(const DecodeMap &map, const Trace &t) {
+  TraceSummary s;
+  s.kernel = t.kernel;
+  s.header = t.header;
+  s.flows = t.flows.size();
+  s.backward_flows = t.backward_flows;
+  s.unpaired_flows = t.unpaired_flows;
+  s.problems = t.problems;
+  const double origin = trace_origin_ns(t);
+
+  std::map<std::pair<std::string, bool>, NameSamples> by_name; // (name, instant)
+  std::map<uint32_t, GroupSummary> groups;
+  std::map<uint32_t, std::set<uint32_t>> sm_ctas;
+  std::map<uint32_t, SmSummary> sms;
+  for (const Row &r : t.rows) {
+    s.dropped += r.dropped;
+    s.unmatched_ends += r.unmatched_ends;
+    s.unknown_sites += r.unknown_sites;
+    s.invalid_records += r.invalid_records;
+    for (const Slice &sl : r.slices) {
+      NameSamples &n = by_name[{sl.name, false}];
+      ++n.count;
+      n.incomplete += sl.incomplete;
+      s.incomplete += sl.incomplete;
+      n.cycles.push_back(double(sl.end_cycles - sl.begin_cycles));
+      n.ns.push_back(sl.end_ns - sl.begin_ns);
+    }
+    for (const Instant &i : r.instants) {
+      NameSamples &n = by_name[{i.name, true}];
+      ++n.count;
+      n.instant = true;
+    }
+    s.slices += r.slices.size();
+    s.instants += r.instants.size();
+    if (!r.started)
+      continue;
+    ++s.rows_started;
+    s.rows_killed += !r.closed;
+    if (r.ghz_measured) {
+      s.min_ghz = s.rows_measured ? std::min(s.min_ghz, r.ghz) : r.ghz;
+      s.max_ghz = s.rows_measured ? std::max(s.max_ghz, r.ghz) : r.ghz;
+      ++s.rows_measured;
+    }
+    const double start = double(r.start_ns), end = row_end_ns(r);
+    GroupSummary &g = groups[r.group];
+    g.name = r.group < map.groups.size() ? map.groups[r.group].name : "#" + std::to_string(r.group);
+    ++g.rows;
+    g.span_ns += end - start;
+    std::vector<std::pair<double, double>> spans;
+    for (const Slice &sl : r.slices)
+      spans.emplace_back(sl.begin_ns, sl.end_ns);
+    g.busy_ns += union_length(std::move(spans), start, end);
+
+    auto [it, fresh] = sms.try_emplace(r.smid);
+    SmSummary &sm = it->second;
+    sm.smid = r.smid;
+    sm.first_start_ns = fresh ? start - origin : std::min(sm.first_start_ns, start - origin);
+    sm.last_end_ns = fresh ? end - origin : std::max(sm.last_end_ns, end - origin);
+    sm_ctas[r.smid].insert(r.cta);
+  }
+  for (auto &[key, n] : by_name) {
+    EventSummary e;
+    e.name = key.first;
+    e.instant = n.instant;
+    e.count = n.count;
+    e.incomplete = n.incomplete;
+    e.cycles = durations(std::move(n.cycles));
+    e.ns = durations(std::move(n.ns));
+    s.events.push_back(std::move(e));
+  }
+  for (auto &[index, g] : groups)
+    s.groups.push_back(std::move(g));
+  for (auto &[smid, sm] : sms) {
+    sm.ctas = uint32_t(sm_ctas[smid].size());
+    s.sms.push_back(sm);
+  }
+  return s;
+}
+
+namespace {
+
+// Columns right-aligned except the first; widths from the widest cell.
+class Table {
+public:
+  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  std::string str() const {
+    std::vector<size_t> width(rows_[0].size(), 0);
+    for (const auto &row : rows_)
+      for (size_t c = 0; c < row.size() && c < width.size(); ++c)
+        width[c] = std::max(width[c], row[c].size());
+    std::string out;
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      std::string line;
+      for (size_t c = 0; c < width.size(); ++c) {
+        const std::string &cell = c < rows_[r].size() ? rows_[r][c] : std::string();
+        const std::string pad(width[c] - std::min(width[c], cell.size()), ' ');
+        line += (c ? "  " : "") + (c == 0 ? cell + pad : pad + cell);
+      }
+      while (!line.empty() && line.back() == ' ')
+        line.pop_back();
+      out += "  " + line + "\n";
+      if (r == 0) {
+        size_t total = 0;
+        for (size_t w : width)
+          total += w + 2;
+        out += "  " + std::string(total - 2, '-') + "\n";
+      }
+    }
+    return out;
+  }
+
+private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string num(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+std::string count(uint64_t v) { return std::to_string(v); }
+
+// Kernel names and event names come from the trace: keep control characters off the terminal.
+std::string printable(const std::string &s) {
+  std::string out;
+  for (char c : s)
+    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  return out;
+}
+
+} // namespace
+
+std::string format_summary(const TraceSummary &s) {
+  const BufferHeader &h = s.header;
+  std::string out = "kernel " + printable(s.kernel) + "  grid (" + std::to_string(h.grid[0]) +
+                    "," + std::to_string(h.grid[1]) + "," + std::to_string(h.grid[2]) +
+                    ")  block (" + std::to_string(h.block[0]) + "," + std::to_string(h.block[1]) +
+                    "," + std::to_string(h.block[2]) + ")  clock " +
+                    (h.clock == Clock::clock64 ? "clock64" : "globaltimer") + "\n";
+  out += "rows " + std::to_string(s.rows_started) + " started";
+  if (s.rows_killed)
+    out += " (" + std::to_string(s.rows_killed) + " never ended: kernel trapped or killed)";
+  out += "; clock " +
+         (s.rows_measured ? num(s.min_ghz, 3) + "-" + num(s.max_ghz, 3) + " GHz measured on " +
+                                std::to_string(s.rows_measured) + " rows"
+                          : std::string("not measured (fallback rate)")) +
+         "\n\n";
+
+  out += "events\n";
+  Table ev({"name", "count", "incomplete", "total cyc", "mean cyc", "p50 cyc", "p95 cyc",
+            "max cyc", "total ns", "mean ns", "p50 ns", "p95 ns", "max ns"});
+  for (const EventSummary &e : s.events) {
+    if (e.instant) {
+      ev.add({printable(e.name) + " (instant)", count(e.count)});
+      continue;
+    }
+    ev.add({printable(e.name), count(e.count), count(e.incomplete), num(e.cycles.total, 0),
+            num(e.cycles.mean, 1), num(e.cycles.p50, 0), num(e.cycles.p95, 0),
+            num(e.cycles.max, 0), num(e.ns.total, 1), num(e.ns.mean, 1), num(e.ns.p50, 1),
+            num(e.ns.p95, 1), num(e.ns.max, 1)});
+  }
+  out += ev.str() + "\n";
+
+  out += "groups (busy: union of the group's slices over its row's life)\n";
+  Table gr({"group", "ctas", "busy ns", "span ns", "busy"});
+  for (const GroupSummary &g : s.groups)
+    gr.add({printable(g.name), count(g.rows), num(g.busy_ns, 1), num(g.span_ns, 1),
+            num(100 * g.busy_fraction(), 1) + "%"});
+  out += gr.str() + "\n";
+
+  out += "SMs (times in ns since the launch's first timestamp)\n";
+  Table sm({"SM", "ctas", "first start", "last end", "span"});
+  for (const SmSummary &m : s.sms)
+    sm.add({std::to_string(m.smid), count(m.ctas), num(m.first_start_ns, 1),
+            num(m.last_end_ns, 1), num(m.last_end_ns - m.first_start_ns, 1)});
+  out += sm.str() + "\n";
+
+  out += "counts\n";
+  Table c({"what", "count"});
+  c.add({"slices", count(s.slices)});
+  c.add({"instants", count(s.instants)});
+  c.add({"flows drawn", count(s.flows)});
+  c.add({"dropped events (overflow)", count(s.dropped)});
+  c.add({"incomplete slices", count(s.incomplete)});
+  c.add({"unmatched ends", count(s.unmatched_ends)});
+  c.add({"unknown site ids", count(s.unknown_sites)});
+  c.add({"invalid records", count(s.invalid_records)});
+  c.add({"flows skipped (backward)", count(s.backward_flows)});
+  c.add({"flow ends without partner", count(s.unpaired_flows)});
+  c.add({"decode problems", count(s.problems.size())});
+  out += c.str();
+  for (size_t i = 0; i < s.problems.size() && i < 10; ++i)
+    out += "  problem: " + printable(s.problems[i]) + "\n";
+  if (s.problems.size() > 10)
+    out += "  ... " + std::to_string(s.problems.size() - 10) + " more problems\n";
+  return out;
+}
+
+} // namespace cutrace
