@@ -7,3 +7,4 @@ __device__ int g(int v) {
 }
 
 __global__ void k(int *x) { x[threadIdx.x] = g(x[threadIdx.x]); }
+// CHECKED-BY: parse (strip is lexical; --verify-strip and --traced enforce this rule)

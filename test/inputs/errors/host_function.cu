@@ -7,3 +7,4 @@ void f(int *x) {
   TRACE_RECORD("launch");
   k<<<1, 32>>>(x);
 }
+// CHECKED-BY: parse (strip is lexical; --verify-strip and --traced enforce this rule)

@@ -7,3 +7,4 @@ __global__ void k(int *x) {
   TRACE_RECORD("ticket", bump(x));
   x[threadIdx.x + 1] = 0;
 }
+// CHECKED-BY: parse (strip is lexical; --verify-strip and --traced enforce this rule)
