@@ -42,6 +42,10 @@ function(cutrace_instrument target)
     message(FATAL_ERROR "cutrace_instrument: CLOCK must be clock64 or globaltimer, "
                         "not '${arg_CLOCK}'")
   endif()
+  if(NOT TARGET cutrace::cutrace)
+    message(FATAL_ERROR "cutrace_instrument: TRACED ON links cutrace::cutrace, which this cutrace "
+                        "package lacks (it was built without the CUDA toolkit)")
+  endif()
   _cutrace_rewrite_tool(tool tool_depends)
 
   get_target_property(source_dir ${target} SOURCE_DIR)
