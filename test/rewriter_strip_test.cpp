@@ -108,18 +108,23 @@ std::string annotateRandomly(const std::string &Plain, std::mt19937 &Rng) {
       "TRACE_RECORD(\"q\"); // note"};
   std::string Out;
   int Depth = 0;
+  bool InBlockComment = false;
   size_t Pos = 0;
   while (Pos < Plain.size()) {
     size_t NL = Plain.find('\n', Pos);
     size_t End = NL == std::string::npos ? Plain.size() : NL;
     std::string Line = Plain.substr(Pos, End - Pos);
+    bool StartedInComment = InBlockComment;
+    for (size_t I = 0; I + 1 < Line.size(); ++I)
+      if (Line.compare(I, 2, InBlockComment ? "*/" : "/*") == 0)
+        InBlockComment = !InBlockComment, ++I;
     for (char C : Line)
       Depth += C == '{' ? 1 : C == '}' ? -1 : 0;
     Out += Line;
     std::string Code = Line.substr(0, Line.find("//"));
     while (!Code.empty() && (Code.back() == ' ' || Code.back() == '\r'))
       Code.pop_back();
-    bool Eligible = Depth > 0 && !Code.empty() && (Code.back() == ';' || Code.back() == '{') &&
+    bool Eligible = Depth > 0 && !StartedInComment && !InBlockComment && !Code.empty() && (Code.back() == ';' || Code.back() == '{') &&
                     Code.find('#') == std::string::npos && Code.find("//") == std::string::npos &&
                     Line.find("//") == std::string::npos && Code.find('"') == std::string::npos &&
                     Line.find("/*") == std::string::npos && Line.find("*/") == std::string::npos &&
