@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The HTML viewer in a real browser (Debian chromium, headless, offline):
+#   1. a demo trace: for CTA 0, CTA 3 and the grid, the page's own count of the slices and
+#      instants it laid out on the first paint equals the decoder's count (trace-view --summary
+#      --cta N), no script error, the incomplete slice and dropped counts show;
+#   2. names full of HTML and </script> stay text: no injected element, no error;
+#   3. a synthetic trace of 1,048,576 events (64 CTAs x 2 groups, and one row holding all of
+#      them): the page paints, counts still match, and first paint time is printed.
+# Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
+#   BUILD_DIR holds bin/trace-view and runtime/libcutrace_decode.a (default: build)
+#   TRACE_VIEW, GEN_TRACE override the binaries (gen_trace is compiled here when not given);
+#   MAX_FIRST_PAINT_MS (default 20000) bounds the 1M-event first paint.
+# Exit: 0 pass, 1 fail, 77 skipped (no chromium).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+source "$here/chromium.sh"
+build=$(realpath -m "${1:-$root/build}")
+work=$(realpath -m "${2:-$build/browser-check}")
+if [[ -z "$CHROMIUM" ]]; then
+  echo "SKIP: chromium not found (apt-get install chromium)"
+  exit 77
+fi
+mkdir -p "$work"
+trace_view=${TRACE_VIEW:-$build/bin/trace-view}
+[[ -x "$trace_view" ]] || { echo "FAIL: no trace-view at $trace_view"; exit 1; }
+gen=${GEN_TRACE:-}
+if [[ -z "$gen" ]]; then
+  gen=$work/gen_trace
+  if [[ ! -x "$gen" || "$here/gen_trace.cpp" -nt "$gen" ]]; then
+    ${CXX:-c++} -std=c++17 -O2 -I"$root/runtime/include" "$here/gen_trace.cpp" \
+      "$build/runtime/libcutrace_decode.a" -o "$gen" || { echo "FAIL: cannot build gen_trace"; exit 1; }
+  fi
+fi
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+# field JSON KEY: a scalar from the flat stats object.
+field() { grep -o "\"$2\":[^,}]*" <<<"$1" | head -1 | cut -d: -f2- | tr -d '"'; }
+# decoder_count CTRACE CTA WHAT: the "slices"/"instants" line of trace-view's summary.
+decoder_count() {
+  "$trace_view" "$1" --summary --cta "$2" 2>/dev/null | awk -v w="$3" '$1 == w && NF == 2 {print $2}'
+}
+
+# render HTML VIEW NAME: dumps the DOM after the first paint; sets STATS, DOM, LOG.
+render() {
+  DOM=$work/$3.dom.html LOG=$work/$3.log
+  headless --window-size=1400,800 --virtual-time-budget=10000 --dump-dom "file://$1#$2" \
+    >"$DOM" 2>"$LOG"
+  STATS=$(sed -n 's/.*<pre id="cutrace-stats"[^>]*>\([^<]*\)<\/pre>.*/\1/p' "$DOM" | sed 's/&quot;/"/g')
+  if [[ -z "$STATS" ]]; then
+    fail "$3: no stats in the dumped DOM (chromium log: $LOG)"
+    return 1
+  fi
+  if grep -q "Uncaught" "$LOG"; then
+    fail "$3: console error: $(grep -m1 Uncaught "$LOG")"
+  fi
+  if [[ "$(field "$STATS" errors)" != "[]" ]]; then
+    fail "$3: page errors: $(grep -o '"errors":\[[^]]*\]' <<<"$STATS")"
+  fi
+  return 0
+}
+
+# check_counts CTRACE HTML CTA NAME [exact]: page counts vs decoder counts for one CTA.
+check_counts() {
+  render "$2" "cta=$3" "$4" || return
+  local want_s want_i got_s got_i drawn
+  want_s=$(decoder_count "$1" "$3" slices)
+  want_i=$(decoder_count "$1" "$3" instants)
+  got_s=$(field "$STATS" slicesVisible)
+  got_i=$(field "$STATS" instantsVisible)
+  drawn=$(field "$STATS" slicesDrawn)
+  [[ "$(field "$STATS" view)" == cta && "$(field "$STATS" cta)" == "$3" ]] ||
+    fail "$4: #cta=$3 did not select CTA $3: $STATS"
+  [[ -n "$want_s" && "$got_s" == "$want_s" ]] ||
+    fail "$4: page laid out $got_s slices, decoder has ${want_s:-?}"
+  [[ -n "$want_i" && "$got_i" == "$want_i" ]] ||
+    fail "$4: page laid out $got_i instants, decoder has ${want_i:-?}"
+  if [[ "${5:-}" == exact ]]; then
+    [[ "$drawn" == "$got_s" ]] || fail "$4: drew $drawn rectangles for $got_s wide slices"
+  else
+    [[ "$drawn" -le "$got_s" ]] || fail "$4: drew $drawn rectangles for $got_s slices"
+  fi
+  pass "$4: CTA $3 slices $got_s (drawn $drawn) instants $got_i, first paint $(field "$STATS" firstPaintMs) ms"
+}
+
+# 1. Demo trace.
+"$gen" demo "$work/demo.ctrace" && "$trace_view" "$work/demo.ctrace" --html "$work/demo.html" 2>/dev/null ||
+  { echo "FAIL: cannot produce the demo trace"; exit 1; }
+check_counts "$work/demo.ctrace" "$work/demo.html" 0 demo_cta0 exact
+check_counts "$work/demo.ctrace" "$work/demo.html" 3 demo_cta3 exact
+if render "$work/demo.html" grid demo_grid; then
+  [[ "$(field "$STATS" view)" == grid && "$(field "$STATS" slicesDrawn)" -gt 0 ]] &&
+    pass "demo grid: $(field "$STATS" slicesDrawn) slices drawn" || fail "demo grid: $STATS"
+  grep -q 'dropped <b>46</b>' "$DOM" || fail "demo: the 46 dropped events are not shown"
+  grep -q 'incomplete <b>1</b>' "$DOM" || fail "demo: the incomplete slice is not counted"
+fi
+
+# 2. Hostile names.
+"$gen" demo "$work/evil.ctrace" --evil && "$trace_view" "$work/evil.ctrace" --html "$work/evil.html" 2>/dev/null ||
+  { echo "FAIL: cannot produce the hostile trace"; exit 1; }
+if render "$work/evil.html" cta=0 evil; then
+  scripts=$(grep -o '<script' "$DOM" | wc -l)
+  [[ "$scripts" == 2 ]] || fail "evil: $scripts script elements in the DOM, want 2"
+  ! grep -q '<img' "$DOM" || fail "evil: an <img> element was injected"
+  ! grep -q '<b>epi' "$DOM" || fail "evil: a <b> element was injected"
+  [[ "$(field "$STATS" slicesVisible)" == "$(decoder_count "$work/evil.ctrace" 0 slices)" ]] ||
+    fail "evil: counts differ: $STATS"
+  pass "evil: names stayed text"
+fi
+
+# 3. A million events.
+max_ms=${MAX_FIRST_PAINT_MS:-20000}
+"$gen" bulk "$work/bulk.ctrace" --events 1048576 --ctas 64 --groups 2 &&
+  "$gen" bulk "$work/one.ctrace" --events 1048576 --ctas 1 --groups 1 &&
+  "$trace_view" "$work/bulk.ctrace" --html "$work/bulk.html" 2>/dev/null &&
+  "$trace_view" "$work/one.ctrace" --html "$work/one.html" 2>/dev/null ||
+  { echo "FAIL: cannot produce the 1M-event traces"; exit 1; }
+for t in bulk one; do
+  check_counts "$work/$t.ctrace" "$work/$t.html" 0 "${t}_1M_cta0"
+  if render "$work/$t.html" grid "${t}_1M_grid"; then
+    ms=$(field "$STATS" firstPaintMs)
+    echo "1M events ($t, $(du -m "$work/$t.html" | cut -f1) MB HTML): grid first paint ${ms} ms" \
+      "(load ${ms:+$(field "$STATS" loadMs)} ms, paint $(field "$STATS" paintMs) ms," \
+      "$(field "$STATS" slicesDrawn) rectangles for $(field "$STATS" slicesVisible) slices)"
+    awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
+      fail "$t: first paint ${ms} ms exceeds ${max_ms} ms"
+  fi
+done
+
+if [[ $failures -gt 0 ]]; then
+  echo "browser check: $failures failures (work dir $work)"
+  exit 1
+fi
+echo "browser check: all passed"
