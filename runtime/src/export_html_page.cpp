@@ -208,9 +208,10 @@ function ctaView(c) {
   for (const row of c.rows) {
     const R = D.rows[row];
     const rate = R.measured ? `${R.ghz.toFixed(3)} GHz` : `${R.ghz.toFixed(3)} GHz assumed`;
-    let label = `${groupName(R.group)}  \u00b7 ${rate}`;
-    if (R.dropped) label += ` \u00b7 ${R.dropped} dropped`;
+    let label = groupName(R.group);
     if (R.started && !R.closed) label += ' \u00b7 never ended';
+    if (R.dropped) label += ` \u00b7 ${R.dropped} dropped`;
+    label += ` \u00b7 ${rate}`;
     tracks.push({kind: 'g', row, y, h: HEAD_H, label, warn: R.dropped > 0 || !R.closed});
     y += HEAD_H;
     const m = lanes.get(row) || new Map();
