@@ -10,7 +10,9 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 OUT=build-device
 JSON_FLAGS=${JSON_INCLUDE:+-I$JSON_INCLUDE}
 DECODE_SRC="runtime/src/buffer_header.cpp runtime/src/ctrace.cpp runtime/src/decode.cpp
-  runtime/src/decode_map.cpp runtime/src/files.cpp runtime/src/flows.cpp runtime/src/trace_json.cpp"
+  runtime/src/decode_map.cpp runtime/src/files.cpp runtime/src/flows.cpp runtime/src/trace_json.cpp
+  runtime/src/export_geometry.cpp runtime/src/export_html.cpp runtime/src/export_html_page.cpp
+  runtime/src/export_perfetto.cpp runtime/src/export_summary.cpp"
 HOST_SRC="runtime/src/device_buffer.cpp runtime/src/outputs.cpp runtime/src/recorder.cpp
   runtime/src/session.cpp"
 
@@ -21,7 +23,7 @@ mkdir -p "$OUT"
   -o "$OUT/check_ctrace"
 
 rm -rf "$OUT/traces"
-CUTRACE_RAW=1 CUTRACE_OUTPUT="$OUT/traces" "$OUT/trace_demo"
+CUTRACE_RAW=1 CUTRACE_FORMAT=ctrace CUTRACE_OUTPUT="$OUT/traces" "$OUT/trace_demo"
 ls -l "$OUT/traces"
 
 # pipeline: 8 CTAs x 6 tiles, CTAs 3 and 7 return inside tile 2 (3 tiles, no epi);

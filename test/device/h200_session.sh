@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# One batched H200 session (see prepare_h200.sh): builds the traced programs with nvcc, runs
+# them with no host-code edits, checks the raw buffers, runs the per-event cost benchmark, and
+# leaves everything in $OUT/h200_results.tgz.
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+R=$PWD/build-h200
+rm -rf "$R" && mkdir -p "$R/traces" "$R/logs" "$R/sass"
+INC="-Iruntime/include -I.carry/include -Iexamples/common -Iexamples/warp_specialized"
+RUNTIME=$(ls runtime/src/*.cpp)
+NVCC="nvcc -std=c++17 -O3 -arch=sm_90 $INC"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$R/logs/gpu.txt" 2>&1
+
+echo "== runtime objects"
+mkdir -p "$R/obj"
+for f in $RUNTIME; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
+OBJ=$(ls "$R"/obj/*.o)
+
+build() { # build <name> <traced source>
+  $NVCC -I"$(dirname "$2")" "$2" $OBJ -o "$R/$1" > "$R/logs/build_$1.txt" 2>&1 ||
+    { echo "BUILD FAILED: $1"; cat "$R/logs/build_$1.txt"; }
+}
+build warp_specialized .carry/gen/warp_specialized/warp_specialized.traced.cu &
+build warp_specialized_overflow .carry/gen/warp_specialized_overflow/warp_specialized.traced.cu &
+build reduction .carry/gen/reduction/reduction.traced.cu &
+build early_exits .carry/gen/early_exits/early_exits.traced.cu &
+build bench_traced .carry/gen/bench_traced/event_cost.traced.cu &
+build bench_traced_globaltimer .carry/gen/bench_traced_globaltimer/event_cost.traced.cu &
+$NVCC .carry/gen/bench_stripped/event_cost.cu -o "$R/bench_stripped" &
+g++ -std=c++17 -O2 -Iruntime/include -I.carry/include test/device/check_ctrace.cpp \
+  runtime/src/{buffer_header,ctrace,decode,decode_map,files,flows,trace_json,export_geometry,export_html,export_html_page,export_perfetto,export_summary}.cpp -o "$R/check_ctrace" &
+wait
+
+echo "== traced programs, no host-code edits (CUTRACE_FORMAT=ctrace,perfetto,html)"
+for p in warp_specialized warp_specialized_overflow reduction early_exits; do
+  CUTRACE_OUTPUT="$R/traces/$p" CUTRACE_FORMAT=ctrace,perfetto,html,json "$R/$p" \
+    > "$R/logs/run_$p.txt" 2>&1
+  echo "$p: exit $?"; cat "$R/logs/run_$p.txt"
+  for t in "$R/traces/$p"/*.ctrace; do "$R/check_ctrace" "$t"; done 2>&1 | tee -a "$R/logs/check_$p.txt"
+done
+echo "== disabled (CUTRACE=0) writes nothing"
+CUTRACE=0 CUTRACE_OUTPUT="$R/traces/disabled" "$R/warp_specialized" > "$R/logs/run_disabled.txt" 2>&1
+echo "exit $?; files: $(ls "$R/traces/disabled" 2>/dev/null | wc -l)"
+
+echo "== runtime demo (hand-written device.h use, overflow, explicit Recorder)"
+JSON_INCLUDE=$PWD/.carry/include bash test/device/run_demo.sh sm_90 > "$R/logs/run_demo.txt" 2>&1
+echo "exit $?"; tail -5 "$R/logs/run_demo.txt"
+cp -r build-device/traces "$R/traces/demo" 2>/dev/null
+
+echo "== per-event cost"
+{
+  "$R/bench_stripped" clock
+  for v in stripped hand global; do "$R/bench_stripped" $v; done
+  "$R/bench_traced" traced
+  "$R/bench_traced_globaltimer" traced_globaltimer
+} 2>&1 | tee "$R/logs/event_cost.csv"
+for b in bench_stripped bench_traced; do cuobjdump -sass "$R/$b" > "$R/sass/$b.sass" 2>&1; done
+
+tar czf "$OUT/h200_results.tgz" -C "$R" traces logs sass
+ls -l "$OUT"

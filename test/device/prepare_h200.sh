@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Run here (where trace-rewrite builds): generates everything the H200 session compiles into
+# .carry/ (ignored by git), which `run` carries to the device machine. Then call the device with
+#   command: bash test/device/h200_session.sh      carry: [".carry"]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tool=${1:-build/bin/trace-rewrite}
+rm -rf .carry && mkdir -p .carry/include .carry/gen
+cp -r /usr/include/nlohmann .carry/include/
+gen() { # gen <name> <source> [trace-rewrite options...]
+  local name=$1 src=$2; shift 2
+  mkdir -p ".carry/gen/$name"
+  "$tool" --traced "$src" -o ".carry/gen/$name/$(basename "${src%.cu}").traced.cu" "$@" \
+    -- -Iexamples/common -Iexamples/warp_specialized
+}
+gen warp_specialized examples/warp_specialized/warp_specialized.cu
+gen warp_specialized_overflow examples/warp_specialized/warp_specialized.cu --max-events 8
+gen reduction examples/reduction/reduction.cu
+gen early_exits test/inputs/traced/early_exits.cu
+gen bench_traced bench/gpu/event_cost.cu
+gen bench_traced_globaltimer bench/gpu/event_cost.cu --clock globaltimer
+mkdir -p .carry/gen/bench_stripped
+"$tool" bench/gpu/event_cost.cu -o .carry/gen/bench_stripped/event_cost.cu
+du -sh .carry
