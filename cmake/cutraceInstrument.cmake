@@ -72,12 +72,15 @@ function(cutrace_instrument target)
   # parse and the dependency scan.
   set(includes "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>>")
   set(defines "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>>")
+  set(standard "$<TARGET_PROPERTY:${target},CUDA_STANDARD>")
   set(tool_flags
       "$<$<BOOL:${includes}>:--extra-arg=-I$<JOIN:${includes},$<SEMICOLON>--extra-arg=-I>>"
-      "$<$<BOOL:${defines}>:--extra-arg=-D$<JOIN:${defines},$<SEMICOLON>--extra-arg=-D>>")
+      "$<$<BOOL:${defines}>:--extra-arg=-D$<JOIN:${defines},$<SEMICOLON>--extra-arg=-D>>"
+      "$<$<BOOL:${standard}>:--extra-arg=-std=c++${standard}>")
   set(scan_flags
       "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
-      "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>")
+      "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>"
+      "$<$<BOOL:${standard}>:-std=c++${standard}>")
 
   set(replaced "")
   set(traced "")
@@ -103,6 +106,7 @@ function(cutrace_instrument target)
     set(depfile ${out_dir}/${stem}.traced.cu.d)
     add_custom_command(
       OUTPUT ${out} ${out_dir}/${stem}.trace_map.h ${out_dir}/${stem}.trace_map.json
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir} # Ninja makes it, make does not
       COMMAND ${CMAKE_CUDA_COMPILER} -M -MT ${out} -MF ${depfile} ${scan_flags} ${source_abs}
       COMMAND ${tool} --traced ${source_abs} -o ${out} ${tool_options} ${tool_flags}
       DEPENDS ${source_abs} ${tool_depends}
@@ -111,13 +115,18 @@ function(cutrace_instrument target)
       COMMAND_EXPAND_LISTS VERBATIM)
 
     # Match what the target lists: relative names are relative to its source directory.
+    set(found OFF)
     foreach(listed IN LISTS all_sources)
       cmake_path(ABSOLUTE_PATH listed BASE_DIRECTORY ${source_dir} NORMALIZE
                  OUTPUT_VARIABLE listed_abs)
       if(listed_abs STREQUAL source_abs)
         list(APPEND replaced ${listed})
+        set(found ON)
       endif()
     endforeach()
+    if(NOT found)
+      message(FATAL_ERROR "cutrace_instrument: '${source}' is not a source of '${target}'")
+    endif()
     list(APPEND traced ${out})
   endforeach()
 
