@@ -22,6 +22,16 @@ std::optional<std::string> placementError(const AnnotationUse &Use) {
   return "annotation must be a whole statement inside a function body";
 }
 
+bool needsDevicePass(const ScanResult &Scan, const ParseOutcome &Host) {
+  if (!Host.Ran)
+    return true;
+  for (const Annotation &A : Scan.Annotations)
+    if (std::none_of(Host.Model.Uses.begin(), Host.Model.Uses.end(),
+                     [&](const AnnotationUse &U) { return U.MacroOffset == A.MacroOffset; }))
+      return true;
+  return false;
+}
+
 namespace {
 
 bool insideAny(unsigned Offset, const std::vector<Span> &Spans) {

@@ -220,7 +220,11 @@ int runTraced(const SourceFile &F) {
     printProblems(F, Scan.Problems);
     return AnnotationErrors;
   }
-  std::vector<ParseOutcome> Passes = parseBothPasses(F.Path);
+  // One parse when the host pass saw every annotation: the device pass could add nothing.
+  compat::ParseOptions ParseOpts = parseOptionsFor(F.Path);
+  std::vector<ParseOutcome> Passes = {parseSource(F.Path, ParseOpts, compat::CudaPass::Host)};
+  if (needsDevicePass(Scan, Passes.front()))
+    Passes.push_back(parseSource(F.Path, ParseOpts, compat::CudaPass::Device));
   for (const ParseOutcome &P : Passes)
     if (!P.Ran) {
       llvm::errs() << F.Path << ": error: cannot rewrite: the " << compat::passName(P.Pass)
