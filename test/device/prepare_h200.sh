@@ -19,6 +19,8 @@ gen reduction examples/reduction/reduction.cu
 gen early_exits test/inputs/traced/early_exits.cu
 gen bench_traced bench/gpu/event_cost.cu
 gen bench_traced_globaltimer bench/gpu/event_cost.cu --clock globaltimer
+gen gemm_traced bench/gpu/gemm_overhead.cu --max-events 1100
 mkdir -p .carry/gen/bench_stripped
 "$tool" bench/gpu/event_cost.cu -o .carry/gen/bench_stripped/event_cost.cu
+"$tool" bench/gpu/gemm_overhead.cu -o .carry/gen/bench_stripped/gemm_overhead.cu
 du -sh .carry
