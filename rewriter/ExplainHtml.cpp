@@ -52,6 +52,7 @@ padding:0 4px;background:var(--side)}
 table.stages{border-collapse:collapse;margin-bottom:20px}table.stages td,table.stages th{
 border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
 table.stages td.ms{text-align:right;font-variant-numeric:tabular-nums}
+table.stages td:nth-child(-n+3){white-space:nowrap}
 tr.failed td{background:var(--del)}
 pre.diag{margin:4px 0 0;padding:6px;background:#fff8c5;border:1px solid #d4a72c;
 white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}
@@ -106,7 +107,8 @@ const char *Script = R"js(
     ' regions='+regions.length+' sidebar_regions='+links.length+
     ' kernels='+(byKind['kernel']||0)+' launch_sites='+(byKind['launch site']||0)+
     ' functions='+(byKind['function']||0)+' folds='+document.querySelectorAll('tr.fold').length;
-  if(regions.length)select(0,false);
+  var m=/^#region-(\d+)$/.exec(location.hash);
+  if(regions.length)select(m?+m[1]:0,false);
 })();
 )js";
 
