@@ -354,22 +354,88 @@ TEST(Decode, GlobalViewUsesMeasuredClockRate) {
   EXPECT_TRUE(row.ghz_measured);
   EXPECT_DOUBLE_EQ(row.ghz, 2.0);
   ASSERT_EQ(row.slices.size(), 1u);
-  EXPECT_DOUBLE_EQ(row.slices[0].begin_ns, 1'001'000.0);
-  EXPECT_DOUBLE_EQ(row.slices[0].end_ns, 1'002'000.0);
+  EXPECT_EQ(t.origin_ns, 1'000'000u); // the earliest row start; global ns count from it
+  EXPECT_DOUBLE_EQ(row.slices[0].begin_ns, 1'000.0);
+  EXPECT_DOUBLE_EQ(row.slices[0].end_ns, 2'000.0);
 }
 
 TEST(Decode, TooShortRowFallsBackToMedianOfMeasuredRates) {
   BufferBuilder b(2, 2, 8);
   b.start(0, 1, 1'000'000, 10'000'000);
   b.end(0, 1, 1'010'000, 10'015'000); // 1.5 GHz, measurable
-  b.start(1, 1, 1'000'000, 50'000'000);
+  b.start(1, 1, 1'000'000, 50'000'000, /*smid=*/8); // another SM: nothing to pool with
   b.event(1, 1, I, 2, 0, 50'000'300);
   b.end(1, 1, 1'000'100, 50'000'500); // 100 ns: too short to measure
   Trace t = decode_bytes(test_map(8), b.bytes);
   EXPECT_TRUE(t.rows[1].ghz_measured);
   EXPECT_FALSE(t.rows[3].ghz_measured);
+  EXPECT_EQ(t.rows[3].ghz_source, RateSource::launch_median);
   EXPECT_DOUBLE_EQ(t.rows[3].ghz, 1.5);
-  EXPECT_DOUBLE_EQ(t.rows[3].instants[0].ns, 1'000'200.0);
+  EXPECT_DOUBLE_EQ(t.rows[3].instants[0].ns, 200.0);
+}
+
+TEST(Decode, ShortRowsOnOneSmPoolTheirPairs) {
+  // Two short CTAs one after the other on SM 3: each spans 1 us, together 4 us at 2 GHz.
+  BufferBuilder b(3, 2, 8);
+  b.start(0, 0, 1'000'000, 10'000'000, 3);
+  b.end(0, 0, 1'001'000, 10'002'000);
+  b.start(1, 0, 1'003'000, 10'006'000, 3);
+  b.end(1, 0, 1'004'000, 10'008'000);
+  b.start(2, 0, 1'000'000, 90'000'000, 4); // alone on SM 4
+  b.end(2, 0, 1'001'000, 90'002'000);
+  DecodeOptions options;
+  options.default_ghz = 1.0;
+  Trace t = decode_bytes(test_map(8), b.bytes, options);
+  EXPECT_EQ(t.rows[0].ghz_source, RateSource::sm_pooled);
+  EXPECT_EQ(t.rows[2].ghz_source, RateSource::sm_pooled);
+  EXPECT_DOUBLE_EQ(t.rows[0].ghz, 2.0);
+  EXPECT_EQ(t.rows[4].ghz_source, RateSource::default_rate);
+  EXPECT_DOUBLE_EQ(t.rows[4].ghz, 1.0);
+}
+
+TEST(Decode, UnmeasurableRowsUseTheDeviceClockFromTheHeaderBeforeTheDefault) {
+  BufferBuilder b(1, 2, 8);
+  put32(b.bytes, 4 * 13, 1'980'000); // header word 13: device clock in kHz
+  b.start(0, 0, 1'000'000, 10'000'000);
+  b.end(0, 0, 1'000'500, 10'001'000);
+  Trace t = decode_bytes(test_map(8), b.bytes);
+  EXPECT_EQ(t.header.device_clock_khz, 1'980'000u);
+  EXPECT_EQ(t.rows[0].ghz_source, RateSource::device_attribute);
+  EXPECT_DOUBLE_EQ(t.rows[0].ghz, 1.98);
+  put32(b.bytes, 4 * 13, 0); // 0 = unknown (buffers from before the word was used)
+  Trace old = decode_bytes(test_map(8), b.bytes);
+  EXPECT_EQ(old.rows[0].ghz_source, RateSource::default_rate);
+  EXPECT_DOUBLE_EQ(old.rows[0].ghz, DecodeOptions{}.default_ghz);
+}
+
+TEST(Decode, ManyShortRowsOnDistinctSmsPoolIntoOneLaunchRate) {
+  BufferBuilder b(30, 2, 8);
+  for (uint32_t c = 0; c < 30; ++c) { // 30 x 800 ns at 2 GHz, each on its own SM
+    b.start(c, 0, 1'000'000 + 32 * c, 5'000'000ull * c, c);
+    b.end(c, 0, 1'000'800 + 32 * c, 5'000'000ull * c + 1600);
+  }
+  Trace t = decode_bytes(test_map(8), b.bytes);
+  for (const Row &r : t.rows) {
+    if (!r.started)
+      continue;
+    EXPECT_EQ(r.ghz_source, RateSource::launch_pooled);
+    EXPECT_DOUBLE_EQ(r.ghz, 2.0);
+  }
+}
+
+TEST(Decode, GlobalNanosecondsKeepPrecisionNearTheEpoch) {
+  // %globaltimer on an H200 is ns since 1970 (~1.8e18): a double alone would round to 256 ns.
+  const uint64_t epoch = 1'795'000'000'000'000'123ull;
+  BufferBuilder b(1, 2, 8);
+  b.start(0, 0, epoch, 10'000'000);
+  b.event(0, 0, B, 0, 0, 10'000'002); // 1 ns at 2 GHz
+  b.event(0, 0, E, 0, 0, 10'000'008); // 3 ns long
+  b.end(0, 0, epoch + 10'000, 10'020'000);
+  Trace t = decode_bytes(test_map(8), b.bytes);
+  EXPECT_EQ(t.origin_ns, epoch);
+  ASSERT_EQ(t.rows[0].slices.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.rows[0].slices[0].begin_ns, 1.0);
+  EXPECT_DOUBLE_EQ(t.rows[0].slices[0].end_ns - t.rows[0].slices[0].begin_ns, 3.0);
 }
 
 TEST(Decode, RateOverrideReplacesMeasurement) {
@@ -380,6 +446,7 @@ TEST(Decode, RateOverrideReplacesMeasurement) {
   options.ghz_override = 1.25;
   Trace t = decode_bytes(test_map(8), b.bytes, options);
   EXPECT_FALSE(t.rows[1].ghz_measured);
+  EXPECT_EQ(t.rows[1].ghz_source, RateSource::override_rate);
   EXPECT_DOUBLE_EQ(t.rows[1].ghz, 1.25);
 }
 
@@ -392,7 +459,7 @@ TEST(Decode, GlobaltimerClockRecordsAreNanoseconds) {
   Trace t = decode_bytes(test_map(8, Clock::globaltimer), b.bytes);
   ASSERT_TRUE(t.ok()) << all_problems(t);
   const Slice &s = t.rows[1].slices[0];
-  EXPECT_DOUBLE_EQ(s.begin_ns, 1'001'000.0);
+  EXPECT_DOUBLE_EQ(s.begin_ns, 1'000.0); // since the origin, the row's start at 1'000'000
   EXPECT_EQ(s.end_cycles - s.begin_cycles, 2000u);
 }
 
@@ -443,17 +510,45 @@ TEST(Decode, FlowsNeverPointBackwards) {
   b.event(0, 0, E, 3, 0, 10100);
   b.event(0, 1, B, 4, 0, 10200);
   b.event(0, 1, E, 4, 0, 10300);
-  b.event(1, 0, B, 3, 0, 10000); // CTA 1: wait starts before arrive ends: skipped
+  b.event(1, 0, B, 3, 0, 10000); // CTA 1: wait ends (300) before arrive ends (400): skipped
   b.event(1, 0, E, 3, 0, 10400);
   b.event(1, 1, B, 4, 0, 10200);
-  b.event(1, 1, E, 4, 0, 10500);
+  b.event(1, 1, E, 4, 0, 10300);
   Trace t = decode_bytes(test_map(16), b.bytes);
   ASSERT_EQ(t.flows.size(), 1u);
   EXPECT_EQ(t.rows[t.flows[0].src.row].cta, 0u);
+  EXPECT_EQ(t.flows[0].at_cycles, 200u); // dst began after src ended: lands on dst's start
   EXPECT_EQ(t.backward_flows, 1u);
-  for (const Flow &f : t.flows) // the property itself
-    EXPECT_LE(t.rows[f.src.row].slices[f.src.slice].end_cycles,
-              t.rows[f.dst.row].slices[f.dst.slice].begin_cycles);
+  for (const Flow &f : t.flows) { // the property itself: from src's end, into dst, not back
+    const Slice &src = t.rows[f.src.row].slices[f.src.slice];
+    const Slice &dst = t.rows[f.dst.row].slices[f.dst.slice];
+    EXPECT_LE(src.end_cycles, f.at_cycles);
+    EXPECT_LE(dst.begin_cycles, f.at_cycles);
+    EXPECT_LE(f.at_cycles, dst.end_cycles);
+  }
+}
+
+TEST(Decode, FlowIntoAWaitingSliceLandsWhereTheSourceEnds) {
+  // The consumer's range begins (and waits) before the producer's ends: a real pipeline.
+  BufferBuilder b(1, 2, 16);
+  b.start(0, 0, 1000, 10000);
+  b.start(0, 1, 1000, 10000);
+  b.event(0, 0, B, 3, 0, 10000); // arrive [0, 400]
+  b.event(0, 0, E, 3, 0, 10400);
+  b.event(0, 1, B, 4, 0, 10100); // wait [100, 500]
+  b.event(0, 1, E, 4, 0, 10500);
+  b.end(0, 0, 1300, 10600);
+  b.end(0, 1, 1300, 10600);
+  Trace t = decode_bytes(test_map(16), b.bytes);
+  ASSERT_EQ(t.flows.size(), 1u);
+  EXPECT_EQ(t.backward_flows, 0u);
+  const Flow &f = t.flows[0];
+  const Slice &src = t.rows[f.src.row].slices[f.src.slice];
+  const Slice &dst = t.rows[f.dst.row].slices[f.dst.slice];
+  EXPECT_EQ(f.at_cycles, src.end_cycles); // a vertical arrow
+  EXPECT_DOUBLE_EQ(f.at_ns, src.end_ns);
+  EXPECT_GE(f.at_ns, dst.begin_ns);
+  EXPECT_LE(f.at_ns, dst.end_ns);
 }
 
 TEST(Decode, FlowsDoNotCrossCtas) {

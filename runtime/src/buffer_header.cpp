@@ -20,6 +20,7 @@ enum Word : uint32_t {
   kClock = 10,
   kRowStride = 11,
   kNumRows = 12,
+  kDeviceClockKhz = 13, // was reserved-zero: 0 still means "unknown"
 };
 } // namespace
 
@@ -53,6 +54,7 @@ void encode_buffer_header(const BufferHeader &h, uint8_t out[kBufferHeaderBytes]
   put(kClock, uint32_t(h.clock));
   put(kRowStride, h.row_stride_bytes);
   put(kNumRows, h.num_rows);
+  put(kDeviceClockKhz, h.device_clock_khz);
 }
 
 Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
@@ -85,6 +87,7 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
   h.clock = Clock(clock);
   h.row_stride_bytes = word(kRowStride);
   h.num_rows = word(kNumRows);
+  h.device_clock_khz = word(kDeviceClockKhz);
   if (h.num_groups == 0)
     return E::failure("buffer header says 0 groups per CTA");
   if (uint64_t(h.row_stride_bytes) != cutrace::row_stride_bytes(h.max_events))

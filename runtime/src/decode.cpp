@@ -1,15 +1,30 @@
 // Buffer -> rows of slices and instants (SPEC §4; layouts in docs/FORMAT.md).
 //
 // Three passes: read every row's header and records (bounds-checked), settle each row's
-// cycles->ns rate (measured, else a trace-wide fallback), then match BEGIN/END into slices on
-// the per-CTA cycle axis and the global nanosecond axis.
+// cycles->ns rate (measured, else SM-pooled, else a launch-wide fallback), then match BEGIN/END
+// into slices on the per-CTA cycle axis and the global nanosecond axis (relative to the
+// earliest row start, so doubles keep ns precision).
 #include <cutrace/decode.h>
 
 #include "bytes.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cutrace {
+
+const char *rate_source_name(RateSource source) {
+  switch (source) {
+  case RateSource::measured: return "measured";
+  case RateSource::sm_pooled: return "SM-pooled";
+  case RateSource::launch_median: return "launch median";
+  case RateSource::launch_pooled: return "launch-pooled";
+  case RateSource::device_attribute: return "device attribute";
+  case RateSource::default_rate: return "default";
+  case RateSource::override_rate: return "override";
+  }
+  return "?";
+}
 
 namespace {
 
@@ -97,53 +112,125 @@ RawRow read_row(const BufferHeader &h, const uint8_t *p, uint32_t r,
   return raw;
 }
 
-// Δclock64 / Δglobaltimer over the row's life, when the span is long enough to be meaningful.
-std::optional<double> measured_ghz(const Row &row, const DecodeOptions &options) {
-  if (!row.started || !row.closed || row.end_ns <= row.start_ns ||
-      row.end_cycles <= row.start_cycles)
+// Δclock64 / Δglobaltimer between two (ns, cycles) pairs, when the span is long enough to be
+// meaningful and the result is a clock rate some GPU could have.
+std::optional<double> rate_between(uint64_t ns0, uint64_t cyc0, uint64_t ns1, uint64_t cyc1,
+                                   const DecodeOptions &options) {
+  if (ns1 <= ns0 || cyc1 <= cyc0 || ns1 - ns0 < options.min_measure_span_ns)
     return std::nullopt;
-  const uint64_t span_ns = row.end_ns - row.start_ns;
-  if (span_ns < options.min_measure_span_ns)
-    return std::nullopt;
-  const double ghz = double(row.end_cycles - row.start_cycles) / double(span_ns);
+  const double ghz = double(cyc1 - cyc0) / double(ns1 - ns0);
   if (ghz < 0.05 || ghz > 20) // not a clock rate any GPU has: a corrupt pair
     return std::nullopt;
   return ghz;
 }
 
-void assign_rates(std::vector<RawRow> &rows, const DecodeOptions &options) {
-  std::vector<double> measured;
-  for (RawRow &raw : rows) {
-    std::optional<double> ghz =
-        options.ghz_override ? std::nullopt : measured_ghz(raw.row, options);
-    raw.row.ghz_measured = ghz.has_value();
-    if (ghz) {
-      raw.row.ghz = *ghz;
-      measured.push_back(*ghz);
-    }
-  }
-  // Rows too short to measure take the median of the others (same GPU, same launch).
-  double fallback = options.ghz_override.value_or(options.default_ghz);
-  if (!options.ghz_override && !measured.empty()) {
-    std::nth_element(measured.begin(), measured.begin() + measured.size() / 2, measured.end());
-    fallback = measured[measured.size() / 2];
-  }
-  for (RawRow &raw : rows)
-    if (!raw.row.ghz_measured)
-      raw.row.ghz = fallback;
+std::optional<double> measured_ghz(const Row &row, const DecodeOptions &options) {
+  if (!row.started || !row.closed)
+    return std::nullopt;
+  return rate_between(row.start_ns, row.start_cycles, row.end_ns, row.end_cycles, options);
 }
 
-// One event time on both axes: raw SM cycles and globaltimer ns.
+// clock64 counts per SM, so the header pairs of every row that ran on one SM lie on one line:
+// the earliest and the latest pair span far more than any single short row.
+std::map<uint32_t, double> sm_pooled_ghz(const std::vector<RawRow> &rows,
+                                         const DecodeOptions &options) {
+  struct Pair {
+    uint64_t ns, cycles;
+  };
+  std::map<uint32_t, std::pair<Pair, Pair>> span; // smid -> (earliest, latest)
+  for (const RawRow &raw : rows) {
+    const Row &r = raw.row;
+    if (!r.started)
+      continue;
+    std::vector<Pair> pairs{{r.start_ns, r.start_cycles}};
+    if (r.closed)
+      pairs.push_back({r.end_ns, r.end_cycles});
+    auto [it, fresh] = span.try_emplace(r.smid, pairs[0], pairs[0]);
+    for (const Pair &p : pairs) {
+      if (p.ns < it->second.first.ns)
+        it->second.first = p;
+      if (p.ns > it->second.second.ns)
+        it->second.second = p;
+    }
+  }
+  std::map<uint32_t, double> ghz;
+  for (const auto &[smid, ends] : span)
+    if (std::optional<double> g = rate_between(ends.first.ns, ends.first.cycles, ends.second.ns,
+                                               ends.second.cycles, options))
+      ghz[smid] = *g;
+  return ghz;
+}
+
+// Every SM of a GPU runs at one clock: when each row is too short to measure (globaltimer ticks
+// in 32 ns steps on an H200), the sums over many short rows still give the rate, provided the
+// summed span is long (10x the single-row minimum).
+std::optional<double> launch_pooled_ghz(const std::vector<RawRow> &rows,
+                                        const DecodeOptions &options) {
+  uint64_t ns = 0, cycles = 0;
+  for (const RawRow &raw : rows) {
+    const Row &r = raw.row;
+    if (r.started && r.closed && r.end_ns > r.start_ns && r.end_cycles > r.start_cycles)
+      ns += r.end_ns - r.start_ns, cycles += r.end_cycles - r.start_cycles;
+  }
+  DecodeOptions pooled = options;
+  pooled.min_measure_span_ns = 10 * options.min_measure_span_ns;
+  return rate_between(0, 0, ns, cycles, pooled);
+}
+
+// Best source first: the row's own pairs, its SM's pooled pairs, the launch's median, the
+// launch's short rows pooled, the device's peak clock from the buffer header, the default.
+void assign_rates(std::vector<RawRow> &rows, const BufferHeader &h,
+                  const DecodeOptions &options) {
+  if (options.ghz_override) {
+    for (RawRow &raw : rows)
+      raw.row.ghz = *options.ghz_override, raw.row.ghz_source = RateSource::override_rate;
+    return;
+  }
+  std::vector<double> measured;
+  for (RawRow &raw : rows)
+    if (std::optional<double> ghz = measured_ghz(raw.row, options)) {
+      raw.row.ghz = *ghz;
+      raw.row.ghz_source = RateSource::measured;
+      raw.row.ghz_measured = true;
+      measured.push_back(*ghz);
+    }
+  const std::map<uint32_t, double> pooled = sm_pooled_ghz(rows, options);
+  std::pair<double, RateSource> fallback{options.default_ghz, RateSource::default_rate};
+  if (!measured.empty()) {
+    std::nth_element(measured.begin(), measured.begin() + measured.size() / 2, measured.end());
+    fallback = {measured[measured.size() / 2], RateSource::launch_median};
+  } else if (std::optional<double> ghz = launch_pooled_ghz(rows, options)) {
+    fallback = {*ghz, RateSource::launch_pooled};
+  } else if (h.device_clock_khz != 0) {
+    fallback = {h.device_clock_khz / 1e6, RateSource::device_attribute};
+  }
+  for (RawRow &raw : rows) {
+    if (raw.row.ghz_measured)
+      continue;
+    auto it = raw.row.started ? pooled.find(raw.row.smid) : pooled.end();
+    if (it != pooled.end())
+      raw.row.ghz = it->second, raw.row.ghz_source = RateSource::sm_pooled;
+    else
+      raw.row.ghz = fallback.first, raw.row.ghz_source = fallback.second;
+  }
+}
+
+// One event time on both axes: raw SM cycles and globaltimer ns since the trace's origin.
 struct Stamp {
   uint64_t cycles;
   double ns;
 };
 
-Stamp stamp(const Row &row, Clock clock, uint64_t ts) {
+// Differences of u64 counters first, then double: the absolute globaltimer (~1.8e18 ns) would
+// round to 256 ns in a double.
+double since(uint64_t t, uint64_t origin) { return double(int64_t(t - origin)); }
+
+Stamp stamp(const Row &row, Clock clock, uint64_t ts, uint64_t origin) {
   const int64_t delta = int64_t(ts - (clock == Clock::clock64 ? row.start_cycles : row.start_ns));
   if (clock == Clock::clock64)
-    return {ts, double(row.start_ns) + double(delta) / row.ghz};
-  return {uint64_t(int64_t(row.start_cycles) + int64_t(double(delta) * row.ghz)), double(ts)};
+    return {ts, since(row.start_ns, origin) + double(delta) / row.ghz};
+  return {uint64_t(int64_t(row.start_cycles) + int64_t(double(delta) * row.ghz)),
+          since(ts, origin)};
 }
 
 struct Open {
@@ -153,11 +240,11 @@ struct Open {
 };
 
 // BEGIN/END matching per lane with a stack; raw cycles are made CTA-relative later.
-void build_slices(const DecodeMap &map, Clock clock, RawRow &raw) {
+void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &raw) {
   Row &row = raw.row;
   const uint32_t unknown_lane = uint32_t(map.lanes.size());
   std::vector<std::vector<Open>> open(map.lanes.size() + 1);
-  Stamp last{row.start_cycles, double(row.start_ns)};
+  Stamp last{row.start_cycles, since(row.start_ns, origin)};
   auto name_of = [&](uint32_t id, const Site *site) {
     return site ? site->name : "site#" + std::to_string(id);
   };
@@ -166,7 +253,7 @@ void build_slices(const DecodeMap &map, Clock clock, RawRow &raw) {
     if (!site)
       ++row.unknown_sites;
     const uint32_t lane = site ? site->lane : unknown_lane;
-    const Stamp at = stamp(row, clock, ev.ts);
+    const Stamp at = stamp(row, clock, ev.ts, origin);
     last = at;
     std::vector<Open> &stack = open[lane];
     if (ev.kind == RecordKind::begin) {
@@ -187,7 +274,7 @@ void build_slices(const DecodeMap &map, Clock clock, RawRow &raw) {
     }
   }
   if (row.closed && row.end_cycles >= last.cycles)
-    last = {row.end_cycles, double(row.end_ns)};
+    last = {row.end_cycles, since(row.end_ns, origin)};
   for (uint32_t lane = 0; lane < open.size(); ++lane)
     for (const Open &o : open[lane])
       row.slices.push_back({o.site, name_of(o.site, map.site(o.site)), lane, o.payload, o.at.cycles,
@@ -260,9 +347,15 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
   for (uint32_t r = 0; r < num_rows; ++r)
     raw.push_back(
         read_row(h, buffer + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes, r, t.problems));
-  assign_rates(raw, options);
+  assign_rates(raw, h, options);
+  t.origin_ns = UINT64_MAX;
+  for (const RawRow &rr : raw)
+    if (rr.row.started)
+      t.origin_ns = std::min(t.origin_ns, rr.row.start_ns);
+  if (t.origin_ns == UINT64_MAX)
+    t.origin_ns = 0;
   for (RawRow &rr : raw) {
-    build_slices(map, h.clock, rr);
+    build_slices(map, h.clock, t.origin_ns, rr);
     t.rows.push_back(std::move(rr.row));
   }
   make_cta_relative(t.rows, h.num_groups);

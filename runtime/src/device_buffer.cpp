@@ -24,10 +24,18 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   DeviceBuffer buf;
   buf.header_ = BufferHeader::for_launch(map.num_groups, map.max_events, map.clock, g, b);
   buf.bytes_ = size_t(buf.header_.buffer_bytes());
-  buf.header_bytes_.reset(new uint8_t[kBufferHeaderBytes]);
-  encode_buffer_header(buf.header_, buf.header_bytes_.get());
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));
+  // The decoder's rate of last resort for rows too short to measure (docs/FORMAT.md, word 13).
+  // cudaDeviceProp::clockRate is gone in CUDA 13; the attribute remains.
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, buf.device_index_) == cudaSuccess &&
+      khz > 0)
+    buf.header_.device_clock_khz = uint32_t(khz);
+  else
+    (void)cudaGetLastError(); // unknown stays 0; do not leave the error for the caller's check
+  buf.header_bytes_.reset(new uint8_t[kBufferHeaderBytes]);
+  encode_buffer_header(buf.header_, buf.header_bytes_.get());
   if (cudaError_t err = cudaMalloc(&buf.device_, buf.bytes_); err != cudaSuccess) {
     buf.device_ = nullptr;
     return E::failure(cuda_error("cudaMalloc", err));

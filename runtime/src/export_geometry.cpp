@@ -1,8 +1,7 @@
-// What every export needs: CTA coordinates, the launch's time origin, row spans, one-CTA views.
+// What every export needs: CTA coordinates, row spans on the global axis, one-CTA views.
 #include <cutrace/export.h>
 
 #include <algorithm>
-#include <cfloat>
 
 namespace cutrace {
 
@@ -11,23 +10,14 @@ std::array<uint32_t, 3> cta_coords(const BufferHeader &h, uint32_t cta) {
   return {cta % gx, (cta / gx) % gy, cta / (gx * gy)};
 }
 
-double trace_origin_ns(const Trace &t) {
-  double origin = DBL_MAX;
-  for (const Row &r : t.rows) {
-    if (r.started)
-      origin = std::min(origin, double(r.start_ns));
-    for (const Slice &s : r.slices)
-      origin = std::min(origin, s.begin_ns);
-    for (const Instant &i : r.instants)
-      origin = std::min(origin, i.ns);
-  }
-  return origin == DBL_MAX ? 0 : origin;
+double row_start_ns(const Trace &t, const Row &r) {
+  return double(int64_t(r.start_ns - t.origin_ns));
 }
 
-double row_end_ns(const Row &r) {
+double row_end_ns(const Trace &t, const Row &r) {
   if (r.closed)
-    return double(r.end_ns);
-  double end = double(r.start_ns);
+    return double(int64_t(r.end_ns - t.origin_ns));
+  double end = row_start_ns(t, r);
   for (const Slice &s : r.slices)
     end = std::max(end, s.end_ns);
   for (const Instant &i : r.instants)
@@ -39,6 +29,7 @@ Trace restrict_to_cta(const Trace &t, uint32_t cta) {
   Trace out;
   out.kernel = t.kernel;
   out.header = t.header;
+  out.origin_ns = t.origin_ns;
   out.backward_flows = t.backward_flows;
   out.unpaired_flows = t.unpaired_flows;
   out.problems = t.problems;
@@ -51,7 +42,9 @@ Trace restrict_to_cta(const Trace &t, uint32_t cta) {
   for (const Flow &f : t.flows)
     if (new_index[f.src.row] >= 0 && new_index[f.dst.row] >= 0)
       out.flows.push_back({{uint32_t(new_index[f.src.row]), f.src.slice},
-                           {uint32_t(new_index[f.dst.row]), f.dst.slice}});
+                           {uint32_t(new_index[f.dst.row]), f.dst.slice},
+                           f.at_cycles,
+                           f.at_ns});
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <tuple>
 
 namespace cutrace {
 
@@ -91,7 +92,7 @@ struct InstantColumns {
 
 class Layout {
 public:
-  Layout(const DecodeMap &map, const Trace &t) : map_(map), t_(t), origin_(trace_origin_ns(t)) {}
+  Layout(const DecodeMap &map, const Trace &t) : map_(map), t_(t) {}
 
   json build(const HtmlOptions &options) {
     slice_index_.resize(t_.rows.size());
@@ -111,7 +112,7 @@ public:
     doc["grid"] = {t_.header.grid[0], t_.header.grid[1], t_.header.grid[2]};
     doc["block"] = {t_.header.block[0], t_.header.block[1], t_.header.block[2]};
     doc["max_events"] = t_.header.max_events;
-    doc["origin_ns"] = origin_;
+    doc["origin_ns"] = t_.origin_ns; // globaltimer ns; every *_ns column counts from it
     doc["lanes"] = map_.lanes;
     json groups = json::array();
     for (const GroupInfo &g : map_.groups)
@@ -132,7 +133,9 @@ public:
     doc["I"] = {{"n", i_.row.size()},        {"row", column(i_.row)},   {"name", column(i_.name)},
                 {"lane", column(i_.lane)},   {"payload", column(i_.payload)},
                 {"site", column(i_.site)},   {"cyc", column(i_.cyc)},   {"ns", column(i_.ns)}};
-    doc["flows"] = column(flows_json());
+    std::vector<double> flow_at;
+    doc["flows"] = column(flows_json(flow_at));
+    doc["flow_at_cyc"] = column(flow_at);
     doc["counts"] = counts_json();
     const size_t shown = std::min<size_t>(t_.problems.size(), 200);
     doc["problems"] = std::vector<std::string>(t_.problems.begin(), t_.problems.begin() + shown);
@@ -165,9 +168,10 @@ private:
       if (!row.started && row.slices.empty() && row.instants.empty())
         continue;
       rows.push_back(r);
-      const double rb = row.started ? double(row.start_ns) : row_end_ns(row);
-      b_ns = any ? std::min(b_ns, rb - origin_) : rb - origin_;
-      e_ns = any ? std::max(e_ns, row_end_ns(row) - origin_) : row_end_ns(row) - origin_;
+      const double rb = row.started ? row_start_ns(t_, row) : row_end_ns(t_, row);
+      const double re = row_end_ns(t_, row);
+      b_ns = any ? std::min(b_ns, rb) : rb;
+      e_ns = any ? std::max(e_ns, re) : re;
       if (row.started && !have_sm) // every row of a CTA runs on the CTA's SM
         smid = row.smid, have_sm = true;
       any = true;
@@ -220,8 +224,8 @@ private:
         s_.flags.push_back(s.incomplete ? 1 : 0);
         s_.b_cyc.push_back(double(s.begin_cycles));
         s_.e_cyc.push_back(double(s.end_cycles));
-        s_.b_ns.push_back(s.begin_ns - origin_);
-        s_.e_ns.push_back(s.end_ns - origin_);
+        s_.b_ns.push_back(s.begin_ns);
+        s_.e_ns.push_back(s.end_ns);
         end_cyc = std::max(end_cyc, double(s.end_cycles));
       }
     }
@@ -246,7 +250,7 @@ private:
         i_.payload.push_back(in.payload);
         i_.site.push_back(int32_t(in.site));
         i_.cyc.push_back(double(in.cycles));
-        i_.ns.push_back(in.ns - origin_);
+        i_.ns.push_back(in.ns);
         end_cyc = std::max(end_cyc, double(in.cycles));
       }
     }
@@ -262,6 +266,7 @@ private:
                       {"closed", r.closed},
                       {"ghz", r.ghz},
                       {"measured", r.ghz_measured},
+                      {"rate_source", rate_source_name(r.ghz_source)},
                       {"attempted", r.attempted},
                       {"stored", r.stored},
                       {"dropped", r.dropped},
@@ -269,16 +274,19 @@ private:
     return rows;
   }
 
-  // Pairs of slice indices (page order), sorted by CTA since slices are laid out CTA by CTA.
-  std::vector<int32_t> flows_json() const {
-    std::vector<std::pair<int32_t, int32_t>> pairs;
+  // Pairs of slice indices (page order), sorted by CTA since slices are laid out CTA by CTA;
+  // `at` gets, in the same order, the cycle where each arrow lands inside its dst slice.
+  std::vector<int32_t> flows_json(std::vector<double> &at) const {
+    std::vector<std::tuple<int32_t, int32_t, double>> pairs;
     for (const Flow &f : t_.flows)
       pairs.emplace_back(int32_t(slice_index_[f.src.row][f.src.slice]),
-                         int32_t(slice_index_[f.dst.row][f.dst.slice]));
+                         int32_t(slice_index_[f.dst.row][f.dst.slice]), double(f.at_cycles));
     std::sort(pairs.begin(), pairs.end());
     std::vector<int32_t> flat;
-    for (auto [a, b] : pairs)
+    for (auto [a, b, c] : pairs) {
       flat.insert(flat.end(), {a, b});
+      at.push_back(c);
+    }
     return flat;
   }
 
@@ -302,7 +310,6 @@ private:
 
   const DecodeMap &map_;
   const Trace &t_;
-  const double origin_;
   std::map<std::string, int32_t> name_ids_;
   std::vector<std::string> names_;
   std::vector<uint64_t> name_counts_;

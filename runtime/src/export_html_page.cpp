@@ -77,6 +77,7 @@ for (const k of ['b_cyc', 'e_cyc', 'b_ns', 'e_ns']) S[k] = b64(D.S[k], Float64Ar
 for (const k of ['row', 'name', 'lane', 'payload', 'site']) I[k] = b64(D.I[k], Int32Array);
 for (const k of ['cyc', 'ns']) I[k] = b64(D.I[k], Float64Array);
 const FL = b64(D.flows, Int32Array);
+const FA = b64(D.flow_at_cyc, Float64Array); // where each arrow lands inside its dst slice
 const LOC = new Map(D.sites.map(s => [s.id, s.loc]));
 const CTAS = new Map(D.ctas.map(c => [c.cta, c]));
 for (const c of D.ctas) {
@@ -207,7 +208,8 @@ function ctaView(c) {
   let y = 0;
   for (const row of c.rows) {
     const R = D.rows[row];
-    const rate = R.measured ? `${R.ghz.toFixed(3)} GHz` : `${R.ghz.toFixed(3)} GHz assumed`;
+    const rate = R.measured ? `${R.ghz.toFixed(3)} GHz`
+                            : `${R.ghz.toFixed(3)} GHz (${R.rate_source || 'assumed'})`;
     let label = groupName(R.group);
     if (R.started && !R.closed) label += ' \u00b7 never ended';
     if (R.dropped) label += ` \u00b7 ${R.dropped} dropped`;
@@ -391,19 +393,29 @@ function drawFlows(top) {
   ctx.lineWidth = 1.2;
   for (let f = c.f0; f < c.f1 && stats.flowsDrawn < 20000; f++) {
     const s = FL[2 * f], d = FL[2 * f + 1];
-    const x0 = X(S.e_cyc[s]), x1 = X(S.b_cyc[d]);
+    // From src's end to the point inside dst where the wait ended: vertical or forward.
+    const x0 = X(S.e_cyc[s]), x1 = X(FA[f]);
     if ((x0 < GUTTER && x1 < GUTTER) || (x0 > W && x1 > W)) continue;
     const ts = sliceTrack(s), td = sliceTrack(d);
     if (!ts || !td) continue;
     const y0 = RULER + ts.y - top + ts.h / 2, y1 = RULER + td.y - top + td.h / 2;
     if ((y0 < RULER && y1 < RULER) || (y0 > H && y1 > H)) continue;
-    const dx = Math.max(12, Math.min(80, (x1 - x0) / 2));
+    let ux = 1, uy = 0; // direction of the arrow head
     ctx.beginPath();
     ctx.moveTo(x0, y0);
-    ctx.bezierCurveTo(x0 + dx, y0, x1 - dx, y1, x1, y1);
+    if (x1 - x0 < 24) { // (nearly) vertical: a straight line
+      const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+      ux = (x1 - x0) / len; uy = (y1 - y0) / len;
+      ctx.lineTo(x1, y1);
+    } else {
+      const dx = Math.min(80, (x1 - x0) / 2);
+      ctx.bezierCurveTo(x0 + dx, y0, x1 - dx, y1, x1, y1);
+    }
     ctx.stroke();
     ctx.beginPath();
-    ctx.moveTo(x1, y1); ctx.lineTo(x1 - 7, y1 - 4); ctx.lineTo(x1 - 7, y1 + 4);
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(x1 - 7 * ux + 4 * uy, y1 - 7 * uy - 4 * ux);
+    ctx.lineTo(x1 - 7 * ux - 4 * uy, y1 - 7 * uy + 4 * ux);
     ctx.closePath(); ctx.fill();
     stats.flowsDrawn++;
   }

@@ -59,7 +59,7 @@ std::vector<uint32_t> pack_nested(const Row &row, uint32_t lane, uint32_t &threa
 enum class Ph { slice, instant, flow_start, flow_end };
 
 struct Event {
-  double ts;    // ns since the origin
+  double ts;    // ns since Trace::origin_ns
   double order; // ties: longer slices first so parents precede children
   Ph ph;
   uint32_t index; // slice, instant or flow index
@@ -75,7 +75,6 @@ struct ThreadKey {
 } // namespace
 
 std::string export_perfetto(const DecodeMap &map, const Trace &t) {
-  const double origin = trace_origin_ns(t);
   auto lane_name = [&](uint32_t l) { return l < map.lanes.size() ? map.lanes[l] : "?"; };
   auto group_name = [&](uint32_t g) {
     return g < map.groups.size() ? map.groups[g].name : "#" + std::to_string(g);
@@ -107,12 +106,12 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
           slice_level[r][i] = level[i];
           const Slice &s = row.slices[i];
           threads[{r, lane, level[i]}].push_back(
-              {s.begin_ns - origin, -(s.end_ns - s.begin_ns), Ph::slice, i});
+              {s.begin_ns, -(s.end_ns - s.begin_ns), Ph::slice, i});
         }
     }
     for (uint32_t i = 0; i < row.instants.size(); ++i)
       threads[{r, row.instants[i].lane, 0}].push_back(
-          {row.instants[i].ns - origin, 1, Ph::instant, i});
+          {row.instants[i].ns, 1, Ph::instant, i});
     if (row.slices.empty() && row.instants.empty())
       threads[{r, 0, 0}]; // an empty group still gets its named thread
   }
@@ -121,13 +120,13 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
     const Slice &a = t.rows[src.row].slices[src.slice], &b = t.rows[dst.row].slices[dst.slice];
     const uint32_t cta = t.rows[src.row].cta;
     ctas[cta][{src.row, a.lane, slice_level[src.row][src.slice]}].push_back(
-        {a.begin_ns - origin, 2, Ph::flow_start, f});
+        {a.begin_ns, 2, Ph::flow_start, f}); // binds to src, the slice enclosing its start
     ctas[cta][{dst.row, b.lane, slice_level[dst.row][dst.slice]}].push_back(
-        {b.begin_ns - origin, 2, Ph::flow_end, f});
+        {t.flows[f].at_ns, 2, Ph::flow_end, f}); // bp "e": binds to dst, which encloses at_ns
   }
 
   std::string out = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"kernel\":" + json_string(t.kernel) +
-                    ",\"origin_globaltimer_ns\":" + us(origin * 1000.0) + "},\"traceEvents\":[\n";
+                    ",\"origin_globaltimer_ns\":" + std::to_string(t.origin_ns) + "},\"traceEvents\":[\n";
   bool first = true;
   auto emit = [&](const std::string &e) {
     out += first ? "" : ",\n";

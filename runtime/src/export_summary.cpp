@@ -71,7 +71,6 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
   s.backward_flows = t.backward_flows;
   s.unpaired_flows = t.unpaired_flows;
   s.problems = t.problems;
-  const double origin = trace_origin_ns(t);
 
   std::map<std::pair<std::string, bool>, NameSamples> by_name; // (name, instant)
   std::map<uint32_t, GroupSummary> groups;
@@ -106,7 +105,8 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
       s.max_ghz = s.rows_measured ? std::max(s.max_ghz, r.ghz) : r.ghz;
       ++s.rows_measured;
     }
-    const double start = double(r.start_ns), end = row_end_ns(r);
+    const double start = row_start_ns(t, r), end = row_end_ns(t, r);
+    s.rates.push_back({r.index, r.cta, r.group, r.smid, r.ghz, r.ghz_source});
     GroupSummary &g = groups[r.group];
     g.name = r.group < map.groups.size() ? map.groups[r.group].name : "#" + std::to_string(r.group);
     ++g.rows;
@@ -119,8 +119,8 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
     auto [it, fresh] = sms.try_emplace(r.smid);
     SmSummary &sm = it->second;
     sm.smid = r.smid;
-    sm.first_start_ns = fresh ? start - origin : std::min(sm.first_start_ns, start - origin);
-    sm.last_end_ns = fresh ? end - origin : std::max(sm.last_end_ns, end - origin);
+    sm.first_start_ns = fresh ? start : std::min(sm.first_start_ns, start);
+    sm.last_end_ns = fresh ? end : std::max(sm.last_end_ns, end);
     sm_ctas[r.smid].insert(r.cta);
   }
   for (auto &[key, n] : by_name) {
@@ -194,6 +194,35 @@ std::string printable(const std::string &s) {
   return out;
 }
 
+// Per row: the rate used for the global view and where it came from (FORMAT.md, "Decoding").
+std::string format_rates(const TraceSummary &s) {
+  constexpr size_t kMaxRows = 256;
+  std::map<RateSource, std::pair<uint32_t, std::pair<double, double>>> by_source;
+  for (const TraceSummary::RowRate &r : s.rates) {
+    auto [it, fresh] = by_source.try_emplace(r.source, 0, std::make_pair(r.ghz, r.ghz));
+    ++it->second.first;
+    it->second.second.first = std::min(it->second.second.first, r.ghz);
+    it->second.second.second = std::max(it->second.second.second, r.ghz);
+  }
+  std::string out = "clock rate sources\n";
+  Table src({"source", "rows", "min GHz", "max GHz"});
+  for (const auto &[source, v] : by_source)
+    src.add({rate_source_name(source), count(v.first), num(v.second.first, 4),
+             num(v.second.second, 4)});
+  out += src.str() + "\n";
+  out += "clock rate per row\n";
+  Table rows({"row", "cta", "group", "SM", "GHz", "source"});
+  for (size_t i = 0; i < s.rates.size() && i < kMaxRows; ++i) {
+    const TraceSummary::RowRate &r = s.rates[i];
+    rows.add({std::to_string(r.row), std::to_string(r.cta), std::to_string(r.group),
+              std::to_string(r.smid), num(r.ghz, 4), rate_source_name(r.source)});
+  }
+  out += rows.str();
+  if (s.rates.size() > kMaxRows)
+    out += "  ... " + std::to_string(s.rates.size() - kMaxRows) + " more rows\n";
+  return out + "\n";
+}
+
 } // namespace
 
 std::string format_summary(const TraceSummary &s) {
@@ -209,8 +238,9 @@ std::string format_summary(const TraceSummary &s) {
   out += "; clock " +
          (s.rows_measured ? num(s.min_ghz, 3) + "-" + num(s.max_ghz, 3) + " GHz measured on " +
                                 std::to_string(s.rows_measured) + " rows"
-                          : std::string("not measured (fallback rate)")) +
+                          : std::string("not measured on any row")) +
          "\n\n";
+  out += format_rates(s);
 
   out += "events\n";
   Table ev({"name", "count", "incomplete", "total cyc", "mean cyc", "p50 cyc", "p95 cyc",

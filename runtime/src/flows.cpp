@@ -1,6 +1,8 @@
 // TRACE_DAG arrows: per CTA, the i-th `src` slice (in time order) points to the i-th `dst` slice.
-// An arrow is drawn from the end of src to the start of dst, so a pair where dst starts before
-// src ends would point backwards in time: it is skipped and counted instead.
+// The arrow goes from the end of src to max(dst begin, src end), a point inside dst: in real
+// pipelines the consumer's range begins (and waits) before the producer's ends, and the arrow
+// lands where the wait is released. Only a dst that ends before src ends would need a backward
+// arrow: that pair is skipped and counted instead.
 #include <cutrace/decode.h>
 
 #include <algorithm>
@@ -40,11 +42,16 @@ void match_flows(const DecodeMap &map, Trace &t) {
       for (size_t i = 0; i < pairs; ++i) {
         const Slice &a = t.rows[src[i].row].slices[src[i].slice];
         const Slice &b = t.rows[dst[i].row].slices[dst[i].slice];
-        if (b.begin_cycles < a.end_cycles) {
+        if (b.end_cycles < a.end_cycles) {
           ++t.backward_flows;
           continue;
         }
-        t.flows.push_back({src[i], dst[i]});
+        // Same CTA, same SM clock: decide on cycles, then clamp ns into dst (rows of one CTA
+        // may carry slightly different rates).
+        Flow f{src[i], dst[i], b.begin_cycles, b.begin_ns};
+        if (a.end_cycles > b.begin_cycles)
+          f.at_cycles = a.end_cycles, f.at_ns = std::clamp(a.end_ns, b.begin_ns, b.end_ns);
+        t.flows.push_back(f);
       }
     }
   }

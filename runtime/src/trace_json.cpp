@@ -48,6 +48,7 @@ json row_json(const DecodeMap &map, const Row &r) {
           {"end_cycles", r.end_cycles},
           {"ghz", r.ghz},
           {"ghz_measured", r.ghz_measured},
+          {"ghz_source", rate_source_name(r.ghz_source)},
           {"attempted", r.attempted},
           {"stored", r.stored},
           {"dropped", r.dropped},
@@ -65,7 +66,10 @@ std::string trace_summary_json(const DecodeMap &map, const Trace &t) {
     if (r.started || r.stored) // rows of groups that never ran are noise in a summary
       rows.push_back(row_json(map, r));
   for (const Flow &f : t.flows)
-    flows.push_back({{"src", {f.src.row, f.src.slice}}, {"dst", {f.dst.row, f.dst.slice}}});
+    flows.push_back({{"src", {f.src.row, f.src.slice}},
+                     {"dst", {f.dst.row, f.dst.slice}},
+                     {"at_cycles", f.at_cycles},
+                     {"at_ns", f.at_ns}});
   const BufferHeader &h = t.header;
   json doc = {{"format_version", kFormatVersion},
               {"kernel", t.kernel},
@@ -75,6 +79,8 @@ std::string trace_summary_json(const DecodeMap &map, const Trace &t) {
               {"block", {h.block[0], h.block[1], h.block[2]}},
               {"max_events", h.max_events},
               {"num_rows", h.num_rows},
+              {"device_clock_khz", h.device_clock_khz},
+              {"origin_ns", t.origin_ns}, // globaltimer ns; slice/instant/flow *_ns count from it
               {"rows", rows},
               {"flows", flows},
               {"backward_flows", t.backward_flows},

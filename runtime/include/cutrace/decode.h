@@ -78,6 +78,9 @@ struct BufferHeader {
   Clock clock = Clock::clock64;
   uint32_t row_stride_bytes = 0;
   uint32_t num_rows = 0;
+  // The device's peak SM clock (cudaDevAttrClockRate) in kHz, written by the host runtime;
+  // 0 = unknown (buffers written before this word was used). The decoder's last-resort rate.
+  uint32_t device_clock_khz = 0;
 
   // Header for a launch of `map` (what the host runtime writes before the kernel runs).
   static BufferHeader for_launch(uint32_t num_groups, uint32_t max_events, Clock clock,
@@ -100,7 +103,7 @@ struct Slice {
   uint32_t lane = 0;
   int32_t payload = 0;
   uint64_t begin_cycles = 0, end_cycles = 0; // per-CTA view: cycles since the CTA's first event
-  double begin_ns = 0, end_ns = 0;           // global view: globaltimer nanoseconds
+  double begin_ns = 0, end_ns = 0;           // global view: ns since Trace::origin_ns
   bool incomplete = false;                   // BEGIN never closed; ends at the row's last timestamp
 };
 
@@ -110,8 +113,20 @@ struct Instant {
   uint32_t lane = 0;
   int32_t payload = 0;
   uint64_t cycles = 0; // per-CTA view
-  double ns = 0;       // global view
+  double ns = 0;       // global view: ns since Trace::origin_ns
 };
+
+// Where a row's cycles->ns rate came from, best first (docs/FORMAT.md, "Decoding").
+enum class RateSource {
+  measured,         // the row's own start/end pairs
+  sm_pooled,        // all pairs of the rows that ran on the row's SM (clock64 is per SM)
+  launch_median,    // median of the rates measured in this launch
+  launch_pooled,    // no row measurable: Σcycles / Σns over all the launch's short closed rows
+  device_attribute, // the buffer header's device_clock_khz (peak clock)
+  default_rate,     // DecodeOptions::default_ghz
+  override_rate,    // DecodeOptions::ghz_override
+};
+const char *rate_source_name(RateSource source); // "measured", "SM-pooled", ...
 
 struct Row {
   uint32_t index = 0; // row number in the buffer
@@ -120,12 +135,14 @@ struct Row {
   uint32_t smid = 0;
   bool started = false; // start tag seen
   bool closed = false;  // end tag seen (the group's scope exited normally)
-  uint64_t start_ns = 0, start_cycles = 0, end_ns = 0, end_cycles = 0; // raw header pairs
+  // Raw header pairs: globaltimer ns since the Unix epoch (too big for a double) and clock64.
+  uint64_t start_ns = 0, start_cycles = 0, end_ns = 0, end_cycles = 0;
   uint32_t attempted = 0;    // events the writer tried to record (end header; else records found)
   uint32_t stored = 0;       // records present in the buffer
   uint32_t dropped = 0;      // events lost to overflow
   double ghz = 0;            // cycles per ns used for the global view
-  bool ghz_measured = false; // false: fallback rate (span too short, row not closed, or override)
+  RateSource ghz_source = RateSource::default_rate;
+  bool ghz_measured = false; // ghz_source == measured
   std::vector<Slice> slices;
   std::vector<Instant> instants;
   uint32_t unmatched_ends = 0;  // ENDs with no open BEGIN of their site in their lane
@@ -138,24 +155,31 @@ struct SliceRef {
   uint32_t slice = 0; // index into Row::slices
 };
 
-// An arrow from the end of `src` to the start of `dst` (both in the same CTA).
+// An arrow from the end of `src` to the point `at` inside `dst` (both in the same CTA):
+// at = max(dst begin, src end), so it is vertical (dst was already waiting when src ended) or
+// forward (dst began later). Never backwards: pairs with dst end < src end are skipped.
 struct Flow {
   SliceRef src, dst;
+  uint64_t at_cycles = 0; // per-CTA view, inside [dst begin, dst end]
+  double at_ns = 0;       // global view (ns since Trace::origin_ns), inside dst's ns span
 };
 
 struct Trace {
   std::string kernel;
   BufferHeader header;
+  // Global-view origin: the earliest row start (globaltimer ns since the Unix epoch). Every
+  // double *_ns of slices, instants and flows counts from it, so it keeps ns precision.
+  uint64_t origin_ns = 0;
   std::vector<Row> rows; // every complete row of the buffer, in buffer order
   std::vector<Flow> flows;
-  uint32_t backward_flows = 0;       // pairs skipped because dst would start before src ends
+  uint32_t backward_flows = 0;       // pairs skipped because dst ends before src ends
   uint32_t unpaired_flows = 0;       // src or dst slices left without a partner
   std::vector<std::string> problems; // everything that was wrong with the input
   bool ok() const { return problems.empty(); }
 };
 
 struct DecodeOptions {
-  double default_ghz = 1.755;          // used when a row's rate cannot be measured
+  double default_ghz = 1.755; // last resort: no measurement and no device clock in the header
   std::optional<double> ghz_override;  // forces one rate for every row
   uint64_t min_measure_span_ns = 2000; // shorter row spans give a fallback rate
 };

@@ -18,11 +18,12 @@ namespace cutrace {
 
 // blockIdx of a linear CTA index (cta_linear = x + y * gx + z * gx * gy).
 std::array<uint32_t, 3> cta_coords(const BufferHeader &header, uint32_t cta_linear);
-// Earliest global nanosecond of the launch (row starts and events); 0 for an empty trace.
-// Exports show global times relative to it.
-double trace_origin_ns(const Trace &trace);
-// Last known global time of a row: its end header, else its last event, else its start.
-double row_end_ns(const Row &row);
+// A row's start on the global axis, ns since trace.origin_ns (the launch's earliest row start,
+// so exports show global times from 0).
+double row_start_ns(const Trace &trace, const Row &row);
+// Last known global time of a row (ns since trace.origin_ns): its end header, else its last
+// event, else its start.
+double row_end_ns(const Trace &trace, const Row &row);
 // The trace with only the rows (and flows) of one CTA; counters that belong to the whole launch
 // (flows skipped, problems) are kept.
 Trace restrict_to_cta(const Trace &trace, uint32_t cta_linear);
@@ -37,7 +38,7 @@ std::string export_html(const DecodeMap &map, const Trace &trace, const HtmlOpti
 // ---- Chrome Trace Event JSON (Perfetto) ----
 
 // A process per CTA, a thread per (group, lane); X slices, i instants, s/f flows, M names;
-// timestamps in microseconds on the global axis, relative to trace_origin_ns().
+// timestamps in microseconds on the global axis, relative to Trace::origin_ns.
 std::string export_perfetto(const DecodeMap &map, const Trace &trace);
 
 // ---- Summary ----
@@ -65,7 +66,7 @@ struct GroupSummary {
 struct SmSummary {
   uint32_t smid = 0;
   uint32_t ctas = 0;
-  double first_start_ns = 0, last_end_ns = 0; // relative to trace_origin_ns()
+  double first_start_ns = 0, last_end_ns = 0; // relative to Trace::origin_ns
 };
 
 struct TraceSummary {
@@ -79,8 +80,14 @@ struct TraceSummary {
            invalid_records = 0;
   uint32_t backward_flows = 0, unpaired_flows = 0;
   uint32_t rows_started = 0, rows_killed = 0; // killed: started but no end header
-  double min_ghz = 0, max_ghz = 0;
+  double min_ghz = 0, max_ghz = 0; // over measured rows
   uint32_t rows_measured = 0;
+  struct RowRate {
+    uint32_t row = 0, cta = 0, group = 0, smid = 0;
+    double ghz = 0;
+    RateSource source = RateSource::default_rate;
+  };
+  std::vector<RowRate> rates; // every started row: its rate and where it came from
   std::vector<std::string> problems;
 };
 
