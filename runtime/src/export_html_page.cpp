@@ -534,6 +534,9 @@ function route() {
     else if (D.ctas.length === 1) c = D.ctas[0];
   }
   show(c ? ctaView(c) : gridView());
+  // '&x=A-B': open on that range of the view's axis (cycles in a CTA, ns in the grid).
+  const x = /x=(-?[\d.]+)-(-?[\d.]+)/.exec(location.hash);
+  if (x && Number(x[2]) > Number(x[1])) { view.x0 = Number(x[1]); view.x1 = Number(x[2]); }
 }
 
 function zoom(f, at) {

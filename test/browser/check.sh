@@ -5,8 +5,11 @@
 #      --cta N), no script error, the incomplete slice and dropped counts show;
 #   2. names full of HTML and </script> stay text: no injected element, no error;
 #   3. a synthetic trace of 1,048,576 events (64 CTAs x 2 groups, and one row holding all of
-#      them): the page paints, counts still match, and first paint time is printed.
+#      them): the page paints, counts still match, and first paint time is printed;
+#   4. a real H200 dump (test/data/h200/ws_gemm.ctrace): for CTA 0 and CTA 7 the page draws as
+#      many slices and arrows as the decoder has for that CTA (33 slices, 16 flows).
 # Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
+#   CHECKS selects sections (default "demo evil bulk fixture"), e.g. CHECKS=fixture.
 #   BUILD_DIR holds bin/trace-view and runtime/libcutrace_decode.a (default: build)
 #   TRACE_VIEW, GEN_TRACE override the binaries (gen_trace is compiled here when not given);
 #   MAX_FIRST_PAINT_MS (default 20000) bounds the 1M-event first paint.
@@ -24,8 +27,10 @@ fi
 mkdir -p "$work"
 trace_view=${TRACE_VIEW:-$build/bin/trace-view}
 [[ -x "$trace_view" ]] || { echo "FAIL: no trace-view at $trace_view"; exit 1; }
+checks=" ${CHECKS:-demo evil bulk fixture} "
+want() { [[ "$checks" == *" $1 "* ]]; }
 gen=${GEN_TRACE:-}
-if [[ -z "$gen" ]]; then
+if [[ -z "$gen" && "$checks" != " fixture " ]]; then
   gen=$work/gen_trace
   if [[ ! -x "$gen" || "$here/gen_trace.cpp" -nt "$gen" ]]; then
     ${CXX:-c++} -std=c++17 -O2 -I"$root/runtime/include" "$here/gen_trace.cpp" \
@@ -87,6 +92,7 @@ check_counts() {
 }
 
 # 1. Demo trace.
+if want demo; then
 "$gen" demo "$work/demo.ctrace" && "$trace_view" "$work/demo.ctrace" --html "$work/demo.html" 2>/dev/null ||
   { echo "FAIL: cannot produce the demo trace"; exit 1; }
 check_counts "$work/demo.ctrace" "$work/demo.html" 0 demo_cta0 exact
@@ -97,8 +103,10 @@ if render "$work/demo.html" grid demo_grid; then
   grep -q 'dropped <b>46</b>' "$DOM" || fail "demo: the 46 dropped events are not shown"
   grep -q 'incomplete <b>1</b>' "$DOM" || fail "demo: the incomplete slice is not counted"
 fi
+fi
 
 # 2. Hostile names.
+if want evil; then
 "$gen" demo "$work/evil.ctrace" --evil && "$trace_view" "$work/evil.ctrace" --html "$work/evil.html" 2>/dev/null ||
   { echo "FAIL: cannot produce the hostile trace"; exit 1; }
 if render "$work/evil.html" cta=0 evil; then
@@ -110,8 +118,10 @@ if render "$work/evil.html" cta=0 evil; then
     fail "evil: counts differ: $STATS"
   pass "evil: names stayed text"
 fi
+fi
 
 # 3. A million events.
+if want bulk; then
 max_ms=${MAX_FIRST_PAINT_MS:-20000}
 "$gen" bulk "$work/bulk.ctrace" --events 1048576 --ctas 64 --groups 2 &&
   "$gen" bulk "$work/one.ctrace" --events 1048576 --ctas 1 --groups 1 &&
@@ -129,6 +139,26 @@ for t in bulk one; do
       fail "$t: first paint ${ms} ms exceeds ${max_ms} ms"
   fi
 done
+fi
+
+# 4. A real trace recorded on an H200: every slice and every flow arrow of the CTA is drawn.
+if want fixture; then
+ws=$root/test/data/h200/ws_gemm.ctrace
+"$trace_view" "$ws" --html "$work/ws_gemm.html" 2>/dev/null ||
+  { echo "FAIL: trace-view cannot render $ws"; exit 1; }
+for cta in 0 7; do
+  check_counts "$ws" "$work/ws_gemm.html" "$cta" "h200_ws_gemm_cta$cta"
+  want_s=$(decoder_count "$ws" "$cta" slices)
+  want_f=$("$trace_view" "$ws" --summary --cta "$cta" 2>/dev/null | awk '$1 == "flows" && $2 == "drawn" {print $3}')
+  got_d=$(field "$STATS" slicesDrawn)
+  got_f=$(field "$STATS" flowsDrawn)
+  [[ -n "$want_s" && "$got_d" == "$want_s" ]] ||
+    fail "h200 ws_gemm CTA $cta: drew $got_d slices, decoder has ${want_s:-?}"
+  [[ -n "$want_f" && "$got_f" == "$want_f" ]] ||
+    fail "h200 ws_gemm CTA $cta: drew $got_f flow arrows, decoder has ${want_f:-?}"
+  pass "h200 ws_gemm CTA $cta: slicesDrawn $got_d = decoder $want_s, flowsDrawn $got_f = decoder $want_f"
+done
+fi
 
 if [[ $failures -gt 0 ]]; then
   echo "browser check: $failures failures (work dir $work)"
