@@ -264,7 +264,7 @@ std::string format_summary(const TraceSummary &s) {
             num(100 * g.busy_fraction(), 1) + "%"});
   out += gr.str() + "\n";
 
-  out += "SMs (times in ns since the launch's first timestamp)\n";
+  out += "SMs (times in ns since the launch's earliest row start)\n";
   Table sm({"SM", "ctas", "first start", "last end", "span"});
   for (const SmSummary &m : s.sms)
     sm.add({std::to_string(m.smid), count(m.ctas), num(m.first_start_ns, 1),
