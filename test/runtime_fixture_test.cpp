@@ -7,6 +7,9 @@
 //     104; the 6 past the end record `idle` and return before `load`; 256 threads -> 8 tree steps.
 //   test/inputs/traced/early_exits.cu: 2 CTAs, one `kernel` range each, every `step` closed.
 #include <cutrace/ctrace.h>
+#include <cutrace/export.h>
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -311,6 +314,36 @@ TEST(Fixture, EventsInTimeOrderPerRow) {
       if (rd32(row + 32) == kRowEndTag)
         EXPECT_LE(prev, end) << name << " row " << r;
     }
+  }
+}
+
+} // namespace
+} // namespace cutrace
+
+namespace cutrace {
+namespace {
+
+TEST(Fixture, PerfettoFlowFinishLiesInsideItsConsumeSlice) {
+  // "f" with bp "e" binds to the slice enclosing its timestamp on its thread: that must be the
+  // paired consume, so ts must lie within it (the exported ts has ns resolution: 0.001 us).
+  Fixture f = load("ws_gemm");
+  const nlohmann::json doc = nlohmann::json::parse(export_perfetto(f.map, f.trace));
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> consume; // (pid,tid)
+  std::vector<nlohmann::json> finishes;
+  for (const nlohmann::json &e : doc["traceEvents"]) {
+    if (e["ph"] == "X" && e["name"] == "consume")
+      consume[{e["pid"], e["tid"]}].emplace_back(e["ts"], e["ts"].get<double>() + e["dur"].get<double>());
+    if (e["ph"] == "f")
+      finishes.push_back(e);
+  }
+  ASSERT_EQ(finishes.size(), f.trace.flows.size());
+  for (const nlohmann::json &e : finishes) {
+    EXPECT_EQ(e["bp"], "e");
+    const double ts = e["ts"];
+    int enclosing = 0;
+    for (auto [b, end] : consume[{e["pid"], e["tid"]}])
+      enclosing += b - 0.0005 <= ts && ts <= end + 0.0005;
+    EXPECT_EQ(enclosing, 1) << e.dump();
   }
 }
 
