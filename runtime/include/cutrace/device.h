@@ -66,9 +66,10 @@ public:
     const uint32_t thread =
         threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
     writer_ = slots != nullptr && thread == lead;
-    // An integer address, so no pointer is ever formed from a null `slots`.
+    // An integer address, so no pointer is ever formed from a null `slots`. It is the same for
+    // every thread of the CTA, so it can live in uniform registers; only `writer_` differs.
     const uint64_t row = uint64_t(cta) * num_groups + group_index;
-    row_ = writer_ ? reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes + row * kRowStride : 0;
+    row_ = reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes + row * kRowStride;
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
     detail::store16_if(writer_, row_, kRowStartTag, detail::smid(), detail::lo(ns), detail::hi(ns));
@@ -123,19 +124,21 @@ private:
     ++cursor_;
   }
 
-  uint64_t row_;        // address of this group's row; 0 for threads that do not write
+  uint64_t row_;        // address of this group's row (stored to only by the writer)
   uint32_t cursor_ = 0; // events attempted so far
   bool writer_;
 };
 
-// A range closed on every exit of the enclosing block: BEGIN now, END when destroyed.
+// A range closed on every exit of the enclosing block: BEGIN now, END when destroyed. The END
+// record carries no payload (the decoder takes the BEGIN's), so nothing but the site is kept
+// live across the range: a traced kernel keeps its register count close to the stripped one.
 template <class G> class Range {
 public:
   __device__ __forceinline__ Range(G &group, uint32_t site, int32_t payload)
-      : group_(group), site_(site), payload_(payload) {
-    group_.begin(site_, payload_);
+      : group_(group), site_(site) {
+    group_.begin(site_, payload);
   }
-  __device__ __forceinline__ ~Range() { group_.end(site_, payload_); }
+  __device__ __forceinline__ ~Range() { group_.end(site_, 0); }
 
   Range(const Range &) = delete;
   Range &operator=(const Range &) = delete;
@@ -143,7 +146,6 @@ public:
 private:
   G &group_;
   uint32_t site_;
-  int32_t payload_;
 };
 
 } // namespace cutrace
