@@ -6,6 +6,8 @@
 //                                          N records in all (default 1048576), spread over C
 //                                          CTAs (64) x G groups (2)
 // Deterministic: the same arguments give the same bytes.
+#include "../support/buffer_builder.h"
+
 #include <cutrace/ctrace.h>
 
 #include <cstdio>
@@ -19,57 +21,14 @@ namespace {
 using cutrace::BufferHeader;
 using cutrace::RecordKind;
 
-void put32(std::vector<uint8_t> &b, size_t at, uint32_t v) { std::memcpy(&b[at], &v, 4); }
-void put64(std::vector<uint8_t> &b, size_t at, uint64_t v) { std::memcpy(&b[at], &v, 8); }
-
-class Buffer {
+// 128 threads per CTA, as the demo kernels would launch.
+class Buffer : public cutrace::test_support::BufferBuilder {
 public:
-  Buffer(uint32_t ctas, uint32_t groups, uint32_t max_events) {
-    const uint32_t grid[3] = {ctas, 1, 1}, block[3] = {128, 1, 1};
-    header_ = BufferHeader::for_launch(groups, max_events, cutrace::Clock::clock64, grid, block);
-    bytes.assign(header_.buffer_bytes(), 0);
-    cutrace::encode_buffer_header(header_, bytes.data());
-    cursor_.assign(header_.num_rows, 0);
-  }
-  const BufferHeader &header() const { return header_; }
+  Buffer(uint32_t ctas, uint32_t groups, uint32_t max_events)
+      : BufferBuilder(ctas, groups, max_events, cutrace::Clock::clock64, 128) {}
   void start(uint32_t cta, uint32_t group, uint32_t smid, uint64_t ns, uint64_t cycles) {
-    const size_t at = row(cta, group);
-    put32(bytes, at, cutrace::kRowStartTag);
-    put32(bytes, at + 4, smid);
-    put64(bytes, at + 8, ns);
-    put64(bytes, at + 16, cycles);
-    put32(bytes, at + 24, cta);
-    put32(bytes, at + 28, group);
+    BufferBuilder::start(cta, group, ns, cycles, smid);
   }
-  void event(uint32_t cta, uint32_t group, RecordKind kind, uint32_t site, int32_t payload,
-             uint64_t cycles) {
-    uint32_t &c = cursor_[cta * header_.num_groups + group];
-    if (c < header_.max_events) {
-      const size_t at = row(cta, group) + cutrace::kRowHeaderBytes + size_t(c) * 16;
-      put32(bytes, at, uint32_t(kind) << cutrace::kRecordKindShift | site);
-      put32(bytes, at + 4, uint32_t(payload));
-      put64(bytes, at + 8, cycles);
-    }
-    ++c;
-  }
-  void end(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles) {
-    const size_t at = row(cta, group);
-    const uint32_t attempted = cursor_[cta * header_.num_groups + group];
-    put32(bytes, at + 32, cutrace::kRowEndTag);
-    put32(bytes, at + 36, attempted);
-    put64(bytes, at + 40, ns);
-    put64(bytes, at + 48, cycles);
-    put32(bytes, at + 56, attempted > header_.max_events ? attempted - header_.max_events : 0);
-  }
-  std::vector<uint8_t> bytes;
-
-private:
-  size_t row(uint32_t cta, uint32_t group) const {
-    return cutrace::kBufferHeaderBytes +
-           size_t(cta * header_.num_groups + group) * header_.row_stride_bytes;
-  }
-  BufferHeader header_;
-  std::vector<uint32_t> cursor_;
 };
 
 struct Lcg { // small deterministic jitter
