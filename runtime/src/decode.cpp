@@ -83,6 +83,10 @@ RawRow read_row(const BufferHeader &h, const uint8_t *p, uint32_t r,
   }
 
   const uint8_t *rec = p + kRowHeaderBytes;
+  uint32_t written = 0; // records before the first unwritten one: one allocation per row
+  while (written < h.max_events && bytes::u32(rec + size_t(written) * kRecordBytes) != 0)
+    ++written;
+  raw.events.reserve(written);
   for (uint32_t i = 0; i < h.max_events; ++i, rec += kRecordBytes) {
     const uint32_t head = bytes::u32(rec);
     if (head == 0) // never written: the writer stopped (or trapped) here
@@ -235,11 +239,12 @@ Stamp stamp(const Row &row, Clock clock, uint64_t ts, uint64_t origin) {
 
 struct Open {
   uint32_t site;
-  int32_t payload;
-  Stamp at;
+  size_t slice; // index into Row::slices
 };
 
-// BEGIN/END matching per lane with a stack; raw cycles are made CTA-relative later.
+// BEGIN/END matching per lane with a stack; raw cycles are made CTA-relative later. A slice is
+// created at its BEGIN, so slices come out in BEGIN order (records are in time order per row)
+// without sorting, and an END only fills in where it ended.
 void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &raw) {
   Row &row = raw.row;
   const uint32_t unknown_lane = uint32_t(map.lanes.size());
@@ -248,6 +253,11 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
   auto name_of = [&](uint32_t id, const Site *site) {
     return site ? site->name : "site#" + std::to_string(id);
   };
+  size_t begins = 0;
+  for (const RawEvent &ev : raw.events)
+    begins += ev.kind == RecordKind::begin;
+  row.slices.reserve(begins);
+  row.instants.reserve(raw.events.size() - begins);
   for (const RawEvent &ev : raw.events) {
     const Site *site = map.site(ev.site);
     if (!site)
@@ -257,7 +267,9 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
     last = at;
     std::vector<Open> &stack = open[lane];
     if (ev.kind == RecordKind::begin) {
-      stack.push_back({ev.site, ev.payload, at});
+      stack.push_back({ev.site, row.slices.size()});
+      row.slices.push_back({ev.site, name_of(ev.site, site), lane, ev.payload, at.cycles,
+                            at.cycles, at.ns, at.ns, true});
     } else if (ev.kind == RecordKind::end) {
       // The innermost open BEGIN of this site closes; a mismatched one in between stays open.
       auto it = std::find_if(stack.rbegin(), stack.rend(),
@@ -266,8 +278,10 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
         ++row.unmatched_ends;
         continue;
       }
-      row.slices.push_back({ev.site, name_of(ev.site, site), lane, it->payload, it->at.cycles,
-                            at.cycles, it->at.ns, at.ns, false});
+      Slice &closed = row.slices[it->slice];
+      closed.end_cycles = at.cycles;
+      closed.end_ns = at.ns;
+      closed.incomplete = false;
       stack.erase(std::next(it).base());
     } else {
       row.instants.push_back({ev.site, name_of(ev.site, site), lane, ev.payload, at.cycles, at.ns});
@@ -275,12 +289,12 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
   }
   if (row.closed && row.end_cycles >= last.cycles)
     last = {row.end_cycles, since(row.end_ns, origin)};
-  for (uint32_t lane = 0; lane < open.size(); ++lane)
-    for (const Open &o : open[lane])
-      row.slices.push_back({o.site, name_of(o.site, map.site(o.site)), lane, o.payload, o.at.cycles,
-                            last.cycles, o.at.ns, last.ns, true});
-  std::stable_sort(row.slices.begin(), row.slices.end(),
-                   [](const Slice &a, const Slice &b) { return a.begin_cycles < b.begin_cycles; });
+  // Still open at the row's end: incomplete, ending at the row's last timestamp.
+  for (const std::vector<Open> &stack : open)
+    for (const Open &o : stack) {
+      row.slices[o.slice].end_cycles = last.cycles;
+      row.slices[o.slice].end_ns = last.ns;
+    }
 }
 
 // Per-CTA view: cycles since the CTA's first event (all rows of a CTA share one SM clock).
@@ -354,9 +368,11 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
       t.origin_ns = std::min(t.origin_ns, rr.row.start_ns);
   if (t.origin_ns == UINT64_MAX)
     t.origin_ns = 0;
+  t.rows.reserve(raw.size());
   for (RawRow &rr : raw) {
     build_slices(map, h.clock, t.origin_ns, rr);
     t.rows.push_back(std::move(rr.row));
+    std::vector<RawEvent>().swap(rr.events); // freed as soon as its row is built
   }
   make_cta_relative(t.rows, h.num_groups);
   match_flows(map, t);
