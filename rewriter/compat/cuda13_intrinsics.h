@@ -43,4 +43,12 @@ CUTRACE_COMPAT_LOADS_(float2)
 CUTRACE_COMPAT_LOADS_(float4)
 CUTRACE_COMPAT_LOADS_(double2)
 #undef CUTRACE_COMPAT_LOADS_
+
+// nvcc's headers give host code a global isfinite/isinf/isnan; with clang's CUDA wrapper the
+// global names are the __device__ overloads only, so host and __host__ __device__ code calling
+// `isfinite(x)` fails to resolve. The standard ones (constexpr, hence host and device) fill in.
+#include <cmath>
+using std::isfinite;
+using std::isinf;
+using std::isnan;
 #endif
