@@ -3,6 +3,7 @@
 # (clang++-19 -fsyntax-only --cuda-device-only with the same compat flags) and against nvcc -c,
 # on the same files. Median of REPS runs; peak RSS from /usr/bin/time.
 # usage: bench/rewriter/run.sh [trace-rewrite] [REPS]     (prints a markdown table)
+#        SMOKE=1 bench/rewriter/run.sh ...  two small files only (the CI smoke test)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tool=${1:-build/bin/trace-rewrite}
@@ -19,6 +20,9 @@ done
 files=(test/inputs/traced/two_kernels.cu test/inputs/strip/real_block_reduce_cub.cu
        "$work/multi_kernel.cu" "$work/annotations_1000.cu" "$work/annotations_2500.cu"
        "$work/annotations_5000.cu" "$work/annotations_10000.cu")
+if [[ ${SMOKE:-0} == 1 ]]; then
+  files=(test/inputs/traced/two_kernels.cu "$work/annotations_1000.cu")
+fi
 clang_parse=(clang++-19 -x cuda -std=c++17 --cuda-path=/usr/local/cuda --cuda-gpu-arch=sm_90
   --cuda-device-only -Wno-unknown-cuda-version -w -fsyntax-only -isystem /usr/local/cuda/include/cccl
   -isystem "$work/stubs" -include "$work/stubs/cutrace_cuda13_intrinsics.h" -Iruntime/include)

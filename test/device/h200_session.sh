@@ -24,6 +24,7 @@ build warp_specialized .carry/gen/warp_specialized/warp_specialized.traced.cu &
 build warp_specialized_overflow .carry/gen/warp_specialized_overflow/warp_specialized.traced.cu &
 build reduction .carry/gen/reduction/reduction.traced.cu &
 build early_exits .carry/gen/early_exits/early_exits.traced.cu &
+build many_launches .carry/gen/many_launches/many_launches.traced.cu &
 build bench_traced .carry/gen/bench_traced/event_cost.traced.cu &
 build bench_traced_globaltimer .carry/gen/bench_traced_globaltimer/event_cost.traced.cu &
 $NVCC .carry/gen/bench_stripped/event_cost.cu -o "$R/bench_stripped" &
@@ -38,6 +39,12 @@ for p in warp_specialized warp_specialized_overflow reduction early_exits; do
   echo "$p: exit $?"; cat "$R/logs/run_$p.txt"
   for t in "$R/traces/$p"/*.ctrace; do "$R/check_ctrace" "$t"; done 2>&1 | tee -a "$R/logs/check_$p.txt"
 done
+echo "== 4000 launches from 4 host threads on 4 streams (CUTRACE_MAX_LAUNCHES default)"
+timer=(); [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -v -o "$R/logs/many_launches_time.txt")
+"${timer[@]}" env CUTRACE_OUTPUT="$R/traces/many" \
+  CUTRACE_FORMAT=json "$R/many_launches" > "$R/logs/run_many_launches.txt" 2>&1
+echo "exit $?; files: $(ls "$R/traces/many" | wc -l)"; grep -v "^cutrace: wrote" "$R/logs/run_many_launches.txt"
+grep -E "Maximum resident|Elapsed" "$R/logs/many_launches_time.txt" 2>/dev/null
 echo "== disabled (CUTRACE=0) writes nothing"
 CUTRACE=0 CUTRACE_OUTPUT="$R/traces/disabled" "$R/warp_specialized" > "$R/logs/run_disabled.txt" 2>&1
 echo "exit $?; files: $(ls "$R/traces/disabled" 2>/dev/null | wc -l)"
