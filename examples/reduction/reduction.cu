@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../common/cuda_check.h"
+#include "../common/timing.h"
 
 constexpr int kBlock = 256;
 constexpr int kItemsPerThread = 4;
@@ -43,7 +44,7 @@ __global__ void block_sum(const int *in, int n, int *partial) {
     partial[blockIdx.x] = sums[0];
 }
 
-int main() {
+int main(int argc, char **argv) {
   const int n = 100003;
   std::vector<int> in(n);
   long long want = 0;
@@ -68,6 +69,9 @@ int main() {
   long long got = 0;
   for (int p : partial)
     got += p;
+  if (const int reps = repeat_count(argc, argv))
+    std::printf("block_sum: median %.4f ms of %d launches\n",
+                median_ms(reps, [&] { block_sum<<<blocks, kBlock>>>(din, n, dpartial); }), reps);
   CUDA_CHECK(cudaFree(din));
   CUDA_CHECK(cudaFree(dpartial));
   std::printf("reduction n=%d blocks=%d (%d idle): sum %lld, want %lld: %s\n", n, blocks,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../common/cuda_check.h"
+#include "../common/timing.h"
 #include "gemm_tiles.h"
 
 using block_barrier = cuda::barrier<cuda::thread_scope_block>;
@@ -78,7 +79,7 @@ __global__ void ws_gemm(const float *a, const float *b, float *c, int n, int k) 
   }
 }
 
-int main() {
+int main(int argc, char **argv) {
   const int m = 128, n = 96, k = 256;
   std::vector<float> a(m * k), b(k * n), c(m * n, -1.0f), want(m * n, 0.0f);
   // Small integers: every product and partial sum is exact in float, so the check is exact.
@@ -102,6 +103,9 @@ int main() {
   ws_gemm<<<grid, block>>>(da, db, dc, n, k);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaMemcpy(c.data(), dc, sizeof(float) * c.size(), cudaMemcpyDeviceToHost));
+  if (const int reps = repeat_count(argc, argv))
+    std::printf("ws_gemm: median %.4f ms of %d launches\n",
+                median_ms(reps, [&] { ws_gemm<<<grid, block>>>(da, db, dc, n, k); }), reps);
 
   int wrong = 0;
   for (int i = 0; i < m * n; ++i)
