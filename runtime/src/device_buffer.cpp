@@ -1,8 +1,49 @@
 #include "device_buffer.h"
 
 #include <limits>
+#include <map>
+#include <mutex>
 
 namespace cutrace {
+namespace {
+
+struct DeviceInfo {
+  uint32_t clock_khz = 0;      // 0: unknown
+  cudaMemPool_t pool = nullptr; // null: the device has no stream-ordered allocator
+};
+
+// Looked up once per device: the clock for the header and a memory pool of cutrace's own (the
+// application's default pool and its release threshold are left alone). Buffers go back to the
+// pool at flush; with the threshold at its maximum, later launches reuse that memory.
+const DeviceInfo &device_info(int device) {
+  static std::mutex mutex;
+  static std::map<int, DeviceInfo> infos;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, inserted] = infos.try_emplace(device);
+  if (!inserted)
+    return it->second;
+  DeviceInfo &info = it->second;
+  // The decoder's rate of last resort for rows too short to measure (docs/FORMAT.md, word 13).
+  // cudaDeviceProp::clockRate is gone in CUDA 13; the attribute remains.
+  int khz = 0, pools = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess && khz > 0)
+    info.clock_khz = uint32_t(khz);
+  if (cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess &&
+      pools) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    uint64_t keep = std::numeric_limits<uint64_t>::max();
+    if (cudaMemPoolCreate(&info.pool, &props) != cudaSuccess ||
+        cudaMemPoolSetAttribute(info.pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess)
+      info.pool = nullptr;
+  }
+  (void)cudaGetLastError(); // what failed stays unknown; leave no error for the caller's check
+  return info;
+}
+
+} // namespace
 
 std::string cuda_error(const char *what, cudaError_t err) {
   return std::string(what) + ": " + cudaGetErrorString(err);
@@ -26,39 +67,33 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   buf.bytes_ = size_t(buf.header_.buffer_bytes());
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));
-  // The decoder's rate of last resort for rows too short to measure (docs/FORMAT.md, word 13).
-  // cudaDeviceProp::clockRate is gone in CUDA 13; the attribute remains.
-  int khz = 0;
-  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, buf.device_index_) == cudaSuccess &&
-      khz > 0)
-    buf.header_.device_clock_khz = uint32_t(khz);
-  else
-    (void)cudaGetLastError(); // unknown stays 0; do not leave the error for the caller's check
-  buf.header_bytes_.reset(new uint8_t[kBufferHeaderBytes]);
-  encode_buffer_header(buf.header_, buf.header_bytes_.get());
-  if (cudaError_t err = cudaMalloc(&buf.device_, buf.bytes_); err != cudaSuccess) {
+  const DeviceInfo &info = device_info(buf.device_index_);
+  buf.header_.device_clock_khz = info.clock_khz;
+  cudaError_t err = info.pool ? cudaMallocFromPoolAsync(&buf.device_, buf.bytes_, info.pool, stream)
+                              : cudaMalloc(&buf.device_, buf.bytes_);
+  if (err != cudaSuccess) {
     buf.device_ = nullptr;
-    return E::failure(cuda_error("cudaMalloc", err));
+    return E::failure(cuda_error("allocating the trace buffer", err));
   }
+  buf.pooled_ = info.pool != nullptr;
   // Zeroed so that a record is recognisable as written even if the kernel never finishes.
   if (cudaError_t err = cudaMemsetAsync(buf.device_, 0, buf.bytes_, stream); err != cudaSuccess)
     return E::failure(cuda_error("cudaMemsetAsync", err));
-  if (cudaError_t err = cudaMemcpyAsync(buf.device_, buf.header_bytes_.get(), kBufferHeaderBytes,
-                                        cudaMemcpyHostToDevice, stream);
-      err != cudaSuccess)
-    return E::failure(cuda_error("cudaMemcpyAsync", err));
   return E{std::move(buf), {}};
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
     : device_(other.device_), bytes_(other.bytes_), device_index_(other.device_index_),
-      header_(other.header_), header_bytes_(std::move(other.header_bytes_)) {
+      pooled_(other.pooled_), header_(other.header_) {
   other.device_ = nullptr;
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (device_ != nullptr)
-    cudaFree(device_); // errors here (e.g. after a trap) cannot be acted on
+  // Errors here (e.g. after a trap) cannot be acted on.
+  if (device_ != nullptr && pooled_)
+    cudaFreeAsync(device_, 0); // back to the pool for the next launch
+  else if (device_ != nullptr)
+    cudaFree(device_);
 }
 
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back() const {
@@ -66,6 +101,7 @@ Expected<std::vector<uint8_t>> DeviceBuffer::read_back() const {
   if (cudaError_t err = cudaMemcpy(host.data(), device_, bytes_, cudaMemcpyDeviceToHost);
       err != cudaSuccess)
     return Expected<std::vector<uint8_t>>::failure(cuda_error("cudaMemcpy (trace buffer)", err));
+  encode_buffer_header(header_, host.data());
   return {std::move(host), {}};
 }
 

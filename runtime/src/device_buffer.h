@@ -12,8 +12,11 @@ namespace cutrace {
 
 class DeviceBuffer {
 public:
-  // Allocates num_rows * row stride + header bytes; queues the zeroing and the header copy on
-  // `stream`. Fails on launches whose size does not fit the format's 32-bit fields.
+  // Allocates num_rows * row stride + header bytes from cutrace's own stream-ordered memory pool
+  // and queues the zeroing on `stream`: no device-wide synchronization, so a traced launch costs
+  // the host a few microseconds. The device never reads the header: the host keeps it and puts
+  // it in front of the rows at read-back. Fails on launches whose size does not fit the format's
+  // 32-bit fields.
   static Expected<DeviceBuffer> allocate(const KernelMap &map, dim3 grid, dim3 block,
                                          cudaStream_t stream);
   DeviceBuffer(DeviceBuffer &&other) noexcept;
@@ -23,7 +26,7 @@ public:
   Slots *slots() const { return static_cast<Slots *>(device_); }
   int device() const { return device_index_; }
   const BufferHeader &header() const { return header_; }
-  // Blocking copy to the host; the caller has synchronized the device.
+  // Blocking copy to the host, header included; the caller has synchronized the device.
   Expected<std::vector<uint8_t>> read_back() const;
 
 private:
@@ -31,9 +34,8 @@ private:
   void *device_ = nullptr;
   size_t bytes_ = 0;
   int device_index_ = 0;
+  bool pooled_ = false;
   BufferHeader header_;
-  // Source of the asynchronous header copy; on the heap so moving the object keeps it in place.
-  std::unique_ptr<uint8_t[]> header_bytes_;
 };
 
 std::string cuda_error(const char *what, cudaError_t err);
