@@ -64,8 +64,9 @@ Fixture load(const std::string &name) {
   return f;
 }
 
-const std::vector<std::string> kAll = {"ws_gemm",  "ws_gemm_overflow", "block_sum",
-                                       "early_exits", "pipeline",      "ticker_explicit"};
+const std::vector<std::string> kAll = {"ws_gemm",     "ws_gemm_overflow", "block_sum",
+                                       "early_exits", "pipeline",         "ticker_explicit",
+                                       "ws_gemm_cmake"};
 
 // Slices named `name` of one CTA, in time order.
 std::vector<const Slice *> slices_of(const Trace &t, uint32_t cta, const std::string &name) {
@@ -344,6 +345,18 @@ TEST(Fixture, PerfettoFlowFinishLiesInsideItsConsumeSlice) {
     for (auto [b, end] : consume[{e["pid"], e["tid"]}])
       enclosing += b - 0.0005 <= ts && ts <= end + 0.0005;
     EXPECT_EQ(enclosing, 1) << e.dump();
+  }
+}
+
+// ws_gemm_cmake: the same example built through find_package(cutrace) + cutrace_instrument on
+// the H200 (bench/results/2026-11-29-h200/cmake_e2e/), by the runtime that keeps the header on
+// the host and records the device's peak clock in it.
+TEST(Fixture, CmakeBuiltTraceCarriesDeviceClockAndSameCounts) {
+  Fixture f = load("ws_gemm_cmake");
+  EXPECT_EQ(f.trace.header.device_clock_khz, 1980000u) << "H200 peak SM clock";
+  for (uint32_t cta = 0; cta < kGemmCtas; ++cta) {
+    EXPECT_EQ(slices_of(f.trace, cta, "produce").size(), size_t(kKTiles)) << "CTA " << cta;
+    EXPECT_EQ(slices_of(f.trace, cta, "consume").size(), size_t(kKTiles)) << "CTA " << cta;
   }
 }
 
