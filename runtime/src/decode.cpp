@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace cutrace {
 
@@ -35,9 +36,19 @@ struct RawEvent {
   uint64_t ts; // clock64 or globaltimer, per the buffer's clock kind
 };
 
+// A record as stored, or nothing when its head word has reserved bits set (or is zero).
+std::optional<RawEvent> record_at(const uint8_t *rec) {
+  const uint32_t head = bytes::u32(rec);
+  const uint32_t kind = head >> kRecordKindShift;
+  if (kind == 0 || (head & ~(3u << kRecordKindShift) & ~kSiteMask) != 0)
+    return std::nullopt;
+  return RawEvent{RecordKind(kind), head & kSiteMask, int32_t(bytes::u32(rec + 4)),
+                  bytes::u64(rec + 8)};
+}
+
 struct RawRow {
   Row row;
-  std::vector<RawEvent> events;
+  const uint8_t *records = nullptr; // row.stored records, decoded in place by build_slices
 };
 
 std::string row_prefix(uint32_t r) { return "row " + std::to_string(r) + ": "; }
@@ -82,23 +93,12 @@ RawRow read_row(const BufferHeader &h, const uint8_t *p, uint32_t r,
     problems.push_back(row_prefix(r) + "bad end tag");
   }
 
-  const uint8_t *rec = p + kRowHeaderBytes;
-  uint32_t written = 0; // records before the first unwritten one: one allocation per row
-  while (written < h.max_events && bytes::u32(rec + size_t(written) * kRecordBytes) != 0)
-    ++written;
-  raw.events.reserve(written);
-  for (uint32_t i = 0; i < h.max_events; ++i, rec += kRecordBytes) {
-    const uint32_t head = bytes::u32(rec);
-    if (head == 0) // never written: the writer stopped (or trapped) here
+  raw.records = p + kRowHeaderBytes;
+  for (const uint8_t *rec = raw.records; row.stored < h.max_events; rec += kRecordBytes) {
+    if (bytes::u32(rec) == 0) // never written: the writer stopped (or trapped) here
       break;
     ++row.stored;
-    const uint32_t kind = head >> kRecordKindShift;
-    if (kind == 0 || (head & ~(3u << kRecordKindShift) & ~kSiteMask) != 0) {
-      ++row.invalid_records;
-      continue;
-    }
-    raw.events.push_back(
-        {RecordKind(kind), head & kSiteMask, int32_t(bytes::u32(rec + 4)), bytes::u64(rec + 8)});
+    row.invalid_records += !record_at(rec);
   }
   if (row.invalid_records)
     problems.push_back(row_prefix(r) + std::to_string(row.invalid_records) + " invalid records");
@@ -229,13 +229,26 @@ struct Stamp {
 // round to 256 ns in a double.
 double since(uint64_t t, uint64_t origin) { return double(int64_t(t - origin)); }
 
-Stamp stamp(const Row &row, Clock clock, uint64_t ts, uint64_t origin) {
-  const int64_t delta = int64_t(ts - (clock == Clock::clock64 ? row.start_cycles : row.start_ns));
-  if (clock == Clock::clock64)
-    return {ts, since(row.start_ns, origin) + double(delta) / row.ghz};
-  return {uint64_t(int64_t(row.start_cycles) + int64_t(double(delta) * row.ghz)),
-          since(ts, origin)};
-}
+// A record's time in both views, from its row's start pair and measured rate.
+class Stamper {
+public:
+  Stamper(const Row &row, Clock clock, uint64_t origin)
+      : row_(row), clock_(clock), origin_(origin), start_ns_(since(row.start_ns, origin)),
+        ns_per_cycle_(1.0 / row.ghz) {}
+  Stamp operator()(uint64_t ts) const {
+    if (clock_ == Clock::clock64)
+      return {ts, start_ns_ + double(int64_t(ts - row_.start_cycles)) * ns_per_cycle_};
+    return {uint64_t(int64_t(row_.start_cycles) + int64_t(double(int64_t(ts - row_.start_ns)) *
+                                                          row_.ghz)),
+            since(ts, origin_)};
+  }
+
+private:
+  const Row &row_;
+  Clock clock_;
+  uint64_t origin_;
+  double start_ns_, ns_per_cycle_;
+};
 
 struct Open {
   uint32_t site;
@@ -250,26 +263,44 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
   const uint32_t unknown_lane = uint32_t(map.lanes.size());
   std::vector<std::vector<Open>> open(map.lanes.size() + 1);
   Stamp last{row.start_cycles, since(row.start_ns, origin)};
-  auto name_of = [&](uint32_t id, const Site *site) {
-    return site ? site->name : "site#" + std::to_string(id);
+  const Stamper stamp(row, clock, origin);
+  std::map<uint32_t, std::string> unknown_names;
+  auto name_of = [&](uint32_t id, const Site *site) -> const std::string & {
+    if (site)
+      return site->name;
+    auto [it, added] = unknown_names.try_emplace(id);
+    if (added)
+      it->second = "site#" + std::to_string(id);
+    return it->second;
   };
   size_t begins = 0;
-  for (const RawEvent &ev : raw.events)
-    begins += ev.kind == RecordKind::begin;
+  for (uint32_t i = 0; i < row.stored; ++i)
+    begins += bytes::u32(raw.records + size_t(i) * kRecordBytes) >> kRecordKindShift ==
+              uint32_t(RecordKind::begin);
   row.slices.reserve(begins);
-  row.instants.reserve(raw.events.size() - begins);
-  for (const RawEvent &ev : raw.events) {
+  row.instants.reserve(row.stored - begins);
+  for (uint32_t i = 0; i < row.stored; ++i) {
+    const std::optional<RawEvent> rec = record_at(raw.records + size_t(i) * kRecordBytes);
+    if (!rec)
+      continue;
+    const RawEvent &ev = *rec;
     const Site *site = map.site(ev.site);
     if (!site)
       ++row.unknown_sites;
     const uint32_t lane = site ? site->lane : unknown_lane;
-    const Stamp at = stamp(row, clock, ev.ts, origin);
+    const Stamp at = stamp(ev.ts);
     last = at;
     std::vector<Open> &stack = open[lane];
     if (ev.kind == RecordKind::begin) {
       stack.push_back({ev.site, row.slices.size()});
-      row.slices.push_back({ev.site, name_of(ev.site, site), lane, ev.payload, at.cycles,
-                            at.cycles, at.ns, at.ns, true});
+      Slice &s = row.slices.emplace_back();
+      s.site = ev.site;
+      s.name = name_of(ev.site, site);
+      s.lane = lane;
+      s.payload = ev.payload;
+      s.begin_cycles = s.end_cycles = at.cycles;
+      s.begin_ns = s.end_ns = at.ns;
+      s.incomplete = true;
     } else if (ev.kind == RecordKind::end) {
       // The innermost open BEGIN of this site closes; a mismatched one in between stays open.
       auto it = std::find_if(stack.rbegin(), stack.rend(),
@@ -284,7 +315,13 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
       closed.incomplete = false;
       stack.erase(std::next(it).base());
     } else {
-      row.instants.push_back({ev.site, name_of(ev.site, site), lane, ev.payload, at.cycles, at.ns});
+      Instant &i = row.instants.emplace_back();
+      i.site = ev.site;
+      i.name = name_of(ev.site, site);
+      i.lane = lane;
+      i.payload = ev.payload;
+      i.cycles = at.cycles;
+      i.ns = at.ns;
     }
   }
   if (row.closed && row.end_cycles >= last.cycles)
@@ -372,7 +409,6 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
   for (RawRow &rr : raw) {
     build_slices(map, h.clock, t.origin_ns, rr);
     t.rows.push_back(std::move(rr.row));
-    std::vector<RawEvent>().swap(rr.events); // freed as soon as its row is built
   }
   make_cta_relative(t.rows, h.num_groups);
   match_flows(map, t);
