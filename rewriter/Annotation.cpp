@@ -28,13 +28,20 @@ const AnnotationSpelling &spellingOf(AnnotationKind Kind) {
 
 llvm::StringRef roleName(ArgRole Role) {
   switch (Role) {
-  case ArgRole::Name: return "name";
-  case ArgRole::Lane: return "lane";
-  case ArgRole::Payload: return "payload";
-  case ArgRole::Lead: return "lead";
-  case ArgRole::Token: return "token";
-  case ArgRole::Source: return "source";
-  case ArgRole::Destination: return "destination";
+  case ArgRole::Name:
+    return "name";
+  case ArgRole::Lane:
+    return "lane";
+  case ArgRole::Payload:
+    return "payload";
+  case ArgRole::Lead:
+    return "lead";
+  case ArgRole::Token:
+    return "token";
+  case ArgRole::Source:
+    return "source";
+  case ArgRole::Destination:
+    return "destination";
   }
   return "argument";
 }

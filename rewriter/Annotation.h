@@ -24,9 +24,9 @@ enum class ArgRole { Name, Lane, Payload, Lead, Token, Source, Destination };
 
 struct AnnotationSpelling {
   AnnotationKind Kind;
-  llvm::StringRef Macro;            // "TRACE_RANGE"
+  llvm::StringRef Macro; // "TRACE_RANGE"
   unsigned MinArgs, MaxArgs;
-  std::vector<ArgRole> Roles;       // role of argument i
+  std::vector<ArgRole> Roles; // role of argument i
 };
 
 /// Spelling table for every annotation macro.
@@ -39,11 +39,11 @@ llvm::StringRef roleName(ArgRole Role);
 /// One annotation found by the lexical scan.
 struct Annotation {
   AnnotationKind Kind;
-  unsigned MacroOffset = 0;   // the TRACE_* identifier
-  Span Call;                  // TRACE_X( ... )
-  Span Statement;             // what strip deletes: the call (or declaration) through its ';'
-  std::vector<Span> Args;     // top-level arguments, trimmed
-  std::string TokenName;      // RANGE_START: declared variable; RANGE_END: its argument
+  unsigned MacroOffset = 0; // the TRACE_* identifier
+  Span Call;                // TRACE_X( ... )
+  Span Statement;           // what strip deletes: the call (or declaration) through its ';'
+  std::vector<Span> Args;   // top-level arguments, trimmed
+  std::string TokenName;    // RANGE_START: declared variable; RANGE_END: its argument
   unsigned TokenNameOffset = 0;
   bool HasSemicolon = false;
 

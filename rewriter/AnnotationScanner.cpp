@@ -50,8 +50,12 @@ std::vector<RawToken> lexAll(llvm::StringRef Buffer) {
     unsigned Offset = Tok.getLocation().getRawEncoding() - Base.getRawEncoding();
     if (Tok.isAtStartOfLine())
       InDirective = Tok.is(clang::tok::hash);
-    RawToken T{Tok.getKind(), Offset, Tok.getLength(),
-               Buffer.substr(Offset, Tok.getLength()), InDirective, Tok.isAtStartOfLine(),
+    RawToken T{Tok.getKind(),
+               Offset,
+               Tok.getLength(),
+               Buffer.substr(Offset, Tok.getLength()),
+               InDirective,
+               Tok.isAtStartOfLine(),
                Depth};
     if (!InDirective) {
       if (T.Kind == clang::tok::l_brace)
@@ -70,13 +74,22 @@ std::vector<RawToken> lexAll(llvm::StringRef Buffer) {
   return Tokens;
 }
 
-
 bool isMutation(clang::tok::TokenKind K) {
   using namespace clang::tok;
   switch (K) {
-  case plusplus: case minusminus: case equal: case plusequal: case minusequal:
-  case starequal: case slashequal: case percentequal: case ampequal: case pipeequal:
-  case caretequal: case lesslessequal: case greatergreaterequal:
+  case plusplus:
+  case minusminus:
+  case equal:
+  case plusequal:
+  case minusequal:
+  case starequal:
+  case slashequal:
+  case percentequal:
+  case ampequal:
+  case pipeequal:
+  case caretequal:
+  case lesslessequal:
+  case greatergreaterequal:
     return true;
   default:
     return false;
@@ -102,8 +115,8 @@ public:
         if (I + 1 < Tokens.size() && Tokens[I + 1].Kind == clang::tok::l_paren)
           scanAnnotation(*S, I);
       } else if (AnnotatingMacros.count(T.Text)) {
-        report(T.Offset, "annotation may not be produced by the expansion of macro '" +
-                             T.Text.str() + "'");
+        report(T.Offset,
+               "annotation may not be produced by the expansion of macro '" + T.Text.str() + "'");
       }
     }
     checkTokenUses();
@@ -225,9 +238,10 @@ private:
 
   bool checkArguments(const AnnotationSpelling &S, Annotation &A, size_t Open, size_t Close) {
     if (A.Args.size() < S.MinArgs || A.Args.size() > S.MaxArgs) {
-      std::string Count = S.MinArgs == S.MaxArgs
-                              ? std::to_string(S.MinArgs) + (S.MinArgs == 1 ? " argument" : " arguments")
-                              : std::to_string(S.MinArgs) + " to " + std::to_string(S.MaxArgs) + " arguments";
+      std::string Count =
+          S.MinArgs == S.MaxArgs
+              ? std::to_string(S.MinArgs) + (S.MinArgs == 1 ? " argument" : " arguments")
+              : std::to_string(S.MinArgs) + " to " + std::to_string(S.MaxArgs) + " arguments";
       report(A.MacroOffset, S.Macro.str() + " takes " + Count);
       return false;
     }
@@ -235,15 +249,19 @@ private:
       ArgRole Role = S.Roles[I];
       std::vector<const RawToken *> ArgTokens = tokensIn(A.Args[I], Open, Close);
       switch (Role) {
-      case ArgRole::Name: case ArgRole::Lane: case ArgRole::Source: case ArgRole::Destination:
+      case ArgRole::Name:
+      case ArgRole::Lane:
+      case ArgRole::Source:
+      case ArgRole::Destination:
         for (const RawToken *T : ArgTokens)
           if (!clang::tok::isStringLiteral(T->Kind)) {
-            report(A.Args[I].Begin, roleName(Role).str() + " of " + S.Macro.str() +
-                                        " must be a string literal");
+            report(A.Args[I].Begin,
+                   roleName(Role).str() + " of " + S.Macro.str() + " must be a string literal");
             break;
           }
         break;
-      case ArgRole::Payload: case ArgRole::Lead:
+      case ArgRole::Payload:
+      case ArgRole::Lead:
         for (const RawToken *T : ArgTokens)
           if (isMutation(T->Kind)) {
             report(A.Args[I].Begin, roleName(Role).str() + " of " + S.Macro.str() +

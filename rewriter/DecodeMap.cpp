@@ -7,9 +7,12 @@ namespace {
 
 const char *siteKind(AnnotationKind Kind) {
   switch (Kind) {
-  case AnnotationKind::Range: return "range";
-  case AnnotationKind::RangeStart: return "range_start";
-  default: return "record";
+  case AnnotationKind::Range:
+    return "range";
+  case AnnotationKind::RangeStart:
+    return "range_start";
+  default:
+    return "record";
   }
 }
 
@@ -26,8 +29,12 @@ nlohmann::ordered_json kernelJson(const DecodeMap &Map, const KernelMapModel &K)
   J["lanes"] = K.Lanes;
   J["sites"] = nlohmann::ordered_json::array();
   for (const MapSite &S : K.Sites)
-    J["sites"].push_back({{"id", S.Id}, {"kind", siteKind(S.Kind)}, {"name", S.Name},
-                          {"lane", S.Lane}, {"group", S.Group}, {"loc", S.Loc}});
+    J["sites"].push_back({{"id", S.Id},
+                          {"kind", siteKind(S.Kind)},
+                          {"name", S.Name},
+                          {"lane", S.Lane},
+                          {"group", S.Group},
+                          {"loc", S.Loc}});
   J["flows"] = nlohmann::ordered_json::array();
   for (const auto &[Src, Dst] : K.Flows)
     J["flows"].push_back({{"src", Src}, {"dst", Dst}});
@@ -56,8 +63,8 @@ std::string renderMapHeader(const DecodeMap &Map) {
   for (const KernelMapModel &K : Map.Kernels) {
     Out += "inline constexpr cutrace::KernelMap " + K.Symbol + "{\n    \"" + K.Kernel + "\", " +
            std::to_string(K.Groups.size()) + ", " + std::to_string(K.MaxEvents) +
-           ", cutrace::Clock::" + K.Clock + ",\n    R\"cutrace_json(" +
-           kernelJson(Map, K).dump() + ")cutrace_json\"};\n";
+           ", cutrace::Clock::" + K.Clock + ",\n    R\"cutrace_json(" + kernelJson(Map, K).dump() +
+           ")cutrace_json\"};\n";
   }
   Out += "} // namespace cutrace_map\n";
   return Out;

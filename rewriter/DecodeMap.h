@@ -31,8 +31,8 @@ struct MapAnnotation {
 };
 
 struct KernelMapModel {
-  std::string Kernel;  // qualified name
-  std::string Symbol;  // the C++ identifier of its KernelMap in namespace cutrace_map
+  std::string Kernel; // qualified name
+  std::string Symbol; // the C++ identifier of its KernelMap in namespace cutrace_map
   unsigned MaxEvents = 1024;
   std::string Clock = "clock64";
   std::vector<MapGroup> Groups;

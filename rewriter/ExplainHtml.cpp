@@ -13,12 +13,23 @@ std::string escapeHtml(llvm::StringRef Text) {
   Out.reserve(Text.size());
   for (char C : Text)
     switch (C) {
-    case '&': Out += "&amp;"; break;
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '"': Out += "&quot;"; break;
-    case '\'': Out += "&#39;"; break;
-    default: Out += C;
+    case '&':
+      Out += "&amp;";
+      break;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    case '\'':
+      Out += "&#39;";
+      break;
+    default:
+      Out += C;
     }
   return Out;
 }
@@ -113,7 +124,9 @@ const char *Script = R"js(
 )js";
 
 const char *markFor(StageStatus S) {
-  return S == StageStatus::Completed ? "&#10003;" : S == StageStatus::Failed ? "&#10007;" : "&#8211;";
+  return S == StageStatus::Completed ? "&#10003;"
+         : S == StageStatus::Failed  ? "&#10007;"
+                                     : "&#8211;";
 }
 
 std::string countsText(const std::vector<Count> &Counts) {
@@ -155,8 +168,8 @@ public:
   void write(const ChangedRegion &R) {
     OS << "<section class=\"region\" id=\"region-" << Index << "\" data-kind=\""
        << regionKindName(R.What) << "\" data-added=\"" << R.Added << "\" data-removed=\""
-       << R.Removed << "\">\n<h2><span class=\"kind\">" << regionKindName(R.What)
-       << "</span> " << escapeHtml(R.Name) << " &nbsp;<span class=\"plus\">+" << R.Added
+       << R.Removed << "\">\n<h2><span class=\"kind\">" << regionKindName(R.What) << "</span> "
+       << escapeHtml(R.Name) << " &nbsp;<span class=\"plus\">+" << R.Added
        << "</span> <span class=\"minus\">-" << R.Removed << "</span> <span class=\"kind\">"
        << "line " << R.OldFirstLine << " &rarr; " << R.NewFirstLine << "</span></h2>\n"
        << "<table class=\"diff\"><colgroup><col class=\"ln\"><col><col class=\"ln\"><col>"
@@ -255,8 +268,10 @@ void writeSidebar(const RunReport &Report, llvm::raw_ostream &OS) {
   for (size_t I = 0; I < Report.changes().size(); ++I) {
     const ChangedRegion &R = Report.changes()[I];
     OS << "<li><a href=\"#region-" << I << "\" data-region=\"" << I << "\"><span class=\"mark\">"
-       << (R.What == ChangedRegion::Kernel ? "K" : R.What == ChangedRegion::LaunchSite ? "L"
-           : R.What == ChangedRegion::Function ? "F" : "&#183;")
+       << (R.What == ChangedRegion::Kernel       ? "K"
+           : R.What == ChangedRegion::LaunchSite ? "L"
+           : R.What == ChangedRegion::Function   ? "F"
+                                                 : "&#183;")
        << "</span> " << escapeHtml(R.Name) << "<span class=\"counts\">" << regionKindName(R.What)
        << " <span class=\"plus\">+" << R.Added << "</span> <span class=\"minus\">-" << R.Removed
        << "</span></span></a></li>\n";

@@ -23,8 +23,8 @@ const char *statusColor(const Palette &P, StageStatus S) {
 }
 
 void renderStage(const StageRecord &S, llvm::raw_ostream &OS, const Palette &P) {
-  OS << "  " << statusColor(P, S.Status) << llvm::left_justify(statusName(S.Status), 9)
-     << P.reset() << " " << llvm::left_justify(S.Name, 23);
+  OS << "  " << statusColor(P, S.Status) << llvm::left_justify(statusName(S.Status), 9) << P.reset()
+     << " " << llvm::left_justify(S.Name, 23);
   if (S.Status != StageStatus::Skipped)
     OS << llvm::format("%8.1f ms", S.Millis);
   else
@@ -48,8 +48,8 @@ void renderStage(const StageRecord &S, llvm::raw_ostream &OS, const Palette &P) 
 }
 
 void renderRegion(const ChangedRegion &R, llvm::raw_ostream &OS, const Palette &P) {
-  OS << P.bold() << regionKindName(R.What) << " " << R.Name << P.reset() << "  " << P.green()
-     << "+" << R.Added << P.reset() << " " << P.red() << "-" << R.Removed << P.reset() << "\n";
+  OS << P.bold() << regionKindName(R.What) << " " << R.Name << P.reset() << "  " << P.green() << "+"
+     << R.Added << P.reset() << " " << P.red() << "-" << R.Removed << P.reset() << "\n";
   for (const Hunk &H : groupHunks(R.Lines, 3)) {
     OS << P.cyan() << "@@ -" << H.OldStart << "," << H.OldCount << " +" << H.NewStart << ","
        << H.NewCount << " @@" << P.reset() << "\n";

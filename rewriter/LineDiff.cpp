@@ -42,11 +42,13 @@ std::vector<DiffLine> diffLines(llvm::StringRef OldText, llvm::StringRef NewText
   std::vector<std::vector<unsigned>> L(N + 1, std::vector<unsigned>(M + 1, 0));
   for (size_t I = N; I-- > 0;)
     for (size_t J = M; J-- > 0;)
-      L[I][J] = A[Prefix + I] == B[Prefix + J] ? L[I + 1][J + 1] + 1
-                                               : std::max(L[I + 1][J], L[I][J + 1]);
+      L[I][J] =
+          A[Prefix + I] == B[Prefix + J] ? L[I + 1][J + 1] + 1 : std::max(L[I + 1][J], L[I][J + 1]);
   std::vector<DiffLine> Out;
   unsigned OldNo = 0, NewNo = 0;
-  auto Same = [&](llvm::StringRef T) { Out.push_back({DiffLine::Same, display(T), ++OldNo, ++NewNo}); };
+  auto Same = [&](llvm::StringRef T) {
+    Out.push_back({DiffLine::Same, display(T), ++OldNo, ++NewNo});
+  };
   for (size_t I = 0; I < Prefix; ++I)
     Same(A[I]);
   size_t I = 0, J = 0;

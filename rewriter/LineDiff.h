@@ -10,9 +10,9 @@ namespace cutrace {
 
 struct DiffLine {
   enum Kind { Same, Removed, Added } What;
-  std::string Text;    // without its line terminator
-  unsigned OldLine;    // 1-based; 0 for Added
-  unsigned NewLine;    // 1-based; 0 for Removed
+  std::string Text; // without its line terminator
+  unsigned OldLine; // 1-based; 0 for Added
+  unsigned NewLine; // 1-based; 0 for Removed
 };
 
 /// The edit script turning Old into New, line by line (longest common subsequence).

@@ -192,7 +192,7 @@ std::vector<bool> codeMask(llvm::StringRef B) {
       I = End == llvm::StringRef::npos ? B.size() : End + 2;
       Mark(From, I);
     } else if (C == '"' || (C == '\'' && (I == 0 || !(std::isalnum((unsigned char)B[I - 1]) ||
-                                                     B[I - 1] == '_')))) {
+                                                      B[I - 1] == '_')))) {
       bool Raw = C == '"' && I > 0 && B[I - 1] == 'R';
       if (Raw) {
         size_t Paren = B.find('(', I);
@@ -263,10 +263,9 @@ std::string functionName(llvm::StringRef B, const std::vector<bool> &Code, unsig
   llvm::StringRef Header = B.substr(From, Open - From);
   for (llvm::StringRef Word : {"namespace", "struct", "class", "union", "enum"}) {
     size_t P = Header.find(Word);
-    bool WholeWord = P != llvm::StringRef::npos &&
-                     (P == 0 || !std::isalnum((unsigned char)Header[P - 1])) &&
-                     (P + Word.size() >= Header.size() ||
-                      !std::isalnum((unsigned char)Header[P + Word.size()]));
+    bool WholeWord =
+        P != llvm::StringRef::npos && (P == 0 || !std::isalnum((unsigned char)Header[P - 1])) &&
+        (P + Word.size() >= Header.size() || !std::isalnum((unsigned char)Header[P + Word.size()]));
     if (WholeWord && Header.find('(') > P)
       return "";
   }
@@ -290,8 +289,8 @@ std::string functionName(llvm::StringRef B, const std::vector<bool> &Code, unsig
   while (End > From && std::isspace((unsigned char)B[End - 1]))
     --End;
   unsigned Begin = End;
-  while (Begin > From && (std::isalnum((unsigned char)B[Begin - 1]) || B[Begin - 1] == '_' ||
-                          B[Begin - 1] == ':'))
+  while (Begin > From &&
+         (std::isalnum((unsigned char)B[Begin - 1]) || B[Begin - 1] == '_' || B[Begin - 1] == ':'))
     --Begin;
   if (Begin == End)
     return collapseSpace(B.substr(From, I - From)); // operator() and the like
@@ -402,9 +401,8 @@ std::vector<ChangedRegion> describeChanges(llvm::StringRef Before, std::vector<E
   std::vector<WorkRegion> Work;
   for (const NamedRegion &N : Named) {
     unsigned B = lineStartAt(Before, N.Range.Begin), E = lineEndAt(Before, lastByte(N.Range));
-    bool Overlaps = std::any_of(Work.begin(), Work.end(), [&](const WorkRegion &W) {
-      return B < W.End && W.Begin < E;
-    });
+    bool Overlaps = std::any_of(Work.begin(), Work.end(),
+                                [&](const WorkRegion &W) { return B < W.End && W.Begin < E; });
     if (!Overlaps) // a launch inside a kernel already shown, say
       Work.push_back({N.What, N.Name, B, E, {}});
   }
@@ -437,13 +435,13 @@ std::vector<ChangedRegion> describeChanges(llvm::StringRef Before, std::vector<E
       Last->End = std::max(Last->End, E);
       Last->Edits.push_back(I);
     } else {
-      Work.push_back({ChangedRegion::FileScope,
-                      "line " + std::to_string(lineOf(Before, B)), B, E, {I}});
+      Work.push_back(
+          {ChangedRegion::FileScope, "line " + std::to_string(lineOf(Before, B)), B, E, {I}});
     }
   }
-  Work.erase(std::remove_if(Work.begin(), Work.end(),
-                            [](const WorkRegion &W) { return W.Edits.empty(); }),
-             Work.end());
+  Work.erase(
+      std::remove_if(Work.begin(), Work.end(), [](const WorkRegion &W) { return W.Edits.empty(); }),
+      Work.end());
   std::sort(Work.begin(), Work.end(),
             [](const WorkRegion &A, const WorkRegion &B) { return A.Begin < B.Begin; });
 

@@ -26,7 +26,7 @@ struct Count {
 struct StageRecord {
   std::string Name;
   StageStatus Status = StageStatus::Skipped;
-  std::string Reason;      // why it was skipped, or what failed, in one line
+  std::string Reason; // why it was skipped, or what failed, in one line
   double Millis = 0;
   std::vector<Count> Counts;
   std::string Diagnostics; // as the compiler-style printer wrote them, no colour

@@ -61,12 +61,18 @@ std::optional<AnnotationKind> annotationCallKind(const CallExpr *Call) {
   if (!inToolNamespace(Callee))
     return std::nullopt;
   llvm::StringRef Name = Callee->getName();
-  if (Name == "group") return AnnotationKind::Group;
-  if (Name == "range") return AnnotationKind::Range;
-  if (Name == "range_start") return AnnotationKind::RangeStart;
-  if (Name == "range_end") return AnnotationKind::RangeEnd;
-  if (Name == "record") return AnnotationKind::Record;
-  if (Name == "dag") return AnnotationKind::Dag;
+  if (Name == "group")
+    return AnnotationKind::Group;
+  if (Name == "range")
+    return AnnotationKind::Range;
+  if (Name == "range_start")
+    return AnnotationKind::RangeStart;
+  if (Name == "range_end")
+    return AnnotationKind::RangeEnd;
+  if (Name == "record")
+    return AnnotationKind::Record;
+  if (Name == "dag")
+    return AnnotationKind::Dag;
   return std::nullopt;
 }
 
@@ -284,8 +290,7 @@ private:
     if (!Use.BlockIsSwitchBody)
       return;
     for (const Stmt *Child : Block->body())
-      for (const Stmt *S = Child; S && isa<SwitchCase>(S);
-           S = cast<SwitchCase>(S)->getSubStmt())
+      for (const Stmt *S = Child; S && isa<SwitchCase>(S); S = cast<SwitchCase>(S)->getSubStmt())
         if (std::optional<unsigned> At = writtenOffset(SM, S->getBeginLoc());
             At && *At > Use.MacroOffset)
           Use.LaterCaseLabels.push_back(*At);
@@ -389,8 +394,8 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
                          compat::CudaPass Pass) {
   ParseOutcome Outcome;
   Outcome.Pass = Pass;
-  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
-                                                      compat::parseFileSystem());
+  auto Files =
+      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), compat::parseFileSystem());
   DiagnosticCollector Collector;
   bool Reached = false;
   tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),

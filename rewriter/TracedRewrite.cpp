@@ -66,7 +66,8 @@ public:
       : Buffer(Buffer), Scan(Scan), Options(Options), Lines(Lines), Plan(Plan) {}
 
   void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses) {
-    std::sort(Uses.begin(), Uses.end(), [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
+    std::sort(Uses.begin(), Uses.end(),
+              [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
     KernelMapModel M;
     M.Kernel = Kernel.QualifiedName;
     M.Symbol = identifierFrom(Kernel.QualifiedName);
@@ -95,11 +96,12 @@ public:
     unsigned NumGroups = M.Groups.size();
     if (NeedsBlockGroup && Kernel.Body.End > Kernel.Body.Begin)
       edit({Kernel.Body.Begin + 1, Kernel.Body.Begin + 1},
-           " " + groupType + " __cutrace_block(__cutrace_slots, 0, " +
-               std::to_string(NumGroups) + ", 0);");
+           " " + groupType + " __cutrace_block(__cutrace_slots, 0, " + std::to_string(NumGroups) +
+               ", 0);");
 
     for (auto [U, A] : Items) {
-      M.Annotations.push_back({A->spelling().Macro.str(), Lines.at(Options.SourceName, A->MacroOffset)});
+      M.Annotations.push_back(
+          {A->spelling().Macro.str(), Lines.at(Options.SourceName, A->MacroOffset)});
       checkSwitchPlacement(*U, *A);
       const AnnotationUse *G = groupFor(Items, U->MacroOffset);
       std::string GroupVar = G ? groupVar(M, *G) : "__cutrace_block";
@@ -133,14 +135,13 @@ private:
   }
 
   /// The innermost TRACE_GROUP before Offset whose block still encloses it (inner shadows outer).
-  const AnnotationUse *groupFor(
-      const std::vector<std::pair<const AnnotationUse *, const Annotation *>> &Items,
-      unsigned Offset) const {
+  const AnnotationUse *
+  groupFor(const std::vector<std::pair<const AnnotationUse *, const Annotation *>> &Items,
+           unsigned Offset) const {
     const AnnotationUse *Best = nullptr;
     for (auto [U, A] : Items)
-      if (A->Kind == AnnotationKind::Group && U->MacroOffset < Offset &&
-          U->Block.Begin < Offset && Offset < U->Block.End &&
-          (!Best || Best->Block.Begin <= U->Block.Begin))
+      if (A->Kind == AnnotationKind::Group && U->MacroOffset < Offset && U->Block.Begin < Offset &&
+          Offset < U->Block.End && (!Best || Best->Block.Begin <= U->Block.Begin))
         Best = U;
     return Best;
   }
@@ -166,13 +167,13 @@ private:
                      unsigned Group, unsigned NumGroups, const AnnotationUse &U) {
     if (A.Kind == AnnotationKind::Group)
       return groupType + " " + groupVar(M, U) + "(__cutrace_slots, " +
-             std::to_string(GroupIndex[U.MacroOffset]) + ", " + std::to_string(NumGroups) +
-             ", (" + text(A.Args[1]).str() + "))";
+             std::to_string(GroupIndex[U.MacroOffset]) + ", " + std::to_string(NumGroups) + ", (" +
+             text(A.Args[1]).str() + "))";
     if (A.Kind == AnnotationKind::Dag) {
       std::string Src = literalValue(text(A.Args[0])), Dst = literalValue(text(A.Args[1]));
       M.Flows.push_back({Src, Dst});
-      return "/* TRACE_DAG(" + commentSafe(text(A.Args[0])) + ", " +
-             commentSafe(text(A.Args[1])) + "): a flow in the decode map */";
+      return "/* TRACE_DAG(" + commentSafe(text(A.Args[0])) + ", " + commentSafe(text(A.Args[1])) +
+             "): a flow in the decode map */";
     }
     if (A.Kind == AnnotationKind::RangeEnd)
       return GroupVar + ".end(" + A.TokenName + ")";
@@ -188,7 +189,8 @@ private:
     std::string Args = std::to_string(Site.Id) + ", " + payload(A) + ")";
     switch (A.Kind) {
     case AnnotationKind::Range:
-      return "cutrace::Range __cutrace_range_" + std::to_string(Site.Id) + "(" + GroupVar + ", " + Args;
+      return "cutrace::Range __cutrace_range_" + std::to_string(Site.Id) + "(" + GroupVar + ", " +
+             Args;
     case AnnotationKind::RangeStart:
       return GroupVar + ".start(" + Args;
     default:
@@ -210,7 +212,8 @@ private:
   void addSlotsParameter(const KernelDecl &Kernel) {
     for (size_t I = 0; I < Kernel.ParamListEnds.size(); ++I) {
       unsigned RParen = Kernel.ParamListEnds[I];
-      std::string Param = std::string("cutrace::Slots* __cutrace_slots") + (I == 0 ? " = nullptr" : "");
+      std::string Param =
+          std::string("cutrace::Slots* __cutrace_slots") + (I == 0 ? " = nullptr" : "");
       if (Kernel.HasParams[I]) {
         edit({RParen, RParen}, ", " + Param);
         continue;
@@ -238,8 +241,9 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
       Remap.push_back(It->second);
     }
     for (AnnotationUse U : Pass.Model.Uses) {
-      bool Seen = std::any_of(Merged.Uses.begin(), Merged.Uses.end(),
-                              [&](const AnnotationUse &M) { return M.MacroOffset == U.MacroOffset; });
+      bool Seen = std::any_of(Merged.Uses.begin(), Merged.Uses.end(), [&](const AnnotationUse &M) {
+        return M.MacroOffset == U.MacroOffset;
+      });
       if (Seen)
         continue;
       if (U.Kernel >= 0)

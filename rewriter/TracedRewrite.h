@@ -14,9 +14,9 @@ namespace cutrace {
 
 struct TracedOptions {
   unsigned MaxEvents = 1024;
-  std::string Clock = "clock64";  // or "globaltimer"
-  std::string SourceName;         // how locations name the file in the map
-  std::string MapInclude;         // what the traced file writes in #include "..."
+  std::string Clock = "clock64"; // or "globaltimer"
+  std::string SourceName;        // how locations name the file in the map
+  std::string MapInclude;        // what the traced file writes in #include "..."
 };
 
 /// One edit, by byte offsets in the original buffer.

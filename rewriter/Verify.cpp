@@ -42,8 +42,7 @@ bool insideAny(unsigned Offset, const std::vector<Span> &Spans) {
 void checkPass(const ParseOutcome &Pass, Verdict &V) {
   std::string Name = compat::passName(Pass.Pass).str();
   if (!Pass.Ran)
-    V.Unchecked.push_back("the " + Name + " pass could not parse the file (" +
-                          Pass.FailureReason +
+    V.Unchecked.push_back("the " + Name + " pass could not parse the file (" + Pass.FailureReason +
                           "): host/device placement and side effects of calls were not checked");
   std::vector<Span> AnnotatedBodies;
   for (const AnnotationUse &Use : Pass.Model.Uses) {
@@ -73,7 +72,7 @@ Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> P
   std::set<std::pair<unsigned, std::string>> Seen;
   std::vector<Problem> Unique;
   for (Problem &P : V.Problems) {
-    std::string Key = P.Message.substr(0, P.Message.find(" [")); 
+    std::string Key = P.Message.substr(0, P.Message.find(" ["));
     if (Seen.insert({P.Offset, Key}).second)
       Unique.push_back(std::move(P));
   }

@@ -9,11 +9,11 @@
 #include "TracedRewrite.h"
 
 #include "llvm/Support/raw_ostream.h"
-#include <gtest/gtest.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 
 using namespace cutrace;
@@ -21,10 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> AllStages = {"collect annotations", "parse host pass",
-                                            "parse device pass",   "check rules",
-                                            "plan edits",          "apply edits",
-                                            "write map",           "write output"};
+const std::vector<std::string> AllStages = {
+    "collect annotations", "parse host pass", "parse device pass", "check rules",
+    "plan edits",          "apply edits",     "write map",         "write output"};
 
 std::string readFile(const fs::path &P) {
   std::ifstream In(P, std::ios::binary);
@@ -34,8 +33,8 @@ std::string readFile(const fs::path &P) {
 }
 
 fs::path freshDir(const std::string &Name) {
-  fs::path D = fs::temp_directory_path() / ("cutrace_explain_" + Name + "_" +
-                                            std::to_string(::getpid()));
+  fs::path D =
+      fs::temp_directory_path() / ("cutrace_explain_" + Name + "_" + std::to_string(::getpid()));
   fs::remove_all(D);
   fs::create_directories(D);
   return D;
@@ -80,19 +79,19 @@ std::string terminalText(const RunReport &R, bool Color) {
   return Out;
 }
 
-const char *TwoKernels = "#include <cutrace/trace.h>\n"      // 1
-                         "\n"                                // 2
-                         "__global__ void a(int *x) {\n"     // 3
-                         "  TRACE_RANGE(\"a\");\n"           // 4
-                         "  x[0] = 1;\n"                     // 5
-                         "}\n"                               // 6
-                         "\n"                                // 7
-                         "namespace ns {\n"                  // 8
-                         "__global__ void b(int *x) {\n"     // 9
-                         "  x[0] = 2; TRACE_RECORD(\"b\");\n" // 10
+const char *TwoKernels = "#include <cutrace/trace.h>\n"        // 1
+                         "\n"                                  // 2
+                         "__global__ void a(int *x) {\n"       // 3
+                         "  TRACE_RANGE(\"a\");\n"             // 4
+                         "  x[0] = 1;\n"                       // 5
+                         "}\n"                                 // 6
+                         "\n"                                  // 7
+                         "namespace ns {\n"                    // 8
+                         "__global__ void b(int *x) {\n"       // 9
+                         "  x[0] = 2; TRACE_RECORD(\"b\");\n"  // 10
                          "  if (x) { TRACE_RECORD(\"c\"); }\n" // 11
-                         "}\n"                               // 12
-                         "}\n";                              // 13
+                         "}\n"                                 // 12
+                         "}\n";                                // 13
 
 // ---- stages -----------------------------------------------------------------------------------
 
@@ -162,9 +161,8 @@ TEST(ExplainRegions, StripRegionsArePerFunctionWithHandCheckedCounts) {
   EXPECT_EQ(Run.Regions[2].Name, "b");   // inside a namespace: the function, not the namespace
   EXPECT_EQ(Run.Regions[2].Removed, 2u); // lines 10 and 11 change in place
   EXPECT_EQ(Run.Regions[2].Added, 2u);
-  EXPECT_EQ(Run.Regions[2].Before,
-            "__global__ void b(int *x) {\n  x[0] = 2; TRACE_RECORD(\"b\");\n"
-            "  if (x) { TRACE_RECORD(\"c\"); }\n}\n");
+  EXPECT_EQ(Run.Regions[2].Before, "__global__ void b(int *x) {\n  x[0] = 2; TRACE_RECORD(\"b\");\n"
+                                   "  if (x) { TRACE_RECORD(\"c\"); }\n}\n");
   EXPECT_EQ(Run.Regions[2].After, "__global__ void b(int *x) {\n  x[0] = 2;\n  if (x) { }\n}\n");
 }
 

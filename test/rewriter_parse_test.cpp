@@ -1,8 +1,8 @@
 // Compat: realistic CUDA 13 code parses with Clang 19 in both passes with zero errors (SPEC §7).
 #include "SourceModel.h"
 
-#include <gtest/gtest.h>
 #include <filesystem>
+#include <gtest/gtest.h>
 
 using namespace cutrace;
 namespace fs = std::filesystem;
@@ -37,9 +37,8 @@ TEST_P(Compat, ParsesWithoutErrorsInHostAndDevicePass) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(, Compat, ::testing::ValuesIn(realisticCorpus()), [](const auto &Info) {
-  return fs::path(Info.param).stem().string();
-});
+INSTANTIATE_TEST_SUITE_P(, Compat, ::testing::ValuesIn(realisticCorpus()),
+                         [](const auto &Info) { return fs::path(Info.param).stem().string(); });
 
 TEST(CompatResourceDir, FoundWithoutUserHelp) {
   EXPECT_TRUE(fs::is_directory(fs::path(compat::clangResourceDir()) / "include"))

@@ -3,9 +3,9 @@
 #include "AnnotationScanner.h"
 #include "Strip.h"
 
-#include <gtest/gtest.h>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 
@@ -29,8 +29,9 @@ TEST(StripRules, TrailingLineCommentGoesWithTheAnnotationLine) {
 }
 
 TEST(StripRules, MultiLineAnnotationRemovesAllItsLines) {
-  EXPECT_EQ(strip("{\n  TRACE_RANGE(\"x\",\n              \"lane\",\n              i);\n  b();\n}\n"),
-            "{\n  b();\n}\n");
+  EXPECT_EQ(
+      strip("{\n  TRACE_RANGE(\"x\",\n              \"lane\",\n              i);\n  b();\n}\n"),
+      "{\n  b();\n}\n");
 }
 
 TEST(StripRules, InlineAnnotationRemovesSeparatingSpaceOnly) {
@@ -42,16 +43,19 @@ TEST(StripRules, AnnotationBeforeCodeKeepsCodeAtItsColumn) {
 }
 
 TEST(StripRules, TwoAnnotationsAroundCodeOnOneLine) {
-  EXPECT_EQ(strip("{\n  TRACE_RECORD(\"a\"); x = 1; TRACE_RECORD(\"b\");\n}\n"), "{\n  x = 1;\n}\n");
+  EXPECT_EQ(strip("{\n  TRACE_RECORD(\"a\"); x = 1; TRACE_RECORD(\"b\");\n}\n"),
+            "{\n  x = 1;\n}\n");
 }
 
 TEST(StripRules, RangeStartDeclarationIsTheAnnotation) {
-  EXPECT_EQ(strip("{\n  const auto t =\n      TRACE_RANGE_START(\"a\");\n  TRACE_RANGE_END(t);\n}\n"),
-            "{\n}\n");
+  EXPECT_EQ(
+      strip("{\n  const auto t =\n      TRACE_RANGE_START(\"a\");\n  TRACE_RANGE_END(t);\n}\n"),
+      "{\n}\n");
 }
 
 TEST(StripRules, IncludeLineIsRemoved) {
-  EXPECT_EQ(strip("#include <cutrace/trace.h>\n#include \"cutrace/trace.h\"\nint x;\n"), "int x;\n");
+  EXPECT_EQ(strip("#include <cutrace/trace.h>\n#include \"cutrace/trace.h\"\nint x;\n"),
+            "int x;\n");
 }
 
 TEST(StripRules, InactivePreprocessorBranchesAreStripped) {
@@ -77,7 +81,8 @@ TEST(StripRules, CommentsAndStringsAreNotAnnotations) {
 }
 
 TEST(StripRules, StripIsIdempotent) {
-  std::string Once = strip("{\n  TRACE_RECORD(\"a\"); x = 1; // c\n  TRACE_DAG(\"a\", \"b\");\n}\n");
+  std::string Once =
+      strip("{\n  TRACE_RECORD(\"a\"); x = 1; // c\n  TRACE_DAG(\"a\", \"b\");\n}\n");
   EXPECT_EQ(strip(Once), Once);
 }
 
@@ -124,7 +129,8 @@ std::string annotateRandomly(const std::string &Plain, std::mt19937 &Rng) {
     std::string Code = Line.substr(0, Line.find("//"));
     while (!Code.empty() && (Code.back() == ' ' || Code.back() == '\r'))
       Code.pop_back();
-    bool Eligible = Depth > 0 && !StartedInComment && !InBlockComment && !Code.empty() && (Code.back() == ';' || Code.back() == '{') &&
+    bool Eligible = Depth > 0 && !StartedInComment && !InBlockComment && !Code.empty() &&
+                    (Code.back() == ';' || Code.back() == '{') &&
                     Code.find('#') == std::string::npos && Code.find("//") == std::string::npos &&
                     Line.find("//") == std::string::npos && Code.find('"') == std::string::npos &&
                     Line.find("/*") == std::string::npos && Line.find("*/") == std::string::npos &&

@@ -313,7 +313,7 @@ TEST(Decode, GlobalViewUsesMeasuredClockRate) {
 TEST(Decode, TooShortRowFallsBackToMedianOfMeasuredRates) {
   BufferBuilder b(2, 2, 8);
   b.start(0, 1, 1'000'000, 10'000'000);
-  b.end(0, 1, 1'010'000, 10'015'000); // 1.5 GHz, measurable
+  b.end(0, 1, 1'010'000, 10'015'000);               // 1.5 GHz, measurable
   b.start(1, 1, 1'000'000, 50'000'000, /*smid=*/8); // another SM: nothing to pool with
   b.event(1, 1, I, 2, 0, 50'000'300);
   b.end(1, 1, 1'000'100, 50'000'500); // 100 ns: too short to measure

@@ -252,7 +252,7 @@ TEST(Summary, DurationsPerNameMatchHandComputedValues) {
 TEST(Summary, GroupBusyFractionIsUnionOfSlicesOverRowSpan) {
   const DecodeMap map = test_map(32);
   BufferBuilder b(1, 2, 32);
-  b.start(0, 1, 0, 0); // 1 GHz: cycles = ns; row lives [0, 1000] ns
+  b.start(0, 1, 0, 0);         // 1 GHz: cycles = ns; row lives [0, 1000] ns
   b.event(0, 1, B, 0, 0, 100); // tile [100, 300]
   b.event(0, 1, B, 1, 0, 200); // epi [200, 400] (other lane, overlaps tile)
   b.event(0, 1, E, 0, 0, 300);
@@ -288,7 +288,7 @@ TEST(Summary, SmSpanAndCountsOfTroubles) {
   ASSERT_EQ(s.sms.size(), 2u);
   EXPECT_EQ(s.sms[0].smid, 2u);
   EXPECT_EQ(s.sms[0].ctas, 2u);
-  EXPECT_DOUBLE_EQ(s.sms[0].first_start_ns, 0);  // origin is the first start, 1000
+  EXPECT_DOUBLE_EQ(s.sms[0].first_start_ns, 0); // origin is the first start, 1000
   EXPECT_DOUBLE_EQ(s.sms[0].last_end_ns, 5000); // 6000 - 1000
   EXPECT_EQ(s.sms[1].smid, 9u);
   EXPECT_EQ(s.dropped, 2u); // 6 attempted into 4 slots

@@ -64,8 +64,8 @@ Fixture load(const std::string &name) {
   return f;
 }
 
-const std::vector<std::string> kAll = {"ws_gemm",     "ws_gemm_overflow", "block_sum",
-                                       "early_exits", "pipeline",         "ticker_explicit",
+const std::vector<std::string> kAll = {"ws_gemm",      "ws_gemm_overflow", "block_sum",
+                                       "early_exits",  "pipeline",         "ticker_explicit",
                                        "ws_gemm_cmake"};
 
 // Slices named `name` of one CTA, in time order.
@@ -279,7 +279,8 @@ TEST(Fixture, RowsNeverOverlap) {
     const BufferHeader &h = f.trace.header;
     ASSERT_EQ(f.raw.buffer.size(), h.buffer_bytes()) << name;
     for (uint32_t r = 0; r < h.num_rows; ++r) {
-      const uint8_t *row = f.raw.buffer.data() + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes;
+      const uint8_t *row =
+          f.raw.buffer.data() + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes;
       if (rd32(row) != kRowStartTag)
         continue;
       EXPECT_EQ(rd32(row + 24), r / h.num_groups) << name << " row " << r;
@@ -299,7 +300,8 @@ TEST(Fixture, EventsInTimeOrderPerRow) {
     const BufferHeader &h = f.trace.header;
     const bool cycles = h.clock == Clock::clock64;
     for (uint32_t r = 0; r < h.num_rows; ++r) {
-      const uint8_t *row = f.raw.buffer.data() + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes;
+      const uint8_t *row =
+          f.raw.buffer.data() + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes;
       if (rd32(row) != kRowStartTag)
         continue;
       uint64_t prev = rd64(row + (cycles ? 16 : 8));
@@ -333,7 +335,8 @@ TEST(Fixture, PerfettoFlowFinishLiesInsideItsConsumeSlice) {
   std::vector<nlohmann::json> finishes;
   for (const nlohmann::json &e : doc["traceEvents"]) {
     if (e["ph"] == "X" && e["name"] == "consume")
-      consume[{e["pid"], e["tid"]}].emplace_back(e["ts"], e["ts"].get<double>() + e["dur"].get<double>());
+      consume[{e["pid"], e["tid"]}].emplace_back(e["ts"],
+                                                 e["ts"].get<double>() + e["dur"].get<double>());
     if (e["ph"] == "f")
       finishes.push_back(e);
   }

@@ -185,7 +185,8 @@ std::string testName(const fs::path &file) {
 }
 
 bool endsWith(const std::string &s, const std::string &suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // Every X.cu in dir (X.plain.cu excluded), sorted; when `with_twin`, only those with X.plain.cu.
@@ -257,8 +258,8 @@ TEST_P(Strip, VerifyStripAcceptsAgainstTwin) {
 }
 
 // Empty instantiation prefix: tests read Strip.MatchesNeverAnnotatedTwin/<X>.
-INSTANTIATE_TEST_SUITE_P(, Strip,
-                         ::testing::ValuesIn(listInputs(inputsDir() / "strip", true)), nameOf);
+INSTANTIATE_TEST_SUITE_P(, Strip, ::testing::ValuesIn(listInputs(inputsDir() / "strip", true)),
+                         nameOf);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Strip);
 
 TEST(StripCorpus, HasAtLeastThirtyPairsAndSixRealisticKernels) {
@@ -314,19 +315,20 @@ TEST_P(VerifyStrip, RejectsWithDiagnostic) {
     return;
   }
   EXPECT_EQ(verify.exit_status, 1) << describe(verify);
-  const std::string diagnostic = GetParam().filename().string() + ":" + want->location +
-                                 ": error: " + want->message;
+  const std::string diagnostic =
+      GetParam().filename().string() + ":" + want->location + ": error: " + want->message;
   EXPECT_TRUE(verify.err.find(diagnostic) != std::string::npos)
-      << "expected stderr to contain\n  " << diagnostic << "\n" << describe(verify);
+      << "expected stderr to contain\n  " << diagnostic << "\n"
+      << describe(verify);
 
   // The other modes enforce the rule too and write nothing. Strip is lexical (it must work on
   // files Clang cannot parse), so rules that need the parse are enforced by --traced instead;
   // such inputs say `// CHECKED-BY: parse`.
   const fs::path out = scratch_.path() / "out.cu";
   const bool needs_parse = readBytes(GetParam())->find("// CHECKED-BY: parse") != std::string::npos;
-  const RunResult other = run(needs_parse ? tracedCommand(GetParam(), out)
-                                          : stripCommand(GetParam(), out),
-                              scratch_.path());
+  const RunResult other =
+      run(needs_parse ? tracedCommand(GetParam(), out) : stripCommand(GetParam(), out),
+          scratch_.path());
   EXPECT_EQ(other.exit_status, 1) << describe(other);
   EXPECT_NE(other.err.find(diagnostic), std::string::npos) << describe(other);
   EXPECT_FALSE(fs::exists(out)) << "a failing run must not write " << out;

@@ -29,8 +29,9 @@ enum ExitCode { Ok = 0, AnnotationErrors = 1, UsageOrIo = 2, ParseFailure = 3 };
 
 cl::OptionCategory Category("trace-rewrite options");
 cl::list<std::string> Files(cl::Positional, cl::desc("<file.cu>..."), cl::cat(Category));
-cl::opt<std::string> Output("o", cl::desc("Write the result to <file> ('-' = stdout, the default "
-                                          "for one file)"),
+cl::opt<std::string> Output("o",
+                            cl::desc("Write the result to <file> ('-' = stdout, the default "
+                                     "for one file)"),
                             cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> InPlace("i", cl::desc("Rewrite the files in place"), cl::cat(Category));
 cl::opt<std::string> BuildPath("p", cl::desc("Build directory holding compile_commands.json"),
@@ -42,23 +43,26 @@ cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA installation"),
 cl::opt<std::string> GpuArch("cuda-gpu-arch", cl::desc("GPU architecture for the device pass"),
                              cl::init("sm_90"), cl::cat(Category));
 enum class Mode { Strip, Traced, VerifyStrip };
-cl::opt<Mode> RunMode(
-    cl::desc("Mode:"),
-    cl::values(clEnumValN(Mode::Strip, "strip", "Delete every annotation (default)"),
-               clEnumValN(Mode::Traced, "traced", "Expand annotations into recording code"),
-               clEnumValN(Mode::VerifyStrip, "verify-strip",
-                          "Check the files obey every annotation rule and strip exactly")),
-    cl::init(Mode::Strip), cl::cat(Category));
-cl::opt<std::string> Against("against", cl::desc("With --verify-strip: require strip(FILE) to "
-                                                 "equal this file byte for byte"),
+cl::opt<Mode>
+    RunMode(cl::desc("Mode:"),
+            cl::values(clEnumValN(Mode::Strip, "strip", "Delete every annotation (default)"),
+                       clEnumValN(Mode::Traced, "traced", "Expand annotations into recording code"),
+                       clEnumValN(Mode::VerifyStrip, "verify-strip",
+                                  "Check the files obey every annotation rule and strip exactly")),
+            cl::init(Mode::Strip), cl::cat(Category));
+cl::opt<std::string> Against("against",
+                             cl::desc("With --verify-strip: require strip(FILE) to "
+                                      "equal this file byte for byte"),
                              cl::value_desc("plain.cu"), cl::cat(Category));
-cl::opt<bool> Strict("strict", cl::desc("With --verify-strip: fail (exit 3) when a Clang pass "
-                                        "cannot parse the file, instead of running only the "
-                                        "lexical checks"),
+cl::opt<bool> Strict("strict",
+                     cl::desc("With --verify-strip: fail (exit 3) when a Clang pass "
+                              "cannot parse the file, instead of running only the "
+                              "lexical checks"),
                      cl::cat(Category));
-cl::opt<std::string> MapPath("map", cl::desc("With --traced: decode-map header to write "
-                                             "(default: <input stem>.trace_map.h beside the "
-                                             "output); JSON goes beside it"),
+cl::opt<std::string> MapPath("map",
+                             cl::desc("With --traced: decode-map header to write "
+                                      "(default: <input stem>.trace_map.h beside the "
+                                      "output); JSON goes beside it"),
                              cl::value_desc("file"), cl::cat(Category));
 cl::opt<unsigned> MaxEvents("max-events", cl::desc("With --traced: events kept per row"),
                             cl::init(1024), cl::cat(Category));
@@ -138,9 +142,8 @@ compat::ParseOptions parseOptionsFor(const std::string &Path) {
   Options.GpuArch = GpuArch;
   std::string Error;
   std::unique_ptr<clang::tooling::CompilationDatabase> Db =
-      BuildPath.empty()
-          ? clang::tooling::CompilationDatabase::autoDetectFromSource(Path, Error)
-          : clang::tooling::CompilationDatabase::loadFromDirectory(BuildPath, Error);
+      BuildPath.empty() ? clang::tooling::CompilationDatabase::autoDetectFromSource(Path, Error)
+                        : clang::tooling::CompilationDatabase::loadFromDirectory(BuildPath, Error);
   if (!BuildPath.empty() && !Db)
     llvm::errs() << "trace-rewrite: warning: " << Error << "\n";
   if (Db) {
@@ -235,11 +238,11 @@ std::string applyStrip(const SourceFile &F, const ScanResult &Scan, RunReport &R
   R.complete(stage::Plan, {{"deletions", static_cast<unsigned>(Deletions.size())}});
   R.start(stage::Apply);
   std::string Stripped = applyDeletions(F.text(), Deletions);
-  R.complete(stage::Apply, {{"bytes removed", static_cast<unsigned>(F.text().size() -
-                                                                     Stripped.size())}});
+  R.complete(stage::Apply,
+             {{"bytes removed", static_cast<unsigned>(F.text().size() - Stripped.size())}});
   if (Explaining.on())
-    R.setChanges(describeChanges(F.text(), deletionEdits(Deletions),
-                                 functionRegions(F.text(), Scan)));
+    R.setChanges(
+        describeChanges(F.text(), deletionEdits(Deletions), functionRegions(F.text(), Scan)));
   return Stripped;
 }
 
@@ -368,8 +371,8 @@ int runTraced(const SourceFile &F, RunReport &R) {
                                "nothing");
   for (const ParseOutcome &P : Passes)
     if (!P.Ran) {
-      llvm::StringRef Stage = P.Pass == compat::CudaPass::Host ? stage::ParseHost
-                                                               : stage::ParseDevice;
+      llvm::StringRef Stage =
+          P.Pass == compat::CudaPass::Host ? stage::ParseHost : stage::ParseDevice;
       R.fail(Stage, R.stage(Stage)->Reason,
              printLine(F.Path + ": error: cannot rewrite: the " + compat::passName(P.Pass).str() +
                        " pass could not parse the file (" + P.FailureReason + ")") +
@@ -383,7 +386,8 @@ int runTraced(const SourceFile &F, RunReport &R) {
            {{"errors", countLevel(V.Problems, Severity::Error)}});
     return AnnotationErrors;
   }
-  R.complete(stage::Check, {{"errors", 0}, {"warnings", countLevel(V.Problems, Severity::Warning)}});
+  R.complete(stage::Check,
+             {{"errors", 0}, {"warnings", countLevel(V.Problems, Severity::Warning)}});
   std::string Out = outputPathFor(F);
   std::string Map = mapPathFor(F, Out);
   TracedOptions Options;
@@ -398,9 +402,11 @@ int runTraced(const SourceFile &F, RunReport &R) {
   std::vector<NamedRegion> Regions = tracedRegions(F.text(), Plan, Model);
   std::vector<Count> Counts = {
       {"kernels", static_cast<unsigned>(Plan.KernelSpans.size())},
-      {"launch sites", static_cast<unsigned>(std::count_if(
-                           Regions.begin(), Regions.end(),
-                           [](const NamedRegion &N) { return N.What == ChangedRegion::LaunchSite; }))},
+      {"launch sites", static_cast<unsigned>(std::count_if(Regions.begin(), Regions.end(),
+                                                           [](const NamedRegion &N) {
+                                                             return N.What ==
+                                                                    ChangedRegion::LaunchSite;
+                                                           }))},
       {"edits", static_cast<unsigned>(Plan.Edits.size())},
       {"warnings", countLevel(Plan.Problems, Severity::Warning)}};
   if (hasErrors(Plan.Problems)) {
@@ -423,8 +429,8 @@ int runTraced(const SourceFile &F, RunReport &R) {
   R.start(stage::Map);
   llvm::SmallString<256> Json(Map);
   llvm::sys::path::replace_extension(Json, ".json");
-  bool Written = writeFile(Map, renderMapHeader(Plan.Map)) &&
-                 writeFile(Json, renderMapJson(Plan.Map));
+  bool Written =
+      writeFile(Map, renderMapHeader(Plan.Map)) && writeFile(Json, renderMapJson(Plan.Map));
   unsigned Sites = 0;
   for (const KernelMapModel &K : Plan.Map.Kernels)
     Sites += K.Sites.size();
@@ -455,8 +461,10 @@ std::vector<const char *> splitDashDash(int Argc, const char **Argv) {
 /// --explain[=where] wins over CUTRACE_EXPLAIN; --explain-dir over CUTRACE_EXPLAIN_DIR.
 bool resolveExplain() {
   const char *Env = std::getenv("CUTRACE_EXPLAIN");
-  std::string Where = Explain.getNumOccurrences() ? (Explain.empty() ? "terminal" : Explain.getValue())
-                      : Env ? Env : "";
+  std::string Where = Explain.getNumOccurrences()
+                          ? (Explain.empty() ? "terminal" : Explain.getValue())
+                      : Env ? Env
+                            : "";
   if (Where == "terminal" || Where == "both")
     Explaining.Terminal = true;
   if (Where == "html" || Where == "both")
@@ -533,9 +541,8 @@ void emitReport(const RunReport &Report) {
 
 int main(int Argc, const char **Argv) {
   cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
-    OS << "trace-rewrite (cutrace) " << CUTRACE_VERSION << "\n";
-  });
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &OS) { OS << "trace-rewrite (cutrace) " << CUTRACE_VERSION << "\n"; });
   std::vector<const char *> Own = splitDashDash(Argc, Argv);
   if (!cl::ParseCommandLineOptions(
           static_cast<int>(Own.size()), Own.data(),
@@ -554,9 +561,10 @@ int main(int Argc, const char **Argv) {
     std::optional<SourceFile> F = readSource(Path);
     if (!F)
       return UsageOrIo;
-    RunReport Report(Path, RunMode == Mode::Strip    ? "strip"
-                           : RunMode == Mode::Traced ? "traced"
-                                                     : "verify-strip",
+    RunReport Report(Path,
+                     RunMode == Mode::Strip    ? "strip"
+                     : RunMode == Mode::Traced ? "traced"
+                                               : "verify-strip",
                      stagesOf(RunMode));
     int Status = RunMode == Mode::Strip    ? runStrip(*F, Report)
                  : RunMode == Mode::Traced ? runTraced(*F, Report)

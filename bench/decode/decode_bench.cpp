@@ -43,23 +43,24 @@ int main(int argc, char **argv) {
   }
   cutrace::Trace trace;
   size_t bytes = 0;
-  const double decode = bestSeconds(reps, [&] {
-    trace = cutrace::decode(*map, file->buffer.data(), file->buffer.size());
-    return size_t(0);
-  }, bytes);
+  const double decode = bestSeconds(
+      reps,
+      [&] {
+        trace = cutrace::decode(*map, file->buffer.data(), file->buffer.size());
+        return size_t(0);
+      },
+      bytes);
   size_t events = 0;
   for (const cutrace::Row &row : trace.rows)
     events += row.slices.size() * 2 + row.instants.size();
   size_t summaryBytes, perfettoBytes, htmlBytes;
-  const double summary = bestSeconds(reps, [&] {
-    return cutrace::format_summary(cutrace::summarize(*map, trace)).size();
-  }, summaryBytes);
-  const double perfetto = bestSeconds(reps, [&] {
-    return cutrace::export_perfetto(*map, trace).size();
-  }, perfettoBytes);
-  const double html = bestSeconds(reps, [&] {
-    return cutrace::export_html(*map, trace).size();
-  }, htmlBytes);
+  const double summary = bestSeconds(
+      reps, [&] { return cutrace::format_summary(cutrace::summarize(*map, trace)).size(); },
+      summaryBytes);
+  const double perfetto = bestSeconds(
+      reps, [&] { return cutrace::export_perfetto(*map, trace).size(); }, perfettoBytes);
+  const double html = bestSeconds(
+      reps, [&] { return cutrace::export_html(*map, trace).size(); }, htmlBytes);
   std::printf("records decoded: %zu (buffer %.1f MB)\n\n", events, file->buffer.size() / 1e6);
   std::printf("| step | seconds | rate | output |\n|---|---|---|---|\n");
   std::printf("| decode | %.3f | %.1f M events/s | |\n", decode, events / decode / 1e6);

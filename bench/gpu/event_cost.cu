@@ -32,8 +32,7 @@ template <int Fmas> __global__ void annotated(float *out, int events, float seed
 }
 
 // (c) The best hand-written emitter: cursor in a register, branch-free predicated 16-byte store.
-template <int Fmas>
-__global__ void hand_best(float *out, int events, float seed, uint4 *rows) {
+template <int Fmas> __global__ void hand_best(float *out, int events, float seed, uint4 *rows) {
   float a = seed + threadIdx.x;
   const bool writer = threadIdx.x == 0;
   const uint64_t row = reinterpret_cast<uint64_t>(rows + size_t(blockIdx.x) * kMaxEvents);
@@ -88,13 +87,13 @@ __global__ void clock_rate(uint64_t *out) {
 
 namespace {
 
-#define CHECK(call)                                                                               \
-  do {                                                                                            \
-    cudaError_t err_ = (call);                                                                    \
-    if (err_ != cudaSuccess) {                                                                    \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cudaError_t err_ = (call);                                                                     \
+    if (err_ != cudaSuccess) {                                                                     \
       std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_));           \
-      std::exit(1);                                                                               \
-    }                                                                                             \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 /// Median kernel time in ms of kReps launches, after one warm-up launch.
@@ -157,7 +156,8 @@ template <int Fmas> void runSize(const char *variant, const Setup &s, int ctasPe
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s stripped|hand|global|traced|traced_globaltimer|clock\n", argv[0]);
+    std::fprintf(stderr, "usage: %s stripped|hand|global|traced|traced_globaltimer|clock\n",
+                 argv[0]);
     return 2;
   }
   cudaDeviceProp prop;

@@ -14,7 +14,7 @@ constexpr int kTile = 64, kDepth = 16, kThreads = 256;
 // kernel at the stripped kernel's 48 registers (5 CTAs per SM) instead of the 64 ptxas picks.
 template <int MinBlocks>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
-sgemm(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, int n) {
+    sgemm(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, int n) {
   __shared__ float as[kDepth][kTile];
   __shared__ float bs[kDepth][kTile];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;

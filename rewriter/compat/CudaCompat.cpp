@@ -33,17 +33,16 @@ std::string clangResourceDir() {
 std::vector<std::string> parseCommand(const ParseOptions &Options, CudaPass Pass,
                                       llvm::StringRef File) {
   std::vector<std::string> Args = {
-      "clang++", "-fsyntax-only", "-x", "cuda", "-std=c++17",
-      "--cuda-path=" + Options.CudaPath, "--cuda-gpu-arch=" + Options.GpuArch,
+      "clang++", "-fsyntax-only", "-x", "cuda", "-std=c++17", "--cuda-path=" + Options.CudaPath,
+      "--cuda-gpu-arch=" + Options.GpuArch,
       Pass == CudaPass::Host ? "--cuda-host-only" : "--cuda-device-only",
       "-Wno-unknown-cuda-version", "-w", "-resource-dir", clangResourceDir(),
       // The tool's annotation header first, so the parse view is the one seen.
-      "-I" + VirtualInclude.str(), "-DCUTRACE_TOOL_PARSE",
-      "-isystem", Options.CudaPath + "/include/cccl",
+      "-I" + VirtualInclude.str(), "-DCUTRACE_TOOL_PARSE", "-isystem",
+      Options.CudaPath + "/include/cccl",
       // Stubs for headers CUDA 13 removed but clang's CUDA wrapper still includes.
-      "-isystem", VirtualStubs.str(),
-      "-include", VirtualStubs.str() + "/cutrace_cuda13_intrinsics.h",
-      "-ferror-limit=0"};
+      "-isystem", VirtualStubs.str(), "-include",
+      VirtualStubs.str() + "/cutrace_cuda13_intrinsics.h", "-ferror-limit=0"};
   // Later -std flags win, so user flags come after the defaults.
   Args.insert(Args.end(), Options.ExtraArgs.begin(), Options.ExtraArgs.end());
   Args.push_back(File.str());
@@ -58,8 +57,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> parseFileSystem() {
   Add(VirtualInclude.str() + "/cutrace/trace.h", EmbeddedTraceHeader);
   Add(VirtualStubs.str() + "/texture_fetch_functions.h", "#pragma once\n");
   Add(VirtualStubs.str() + "/cutrace_cuda13_intrinsics.h", EmbeddedIntrinsicsHeader);
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
+  auto Overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   Overlay->pushOverlay(Memory);
   return Overlay;
 }

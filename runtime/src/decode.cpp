@@ -16,13 +16,20 @@ namespace cutrace {
 
 const char *rate_source_name(RateSource source) {
   switch (source) {
-  case RateSource::measured: return "measured";
-  case RateSource::sm_pooled: return "SM-pooled";
-  case RateSource::launch_median: return "launch median";
-  case RateSource::launch_pooled: return "launch-pooled";
-  case RateSource::device_attribute: return "device attribute";
-  case RateSource::default_rate: return "default";
-  case RateSource::override_rate: return "override";
+  case RateSource::measured:
+    return "measured";
+  case RateSource::sm_pooled:
+    return "SM-pooled";
+  case RateSource::launch_median:
+    return "launch median";
+  case RateSource::launch_pooled:
+    return "launch-pooled";
+  case RateSource::device_attribute:
+    return "device attribute";
+  case RateSource::default_rate:
+    return "default";
+  case RateSource::override_rate:
+    return "override";
   }
   return "?";
 }
@@ -183,8 +190,7 @@ std::optional<double> launch_pooled_ghz(const std::vector<RawRow> &rows,
 
 // Best source first: the row's own pairs, its SM's pooled pairs, the launch's median, the
 // launch's short rows pooled, the device's peak clock from the buffer header, the default.
-void assign_rates(std::vector<RawRow> &rows, const BufferHeader &h,
-                  const DecodeOptions &options) {
+void assign_rates(std::vector<RawRow> &rows, const BufferHeader &h, const DecodeOptions &options) {
   if (options.ghz_override) {
     for (RawRow &raw : rows)
       raw.row.ghz = *options.ghz_override, raw.row.ghz_source = RateSource::override_rate;
@@ -238,8 +244,8 @@ public:
   Stamp operator()(uint64_t ts) const {
     if (clock_ == Clock::clock64)
       return {ts, start_ns_ + double(int64_t(ts - row_.start_cycles)) * ns_per_cycle_};
-    return {uint64_t(int64_t(row_.start_cycles) + int64_t(double(int64_t(ts - row_.start_ns)) *
-                                                          row_.ghz)),
+    return {uint64_t(int64_t(row_.start_cycles) +
+                     int64_t(double(int64_t(ts - row_.start_ns)) * row_.ghz)),
             since(ts, origin_)};
   }
 

@@ -8,7 +8,7 @@ namespace cutrace {
 namespace {
 
 struct DeviceInfo {
-  uint32_t clock_khz = 0;      // 0: unknown
+  uint32_t clock_khz = 0;       // 0: unknown
   cudaMemPool_t pool = nullptr; // null: the device has no stream-ordered allocator
 };
 

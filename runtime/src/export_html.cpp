@@ -51,12 +51,23 @@ std::string html_escape(const std::string &s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&#39;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -126,13 +137,19 @@ public:
     doc["name_counts"] = name_counts_;
     doc["rows"] = rows_json();
     doc["ctas"] = std::move(ctas);
-    doc["S"] = {{"n", s_.row.size()},      {"row", column(s_.row)},     {"name", column(s_.name)},
-                {"lane", column(s_.lane)}, {"payload", column(s_.payload)},
-                {"site", column(s_.site)}, {"flags", column(s_.flags)}, {"b_cyc", column(s_.b_cyc)},
-                {"e_cyc", column(s_.e_cyc)}, {"b_ns", column(s_.b_ns)}, {"e_ns", column(s_.e_ns)}};
-    doc["I"] = {{"n", i_.row.size()},        {"row", column(i_.row)},   {"name", column(i_.name)},
-                {"lane", column(i_.lane)},   {"payload", column(i_.payload)},
-                {"site", column(i_.site)},   {"cyc", column(i_.cyc)},   {"ns", column(i_.ns)}};
+    doc["S"] = {
+        {"n", s_.row.size()},        {"row", column(s_.row)},         {"name", column(s_.name)},
+        {"lane", column(s_.lane)},   {"payload", column(s_.payload)}, {"site", column(s_.site)},
+        {"flags", column(s_.flags)}, {"b_cyc", column(s_.b_cyc)},     {"e_cyc", column(s_.e_cyc)},
+        {"b_ns", column(s_.b_ns)},   {"e_ns", column(s_.e_ns)}};
+    doc["I"] = {{"n", i_.row.size()},
+                {"row", column(i_.row)},
+                {"name", column(i_.name)},
+                {"lane", column(i_.lane)},
+                {"payload", column(i_.payload)},
+                {"site", column(i_.site)},
+                {"cyc", column(i_.cyc)},
+                {"ns", column(i_.ns)}};
     std::vector<double> flow_at;
     doc["flows"] = column(flows_json(flow_at));
     doc["flow_at_cyc"] = column(flow_at);
@@ -301,10 +318,14 @@ private:
       for (const Slice &s : r.slices)
         incomplete += s.incomplete;
     }
-    return {{"dropped", dropped},          {"unmatched_ends", unmatched},
-            {"incomplete", incomplete},    {"unknown_sites", unknown},
-            {"invalid_records", invalid},  {"rows_never_ended", killed},
-            {"flows", t_.flows.size()},    {"backward_flows", t_.backward_flows},
+    return {{"dropped", dropped},
+            {"unmatched_ends", unmatched},
+            {"incomplete", incomplete},
+            {"unknown_sites", unknown},
+            {"invalid_records", invalid},
+            {"rows_never_ended", killed},
+            {"flows", t_.flows.size()},
+            {"backward_flows", t_.backward_flows},
             {"unpaired_flows", t_.unpaired_flows}};
   }
 

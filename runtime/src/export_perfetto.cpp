@@ -110,8 +110,7 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
         }
     }
     for (uint32_t i = 0; i < row.instants.size(); ++i)
-      threads[{r, row.instants[i].lane, 0}].push_back(
-          {row.instants[i].ns, 1, Ph::instant, i});
+      threads[{r, row.instants[i].lane, 0}].push_back({row.instants[i].ns, 1, Ph::instant, i});
     if (row.slices.empty() && row.instants.empty())
       threads[{r, 0, 0}]; // an empty group still gets its named thread
   }
@@ -125,8 +124,9 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
         {t.flows[f].at_ns, 2, Ph::flow_end, f}); // bp "e": binds to dst, which encloses at_ns
   }
 
-  std::string out = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"kernel\":" + json_string(t.kernel) +
-                    ",\"origin_globaltimer_ns\":" + std::to_string(t.origin_ns) + "},\"traceEvents\":[\n";
+  std::string out =
+      "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"kernel\":" + json_string(t.kernel) +
+      ",\"origin_globaltimer_ns\":" + std::to_string(t.origin_ns) + "},\"traceEvents\":[\n";
   bool first = true;
   auto emit = [&](const std::string &e) {
     out += first ? "" : ",\n";
@@ -144,8 +144,8 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
       }
     const std::string pname = "CTA (" + std::to_string(xyz[0]) + "," + std::to_string(xyz[1]) +
                               "," + std::to_string(xyz[2]) + ") on SM " + std::to_string(smid);
-    emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + pid + ",\"tid\":0,\"args\":{\"name\":" +
-         json_string(pname) + "}}");
+    emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + pid +
+         ",\"tid\":0,\"args\":{\"name\":" + json_string(pname) + "}}");
     emit("{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" + pid +
          ",\"tid\":0,\"args\":{\"sort_index\":" + pid + "}}");
     uint32_t tid_counter = 0;
@@ -156,8 +156,8 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
       if (key.level)
         tname += " (" + std::to_string(key.level + 1) + ")";
       const std::string where = "\"pid\":" + pid + ",\"tid\":" + tid;
-      emit("{\"ph\":\"M\",\"name\":\"thread_name\"," + where + ",\"args\":{\"name\":" +
-           json_string(tname) + "}}");
+      emit("{\"ph\":\"M\",\"name\":\"thread_name\"," + where +
+           ",\"args\":{\"name\":" + json_string(tname) + "}}");
       emit("{\"ph\":\"M\",\"name\":\"thread_sort_index\"," + where +
            ",\"args\":{\"sort_index\":" + tid + "}}");
       std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
@@ -170,23 +170,21 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
                ",\"ts\":" + us(e.ts) + ",\"dur\":" + us(s.end_ns - s.begin_ns) +
                ",\"args\":{\"payload\":" + std::to_string(s.payload) +
                ",\"begin_cycles\":" + std::to_string(s.begin_cycles) +
-               ",\"dur_cycles\":" + std::to_string(s.end_cycles - s.begin_cycles) +
-               ",\"loc\":" + json_string(loc(s.site)) +
-               (s.incomplete ? ",\"incomplete\":true" : "") + "}}");
+               ",\"dur_cycles\":" + std::to_string(s.end_cycles - s.begin_cycles) + ",\"loc\":" +
+               json_string(loc(s.site)) + (s.incomplete ? ",\"incomplete\":true" : "") + "}}");
         } else if (e.ph == Ph::instant) {
           const Instant &i = row.instants[e.index];
-          emit("{\"ph\":\"i\",\"s\":\"t\",\"name\":" + json_string(i.name) + ",\"cat\":\"instant\"," +
-               where + ",\"ts\":" + us(e.ts) + ",\"args\":{\"payload\":" +
+          emit("{\"ph\":\"i\",\"s\":\"t\",\"name\":" + json_string(i.name) +
+               ",\"cat\":\"instant\"," + where + ",\"ts\":" + us(e.ts) + ",\"args\":{\"payload\":" +
                std::to_string(i.payload) + ",\"cycles\":" + std::to_string(i.cycles) +
                ",\"loc\":" + json_string(loc(i.site)) + "}}");
         } else {
           const Flow &f = t.flows[e.index];
           const std::string name = t.rows[f.src.row].slices[f.src.slice].name + " -> " +
                                    t.rows[f.dst.row].slices[f.dst.slice].name;
-          emit(std::string("{\"ph\":\"") + (e.ph == Ph::flow_start ? "s" : "f") +
-               "\",\"name\":" + json_string(name) + ",\"cat\":\"dag\",\"id\":" +
-               std::to_string(e.index + 1) + "," + where + ",\"ts\":" + us(e.ts) +
-               (e.ph == Ph::flow_end ? ",\"bp\":\"e\"" : "") + "}");
+          emit(std::string("{\"ph\":\"") + (e.ph == Ph::flow_start ? "s" : "f") + "\",\"name\":" +
+               json_string(name) + ",\"cat\":\"dag\",\"id\":" + std::to_string(e.index + 1) + "," +
+               where + ",\"ts\":" + us(e.ts) + (e.ph == Ph::flow_end ? ",\"bp\":\"e\"" : "") + "}");
         }
       }
     }

@@ -227,10 +227,10 @@ std::string format_rates(const TraceSummary &s) {
 
 std::string format_summary(const TraceSummary &s) {
   const BufferHeader &h = s.header;
-  std::string out = "kernel " + printable(s.kernel) + "  grid (" + std::to_string(h.grid[0]) +
-                    "," + std::to_string(h.grid[1]) + "," + std::to_string(h.grid[2]) +
-                    ")  block (" + std::to_string(h.block[0]) + "," + std::to_string(h.block[1]) +
-                    "," + std::to_string(h.block[2]) + ")  clock " +
+  std::string out = "kernel " + printable(s.kernel) + "  grid (" + std::to_string(h.grid[0]) + "," +
+                    std::to_string(h.grid[1]) + "," + std::to_string(h.grid[2]) + ")  block (" +
+                    std::to_string(h.block[0]) + "," + std::to_string(h.block[1]) + "," +
+                    std::to_string(h.block[2]) + ")  clock " +
                     (h.clock == Clock::clock64 ? "clock64" : "globaltimer") + "\n";
   out += "rows " + std::to_string(s.rows_started) + " started";
   if (s.rows_killed)
@@ -243,17 +243,17 @@ std::string format_summary(const TraceSummary &s) {
   out += format_rates(s);
 
   out += "events\n";
-  Table ev({"name", "count", "incomplete", "total cyc", "mean cyc", "p50 cyc", "p95 cyc",
-            "max cyc", "total ns", "mean ns", "p50 ns", "p95 ns", "max ns"});
+  Table ev({"name", "count", "incomplete", "total cyc", "mean cyc", "p50 cyc", "p95 cyc", "max cyc",
+            "total ns", "mean ns", "p50 ns", "p95 ns", "max ns"});
   for (const EventSummary &e : s.events) {
     if (e.instant) {
       ev.add({printable(e.name) + " (instant)", count(e.count)});
       continue;
     }
     ev.add({printable(e.name), count(e.count), count(e.incomplete), num(e.cycles.total, 0),
-            num(e.cycles.mean, 1), num(e.cycles.p50, 0), num(e.cycles.p95, 0),
-            num(e.cycles.max, 0), num(e.ns.total, 1), num(e.ns.mean, 1), num(e.ns.p50, 1),
-            num(e.ns.p95, 1), num(e.ns.max, 1)});
+            num(e.cycles.mean, 1), num(e.cycles.p50, 0), num(e.cycles.p95, 0), num(e.cycles.max, 0),
+            num(e.ns.total, 1), num(e.ns.mean, 1), num(e.ns.p50, 1), num(e.ns.p95, 1),
+            num(e.ns.max, 1)});
   }
   out += ev.str() + "\n";
 
@@ -267,8 +267,8 @@ std::string format_summary(const TraceSummary &s) {
   out += "SMs (times in ns since the launch's earliest row start)\n";
   Table sm({"SM", "ctas", "first start", "last end", "span"});
   for (const SmSummary &m : s.sms)
-    sm.add({std::to_string(m.smid), count(m.ctas), num(m.first_start_ns, 1),
-            num(m.last_end_ns, 1), num(m.last_end_ns - m.first_start_ns, 1)});
+    sm.add({std::to_string(m.smid), count(m.ctas), num(m.first_start_ns, 1), num(m.last_end_ns, 1),
+            num(m.last_end_ns - m.first_start_ns, 1)});
   out += sm.str() + "\n";
 
   out += "counts\n";

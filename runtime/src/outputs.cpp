@@ -96,8 +96,10 @@ std::vector<std::unique_ptr<LaunchOutput>> outputs_for(const std::string &format
     else if (name == "json")
       json = true;
     else if (!name.empty())
-      std::fprintf(stderr, "cutrace: CUTRACE_FORMAT: unknown format \"%s\" ignored "
-                           "(known: html, perfetto, ctrace, json)\n", name.c_str());
+      std::fprintf(stderr,
+                   "cutrace: CUTRACE_FORMAT: unknown format \"%s\" ignored "
+                   "(known: html, perfetto, ctrace, json)\n",
+                   name.c_str());
     at = comma + 1;
   }
   // Fixed order, whatever the order in the variable: the raw dump first, it needs no decoding.

@@ -51,7 +51,8 @@ std::string demo_map(bool evil) {
          R"(","source":"examples/gemm.cu","max_events":256,"clock":"clock64",
  "groups":[{"index":0,"name":"block","lead":"0"},{"index":1,"name":"producer","lead":"32"},
            {"index":2,"name":"consumer","lead":"64"}],
- "lanes":["main","mma",")" + lane + R"("],
+ "lanes":["main","mma",")" +
+         lane + R"("],
  "sites":[{"id":0,"kind":"range","name":"setup","lane":0,"group":0,"loc":"examples/gemm.cu:21:3"},
   {"id":1,"kind":"record","name":"spin","lane":0,"group":0,"loc":"examples/gemm.cu:25:5"},
   {"id":2,"kind":"range","name":"load","lane":2,"group":1,"loc":"examples/gemm.cu:31:7"},
@@ -60,7 +61,8 @@ std::string demo_map(bool evil) {
   {"id":5,"kind":"range","name":"tile","lane":1,"group":2,"loc":"examples/gemm.cu:44:7"},
   {"id":6,"kind":"range","name":"mma","lane":1,"group":2,"loc":"examples/gemm.cu:46:9"},
   {"id":7,"kind":"record","name":"iter","lane":1,"group":2,"loc":"examples/gemm.cu:45:9"},
-  {"id":8,"kind":"range_start","name":")" + epi + R"(","lane":0,"group":2,"loc":"examples/gemm.cu:52:5"}],
+  {"id":8,"kind":"range_start","name":")" +
+         epi + R"(","lane":0,"group":2,"loc":"examples/gemm.cu:52:5"}],
  "flows":[{"src":"arrive","dst":"wait"}]})";
 }
 
@@ -209,7 +211,7 @@ int main(int argc, char **argv) {
   if (ctas == 0 || groups == 0)
     usage();
   std::string map;
-  Buffer b = mode == "demo" ? demo(evil, map)
+  Buffer b = mode == "demo"   ? demo(evil, map)
              : mode == "bulk" ? bulk(events, ctas, groups, map)
                               : (usage(), Buffer(1, 1, 1));
   cutrace::Ctrace c;

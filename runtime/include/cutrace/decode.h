@@ -137,10 +137,10 @@ struct Row {
   bool closed = false;  // end tag seen (the group's scope exited normally)
   // Raw header pairs: globaltimer ns since the Unix epoch (too big for a double) and clock64.
   uint64_t start_ns = 0, start_cycles = 0, end_ns = 0, end_cycles = 0;
-  uint32_t attempted = 0;    // events the writer tried to record (end header; else records found)
-  uint32_t stored = 0;       // records present in the buffer
-  uint32_t dropped = 0;      // events lost to overflow
-  double ghz = 0;            // cycles per ns used for the global view
+  uint32_t attempted = 0; // events the writer tried to record (end header; else records found)
+  uint32_t stored = 0;    // records present in the buffer
+  uint32_t dropped = 0;   // events lost to overflow
+  double ghz = 0;         // cycles per ns used for the global view
   RateSource ghz_source = RateSource::default_rate;
   bool ghz_measured = false; // ghz_source == measured
   std::vector<Slice> slices;

@@ -57,9 +57,9 @@ struct EventSummary {
 
 struct GroupSummary {
   std::string name;
-  uint32_t rows = 0;     // CTAs in which the group ran
-  double busy_ns = 0;    // union of the group's slices, summed over its rows
-  double span_ns = 0;    // row start to row end, summed over its rows
+  uint32_t rows = 0;  // CTAs in which the group ran
+  double busy_ns = 0; // union of the group's slices, summed over its rows
+  double span_ns = 0; // row start to row end, summed over its rows
   double busy_fraction() const { return span_ns > 0 ? busy_ns / span_ns : 0; }
 };
 
@@ -76,11 +76,10 @@ struct TraceSummary {
   std::vector<GroupSummary> groups; // in group index order
   std::vector<SmSummary> sms;       // by SM id
   uint64_t slices = 0, instants = 0, flows = 0;
-  uint64_t dropped = 0, incomplete = 0, unmatched_ends = 0, unknown_sites = 0,
-           invalid_records = 0;
+  uint64_t dropped = 0, incomplete = 0, unmatched_ends = 0, unknown_sites = 0, invalid_records = 0;
   uint32_t backward_flows = 0, unpaired_flows = 0;
   uint32_t rows_started = 0, rows_killed = 0; // killed: started but no end header
-  double min_ghz = 0, max_ghz = 0; // over measured rows
+  double min_ghz = 0, max_ghz = 0;            // over measured rows
   uint32_t rows_measured = 0;
   struct RowRate {
     uint32_t row = 0, cta = 0, group = 0, smid = 0;
