@@ -96,8 +96,8 @@ public:
     unsigned NumGroups = M.Groups.size();
     if (NeedsBlockGroup && Kernel.Body.End > Kernel.Body.Begin)
       edit({Kernel.Body.Begin + 1, Kernel.Body.Begin + 1},
-           " " + groupType + " __cutrace_block(__cutrace_slots, 0, " + std::to_string(NumGroups) +
-               ", 0);");
+           "\n" + bodyIndent(Kernel.Body) + groupType + " __cutrace_block(__cutrace_slots, 0, " +
+               std::to_string(NumGroups) + ", 0);");
 
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
@@ -125,6 +125,20 @@ private:
   std::map<std::string, unsigned> LaneIds;
 
   llvm::StringRef text(Span S) const { return Buffer.substr(S.Begin, S.size()); }
+
+  /// The indentation of the body's first statement line, so the implicit group's declaration
+  /// reads like the code around it.
+  std::string bodyIndent(Span Body) const {
+    llvm::StringRef Inside = Buffer.substr(Body.Begin + 1, Body.size() - 1);
+    size_t NL = Inside.find('\n');
+    if (NL != llvm::StringRef::npos) {
+      llvm::StringRef Next = Inside.substr(NL + 1);
+      llvm::StringRef Indent = Next.take_while([](char C) { return C == ' ' || C == '\t'; });
+      if (!Indent.empty() && Indent.size() < Next.size() && Next[Indent.size()] != '}')
+        return Indent.str();
+    }
+    return "  ";
+  }
   void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
 
   const Annotation *lexical(unsigned MacroOffset) const {

@@ -11,9 +11,11 @@ void run(int *out) {
   noargs<<<1, 1>>>(cutrace::launch(cutrace_map::noargs, 1, 1, 0));
 }
 
-__global__ void later(int *out, cutrace::Slots* __cutrace_slots) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+__global__ void later(int *out, cutrace::Slots* __cutrace_slots) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
   __cutrace_block.instant(0, (threadIdx.x));
   out[threadIdx.x] = 1;
 }
 
-__global__ void noargs(cutrace::Slots* __cutrace_slots) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0); __cutrace_block.instant(0, 0); }
+__global__ void noargs(cutrace::Slots* __cutrace_slots) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0); __cutrace_block.instant(0, 0); }

@@ -3,7 +3,8 @@
 #include <cutrace/traced.h>
 #include "early_exits.trace_map.h"
 
-__global__ void early_exits(const int *flags, float *out, int n, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+__global__ void early_exits(const int *flags, float *out, int n, cutrace::Slots* __cutrace_slots = nullptr) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
   cutrace::Range __cutrace_range_0(__cutrace_block, 0, 0);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) {

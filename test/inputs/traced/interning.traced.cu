@@ -4,7 +4,8 @@
 #include <cutrace/traced.h>
 #include "interning.trace_map.h"
 
-__global__ void interning(float *x, int n, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+__global__ void interning(float *x, int n, cutrace::Slots* __cutrace_slots = nullptr) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
   /* TRACE_DAG("load", "math"): a flow in the decode map */
   for (int k = 0; k < n; ++k) {
     cutrace::Range __cutrace_range_0(__cutrace_block, 0, (k));

@@ -4,7 +4,8 @@
 #include <cutrace/traced.h>
 #include "launch_in_lambda.trace_map.h"
 
-__global__ void work(float *x, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+__global__ void work(float *x, cutrace::Slots* __cutrace_slots = nullptr) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
   __cutrace_block.instant(0, (threadIdx.x));
   x[threadIdx.x] = 1.0f;
 }

@@ -4,7 +4,8 @@
 #include <cutrace/traced.h>
 #include "nested_groups.trace_map.h"
 
-__global__ void nested_groups(float *data, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 4, 0);
+__global__ void nested_groups(float *data, int tiles, cutrace::Slots* __cutrace_slots = nullptr) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 4, 0);
   __cutrace_block.instant(0, 0);
   const int warp = threadIdx.x / 32;
   if (warp == 0) {

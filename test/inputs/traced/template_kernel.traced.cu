@@ -5,7 +5,8 @@
 #include "template_kernel.trace_map.h"
 
 template <typename T, int Block>
-__global__ void __launch_bounds__(Block) fill(T *out, T value, int n, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+__global__ void __launch_bounds__(Block) fill(T *out, T value, int n, cutrace::Slots* __cutrace_slots = nullptr) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
   cutrace::Range __cutrace_range_0(__cutrace_block, 0, (Block));
   int i = blockIdx.x * Block + threadIdx.x;
   if (i < n)

@@ -3,7 +3,8 @@
 #include <cutrace/traced.h>
 #include "two_kernels.trace_map.h"
 
-__global__ void scale(float *x, float a, int n, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+__global__ void scale(float *x, float a, int n, cutrace::Slots* __cutrace_slots = nullptr) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
   cutrace::Range __cutrace_range_0(__cutrace_block, 0, 0);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -12,7 +13,8 @@ __global__ void scale(float *x, float a, int n, cutrace::Slots* __cutrace_slots 
 
 __global__ void untouched(float *x) { x[0] = 0.0f; }
 
-__global__ void shift(float *x, float b, int n, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+__global__ void shift(float *x, float b, int n, cutrace::Slots* __cutrace_slots = nullptr) {
+  cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
   __cutrace_block.instant(0, (n));
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
