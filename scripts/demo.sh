@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCUTRACE_BUILD_TESTS=OFF >/dev/null
+cmake -S . -B build -G Ninja >/dev/null
 cmake --build build --target trace-rewrite
 example=test/inputs/strip/real_gemm_wmma_pipeline.cu
 echo "== strip $example (first lines of the diff against the annotated source)"
