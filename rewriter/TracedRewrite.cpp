@@ -278,8 +278,8 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
 
 namespace {
 
-void planLaunches(llvm::StringRef Buffer, const SourceModel &Model,
-                  const std::map<int, std::string> &Symbols, TracedPlan &Plan) {
+void planLaunches(const SourceModel &Model, const std::map<int, std::string> &Symbols,
+                  TracedPlan &Plan) {
   for (const LaunchSite &L : Model.Launches) {
     auto It = Symbols.find(L.Kernel);
     if (It == Symbols.end())
@@ -313,7 +313,6 @@ void planLaunches(llvm::StringRef Buffer, const SourceModel &Model,
                       L.Block + ", " + L.Stream + ")";
     Plan.Edits.push_back({{L.ArgsEnd, L.ArgsEnd}, (L.HasWrittenArgs ? ", " : "") + Arg});
   }
-  (void)Buffer;
 }
 
 void planIncludes(const ScanResult &Scan, const TracedOptions &Options, TracedPlan &Plan) {
@@ -345,7 +344,7 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
     KernelPlanner(Buffer, Scan, Options, Lines, Plan).plan(Model.Kernels[Kernel], Uses);
     Symbols[Kernel] = Plan.Map.Kernels.back().Symbol;
   }
-  planLaunches(Buffer, Model, Symbols, Plan);
+  planLaunches(Model, Symbols, Plan);
   planIncludes(Scan, Options, Plan);
   return Plan;
 }
