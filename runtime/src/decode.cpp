@@ -261,11 +261,26 @@ struct Open {
   size_t slice; // index into Row::slices
 };
 
-// BEGIN/END matching per lane with a stack; raw cycles are made CTA-relative later. A slice is
-// created at its BEGIN, so slices come out in BEGIN order (records are in time order per row)
-// without sorting, and an END only fills in where it ended.
-void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &raw) {
+// The per-CTA view's zero: the earliest BEGIN or instant of any row of the CTA, in raw cycles.
+uint64_t cta_origin_cycles(const RawRow *rows, size_t count, Clock clock, uint64_t origin) {
+  uint64_t zero = UINT64_MAX;
+  for (const RawRow *raw = rows; raw != rows + count; ++raw) {
+    const Stamper stamp(raw->row, clock, origin);
+    for (uint32_t i = 0; i < raw->row.stored; ++i) {
+      const std::optional<RawEvent> rec = record_at(raw->records + size_t(i) * kRecordBytes);
+      if (rec && rec->kind != RecordKind::end)
+        zero = std::min(zero, stamp(rec->ts).cycles);
+    }
+  }
+  return zero;
+}
+
+// BEGIN/END matching per lane with a stack; cycles are stored relative to `zero` (the CTA's first
+// event). A slice is created at its BEGIN, so slices come out in BEGIN order (records are in
+// time order per row) without sorting, and an END only fills in where it ended.
+void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64_t zero, RawRow &raw) {
   Row &row = raw.row;
+  auto rel = [zero](uint64_t c) { return c > zero ? c - zero : 0; };
   const uint32_t unknown_lane = uint32_t(map.lanes.size());
   std::vector<std::vector<Open>> open(map.lanes.size() + 1);
   Stamp last{row.start_cycles, since(row.start_ns, origin)};
@@ -304,7 +319,7 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
       s.name = name_of(ev.site, site);
       s.lane = lane;
       s.payload = ev.payload;
-      s.begin_cycles = s.end_cycles = at.cycles;
+      s.begin_cycles = s.end_cycles = rel(at.cycles);
       s.begin_ns = s.end_ns = at.ns;
       s.incomplete = true;
     } else if (ev.kind == RecordKind::end) {
@@ -316,7 +331,7 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
         continue;
       }
       Slice &closed = row.slices[it->slice];
-      closed.end_cycles = at.cycles;
+      closed.end_cycles = rel(at.cycles);
       closed.end_ns = at.ns;
       closed.incomplete = false;
       stack.erase(std::next(it).base());
@@ -326,7 +341,7 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
       i.name = name_of(ev.site, site);
       i.lane = lane;
       i.payload = ev.payload;
-      i.cycles = at.cycles;
+      i.cycles = rel(at.cycles);
       i.ns = at.ns;
     }
   }
@@ -335,32 +350,9 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, RawRow &ra
   // Still open at the row's end: incomplete, ending at the row's last timestamp.
   for (const std::vector<Open> &stack : open)
     for (const Open &o : stack) {
-      row.slices[o.slice].end_cycles = last.cycles;
+      row.slices[o.slice].end_cycles = rel(last.cycles);
       row.slices[o.slice].end_ns = last.ns;
     }
-}
-
-// Per-CTA view: cycles since the CTA's first event (all rows of a CTA share one SM clock).
-void make_cta_relative(std::vector<Row> &rows, uint32_t num_groups) {
-  for (size_t first = 0; first < rows.size(); first += num_groups) {
-    const size_t last = std::min(rows.size(), first + num_groups);
-    uint64_t origin = UINT64_MAX;
-    for (size_t r = first; r < last; ++r) {
-      for (const Slice &s : rows[r].slices)
-        origin = std::min(origin, s.begin_cycles);
-      for (const Instant &i : rows[r].instants)
-        origin = std::min(origin, i.cycles);
-    }
-    auto rel = [origin](uint64_t c) { return c > origin ? c - origin : 0; };
-    for (size_t r = first; r < last; ++r) {
-      for (Slice &s : rows[r].slices) {
-        s.begin_cycles = rel(s.begin_cycles);
-        s.end_cycles = rel(s.end_cycles);
-      }
-      for (Instant &i : rows[r].instants)
-        i.cycles = rel(i.cycles);
-    }
-  }
 }
 
 void check_against_map(const DecodeMap &map, const BufferHeader &h, Trace &t) {
@@ -411,12 +403,16 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
       t.origin_ns = std::min(t.origin_ns, rr.row.start_ns);
   if (t.origin_ns == UINT64_MAX)
     t.origin_ns = 0;
+  // Per-CTA view: cycles since the CTA's first event (all rows of a CTA share one SM clock).
   t.rows.reserve(raw.size());
-  for (RawRow &rr : raw) {
-    build_slices(map, h.clock, t.origin_ns, rr);
-    t.rows.push_back(std::move(rr.row));
+  for (size_t first = 0; first < raw.size(); first += h.num_groups) {
+    const size_t count = std::min<size_t>(h.num_groups, raw.size() - first);
+    const uint64_t zero = cta_origin_cycles(&raw[first], count, h.clock, t.origin_ns);
+    for (size_t r = first; r < first + count; ++r) {
+      build_slices(map, h.clock, t.origin_ns, zero, raw[r]);
+      t.rows.push_back(std::move(raw[r].row));
+    }
   }
-  make_cta_relative(t.rows, h.num_groups);
   match_flows(map, t);
   return t;
 }
