@@ -1,5 +1,6 @@
 #include "device_buffer.h"
 
+#include <cstring>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -50,7 +51,7 @@ std::string cuda_error(const char *what, cudaError_t err) {
 }
 
 Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, dim3 block,
-                                              cudaStream_t stream) {
+                                              cudaStream_t stream, bool mapped) {
   using E = Expected<DeviceBuffer>;
   const uint64_t ctas = uint64_t(grid.x) * grid.y * grid.z;
   const uint64_t rows = ctas * map.num_groups;
@@ -69,6 +70,17 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
     return E::failure(cuda_error("cudaGetDevice", err));
   const DeviceInfo &info = device_info(buf.device_index_);
   buf.header_.device_clock_khz = info.clock_khz;
+  if (mapped) {
+    if (cudaError_t err = cudaHostAlloc(&buf.host_, buf.bytes_, cudaHostAllocMapped);
+        err != cudaSuccess) {
+      buf.host_ = nullptr;
+      return E::failure(cuda_error("cudaHostAlloc (mapped trace buffer)", err));
+    }
+    std::memset(buf.host_, 0, buf.bytes_); // before the launch is queued: nothing reads it yet
+    if (cudaError_t err = cudaHostGetDevicePointer(&buf.device_, buf.host_, 0); err != cudaSuccess)
+      return E::failure(cuda_error("cudaHostGetDevicePointer", err));
+    return E{std::move(buf), {}};
+  }
   cudaError_t err = info.pool ? cudaMallocFromPoolAsync(&buf.device_, buf.bytes_, info.pool, stream)
                               : cudaMalloc(&buf.device_, buf.bytes_);
   if (err != cudaSuccess) {
@@ -84,13 +96,16 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
     : device_(other.device_), bytes_(other.bytes_), device_index_(other.device_index_),
-      pooled_(other.pooled_), header_(other.header_) {
+      pooled_(other.pooled_), host_(other.host_), header_(other.header_) {
   other.device_ = nullptr;
+  other.host_ = nullptr;
 }
 
 DeviceBuffer::~DeviceBuffer() {
   // Errors here (e.g. after a trap) cannot be acted on.
-  if (device_ != nullptr && pooled_)
+  if (host_ != nullptr)
+    cudaFreeHost(host_);
+  else if (device_ != nullptr && pooled_)
     cudaFreeAsync(device_, 0); // back to the pool for the next launch
   else if (device_ != nullptr)
     cudaFree(device_);
@@ -98,6 +113,11 @@ DeviceBuffer::~DeviceBuffer() {
 
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back() const {
   std::vector<uint8_t> host(bytes_);
+  if (host_ != nullptr) { // mapped: readable without the device, even after a trap
+    std::memcpy(host.data(), host_, bytes_);
+    encode_buffer_header(header_, host.data());
+    return {std::move(host), {}};
+  }
   if (cudaError_t err = cudaMemcpy(host.data(), device_, bytes_, cudaMemcpyDeviceToHost);
       err != cudaSuccess)
     return Expected<std::vector<uint8_t>>::failure(cuda_error("cudaMemcpy (trace buffer)", err));

@@ -17,8 +17,12 @@ public:
   // the host a few microseconds. The device never reads the header: the host keeps it and puts
   // it in front of the rows at read-back. Fails on launches whose size does not fit the format's
   // 32-bit fields.
+  //
+  // `mapped`: the buffer lives in pinned host memory mapped into the device instead
+  // (CUTRACE_MAPPED=1). Every record then crosses the host link, but what was written survives a
+  // device trap, after which device memory can no longer be copied back.
   static Expected<DeviceBuffer> allocate(const KernelMap &map, dim3 grid, dim3 block,
-                                         cudaStream_t stream);
+                                         cudaStream_t stream, bool mapped = false);
   DeviceBuffer(DeviceBuffer &&other) noexcept;
   DeviceBuffer &operator=(DeviceBuffer &&) = delete;
   ~DeviceBuffer();
@@ -35,6 +39,7 @@ private:
   size_t bytes_ = 0;
   int device_index_ = 0;
   bool pooled_ = false;
+  void *host_ = nullptr; // the mapped host allocation, when `mapped`
   BufferHeader header_;
 };
 

@@ -38,6 +38,8 @@ public:
     const char *dir = std::getenv("CUTRACE_OUTPUT");
     dir_ = (dir != nullptr && *dir != '\0') ? dir : "debug/";
     max_launches_ = max_launches_from_env();
+    const char *mapped = std::getenv("CUTRACE_MAPPED");
+    mapped_ = mapped != nullptr && std::strcmp(mapped, "1") == 0;
   }
 
   Slots *launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream) {
@@ -49,7 +51,7 @@ public:
       ++skipped_[map.kernel];
       return nullptr;
     }
-    Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, stream);
+    Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, stream, mapped_);
     if (!buf) {
       std::fprintf(stderr, "cutrace: %s: %s; this launch is not traced\n", map.kernel,
                    buf.error.c_str());
@@ -137,6 +139,7 @@ private:
   std::mutex mu_;
   bool enabled_ = true;
   bool exit_hook_registered_ = false;
+  bool mapped_ = false; // CUTRACE_MAPPED=1: buffers in mapped host memory (survive a trap)
   std::string dir_;
   uint32_t max_launches_ = 64;
   std::map<std::string, uint32_t> launches_; // recorded launches per kernel
