@@ -66,7 +66,7 @@ Fixture load(const std::string &name) {
 
 const std::vector<std::string> kAll = {"ws_gemm",      "ws_gemm_overflow", "block_sum",
                                        "early_exits",  "pipeline",         "ticker_explicit",
-                                       "ws_gemm_cmake"};
+                                       "ws_gemm_cmake",  "doomed_mapped"};
 
 // Slices named `name` of one CTA, in time order.
 std::vector<const Slice *> slices_of(const Trace &t, uint32_t cta, const std::string &name) {
@@ -360,6 +360,26 @@ TEST(Fixture, CmakeBuiltTraceCarriesDeviceClockAndSameCounts) {
   for (uint32_t cta = 0; cta < kGemmCtas; ++cta) {
     EXPECT_EQ(slices_of(f.trace, cta, "produce").size(), size_t(kKTiles)) << "CTA " << cta;
     EXPECT_EQ(slices_of(f.trace, cta, "consume").size(), size_t(kKTiles)) << "CTA " << cta;
+  }
+}
+
+// doomed_mapped: test/device/trap.cu, 8 CTAs x 100 steps, CTA 3 executes __trap() at step 10;
+// recorded with CUTRACE_MAPPED=1 (buffers in mapped host memory), so the host could read the
+// buffer after the trap. The trapping CTA's row shows exactly where it stopped.
+TEST(Fixture, TrappedCtaKeepsEverythingRecordedBeforeTheTrap) {
+  Fixture f = load("doomed_mapped");
+  ASSERT_EQ(f.trace.rows.size(), 8u);
+  for (const Row &r : f.trace.rows) {
+    const size_t steps = instants_of(f.trace, r.cta, "step");
+    if (r.cta == 3) {
+      EXPECT_FALSE(r.closed) << "the trapped row never wrote its end header";
+      EXPECT_EQ(steps, 11u) << "steps 0..10: the trap hit after recording step 10";
+      ASSERT_EQ(r.slices.size(), 1u);
+      EXPECT_TRUE(r.slices[0].incomplete) << "the kernel range never ended";
+    } else {
+      EXPECT_TRUE(r.closed) << "CTA " << r.cta;
+      EXPECT_EQ(steps, 100u) << "CTA " << r.cta;
+    }
   }
 }
 
