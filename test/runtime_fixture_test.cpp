@@ -6,6 +6,7 @@
 //   examples/reduction: n=100003, 1024 items per block -> 98 blocks with data, grid rounded up to
 //     104; the 6 past the end record `idle` and return before `load`; 256 threads -> 8 tree steps.
 //   test/inputs/traced/early_exits.cu: 2 CTAs, one `kernel` range each, every `step` closed.
+#include "support/buffer_builder.h"
 #include <cutrace/ctrace.h>
 #include <cutrace/export.h>
 
@@ -64,9 +65,9 @@ Fixture load(const std::string &name) {
   return f;
 }
 
-const std::vector<std::string> kAll = {"ws_gemm",      "ws_gemm_overflow", "block_sum",
-                                       "early_exits",  "pipeline",         "ticker_explicit",
-                                       "ws_gemm_cmake",  "doomed_mapped"};
+const std::vector<std::string> kAll = {"ws_gemm",       "ws_gemm_overflow", "block_sum",
+                                       "early_exits",   "pipeline",         "ticker_explicit",
+                                       "ws_gemm_cmake", "doomed_mapped"};
 
 // Slices named `name` of one CTA, in time order.
 std::vector<const Slice *> slices_of(const Trace &t, uint32_t cta, const std::string &name) {
@@ -260,16 +261,8 @@ TEST(Fixture, EarlyExitRangesAllClosed) {
   }
 }
 
-uint32_t rd32(const uint8_t *p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t rd64(const uint8_t *p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+using test_support::read32;
+using test_support::read64;
 
 TEST(Fixture, RowsNeverOverlap) {
   // Each (CTA, group) owns one row: its header names that row, its records fit the row, and
@@ -281,15 +274,15 @@ TEST(Fixture, RowsNeverOverlap) {
     for (uint32_t r = 0; r < h.num_rows; ++r) {
       const uint8_t *row =
           f.raw.buffer.data() + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes;
-      if (rd32(row) != kRowStartTag)
+      if (read32(row) != kRowStartTag)
         continue;
-      EXPECT_EQ(rd32(row + 24), r / h.num_groups) << name << " row " << r;
-      EXPECT_EQ(rd32(row + 28), r % h.num_groups) << name << " row " << r;
+      EXPECT_EQ(read32(row + 24), r / h.num_groups) << name << " row " << r;
+      EXPECT_EQ(read32(row + 28), r % h.num_groups) << name << " row " << r;
       const Row &dec = f.trace.rows[r];
       EXPECT_LE(dec.stored, h.max_events);
       EXPECT_EQ(dec.stored, std::min(dec.attempted, h.max_events)) << name << " row " << r;
       if (dec.stored < h.max_events)
-        EXPECT_EQ(rd32(row + kRowHeaderBytes + dec.stored * kRecordBytes), 0u);
+        EXPECT_EQ(read32(row + kRowHeaderBytes + dec.stored * kRecordBytes), 0u);
     }
   }
 }
@@ -302,19 +295,19 @@ TEST(Fixture, EventsInTimeOrderPerRow) {
     for (uint32_t r = 0; r < h.num_rows; ++r) {
       const uint8_t *row =
           f.raw.buffer.data() + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes;
-      if (rd32(row) != kRowStartTag)
+      if (read32(row) != kRowStartTag)
         continue;
-      uint64_t prev = rd64(row + (cycles ? 16 : 8));
-      const uint64_t end = rd64(row + (cycles ? 48 : 40));
+      uint64_t prev = read64(row + (cycles ? 16 : 8));
+      const uint64_t end = read64(row + (cycles ? 48 : 40));
       for (uint32_t i = 0; i < h.max_events; ++i) {
         const uint8_t *rec = row + kRowHeaderBytes + uint64_t(i) * kRecordBytes;
-        if (rd32(rec) == 0)
+        if (read32(rec) == 0)
           break;
-        const uint64_t ts = rd64(rec + 8);
+        const uint64_t ts = read64(rec + 8);
         EXPECT_LE(prev, ts) << name << " row " << r << " record " << i;
         prev = ts;
       }
-      if (rd32(row + 32) == kRowEndTag)
+      if (read32(row + 32) == kRowEndTag)
         EXPECT_LE(prev, end) << name << " row " << r;
     }
   }

@@ -9,6 +9,7 @@
 // equals attempted - max_events; closed rows that dropped nothing have no incomplete slices
 // (a row that dropped events lost the ENDs of its open ranges); no unmatched ends.
 // NAME=COUNT compares the number of slices plus instants named NAME over the whole file.
+#include "../support/buffer_builder.h"
 #include <cutrace/ctrace.h>
 
 #include <cstdio>
@@ -39,16 +40,8 @@ struct Checker {
   }
 };
 
-uint32_t rd32(const uint8_t *p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t rd64(const uint8_t *p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+using cutrace::test_support::read32;
+using cutrace::test_support::read64;
 
 // Walks the raw records of every row; independent of the decoder's own checks.
 void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Checker &c) {
@@ -56,17 +49,17 @@ void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Chec
       std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) / h.row_stride_bytes);
   for (uint64_t r = 0; r < rows; ++r) {
     const uint8_t *row = buf.data() + kBufferHeaderBytes + r * h.row_stride_bytes;
-    const bool started = rd32(row) == kRowStartTag, closed = rd32(row + 32) == kRowEndTag;
-    const uint64_t lo = h.clock == Clock::clock64 ? rd64(row + 16) : rd64(row + 8);
-    const uint64_t hi = h.clock == Clock::clock64 ? rd64(row + 48) : rd64(row + 40);
+    const bool started = read32(row) == kRowStartTag, closed = read32(row + 32) == kRowEndTag;
+    const uint64_t lo = h.clock == Clock::clock64 ? read64(row + 16) : read64(row + 8);
+    const uint64_t hi = h.clock == Clock::clock64 ? read64(row + 48) : read64(row + 40);
     uint64_t prev = lo;
     const std::string where = "row " + std::to_string(r);
     for (uint32_t i = 0; i < h.max_events; ++i) {
       const uint8_t *rec = row + kRowHeaderBytes + uint64_t(i) * kRecordBytes;
-      const uint32_t head = rd32(rec);
+      const uint32_t head = read32(rec);
       if (head == 0)
         break;
-      const uint64_t ts = rd64(rec + 8);
+      const uint64_t ts = read64(rec + 8);
       if ((head >> kRecordKindShift) == 0 || (head & 0x3FFF0000u) != 0)
         c.fail(where + " record " + std::to_string(i) + ": invalid head word");
       if (!started)
@@ -78,7 +71,7 @@ void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Chec
       prev = ts;
     }
     if (closed) {
-      const uint32_t attempted = rd32(row + 36), dropped = rd32(row + 56);
+      const uint32_t attempted = read32(row + 36), dropped = read32(row + 56);
       if (dropped != (attempted > h.max_events ? attempted - h.max_events : 0))
         c.fail(where + ": dropped " + std::to_string(dropped) + " but attempted " +
                std::to_string(attempted));

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "../../examples/common/cuda_check.h"
+
 // ---- what <file>.trace_map.h would hold ----
 namespace demo_map {
 inline constexpr const char *kPipelineJson = R"({"format_version":1,"kernel":"pipeline",
@@ -77,33 +79,23 @@ __global__ void ticker(float *out, cutrace::Slots *__cutrace_slots = nullptr) {
   }
 }
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t err_ = (call);                                                                     \
-    if (err_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                           \
-                   cudaGetErrorString(err_));                                                      \
-      std::exit(2);                                                                                \
-    }                                                                                              \
-  } while (0)
-
 int main() {
   const dim3 grid(8), block(64);
   float *out = nullptr;
-  CHECK(cudaMalloc(&out, sizeof(float) * grid.x * block.x));
-  CHECK(cudaMemset(out, 0, sizeof(float) * grid.x * block.x));
+  CUDA_CHECK(cudaMalloc(&out, sizeof(float) * grid.x * block.x));
+  CUDA_CHECK(cudaMemset(out, 0, sizeof(float) * grid.x * block.x));
 
   // Automatic mode, as rewritten launch sites do it: two launches, flushed explicitly.
   for (int launch = 0; launch < 2; ++launch)
     pipeline<<<grid, block>>>(out, 6, cutrace::launch(demo_map::kPipeline, grid, block));
-  CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   cutrace::flush();
 
   // The run-time switch: a disabled launch gets nullptr and records nothing.
   cutrace::disable();
   cutrace::Slots *off = cutrace::launch(demo_map::kPipeline, grid, block);
   pipeline<<<grid, block>>>(out, 6, off);
-  CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   cutrace::enable();
   if (off != nullptr) {
     std::fprintf(stderr, "trace_demo: disable() did not make launch() return nullptr\n");
@@ -113,12 +105,12 @@ int main() {
   // Explicit mode, 3-D geometry, globaltimer clock.
   const dim3 grid3(2, 2, 2), block3(8, 8, 1);
   float *ticks = nullptr;
-  CHECK(cudaMalloc(&ticks, sizeof(float) * 8));
-  CHECK(cudaMemset(ticks, 0, sizeof(float) * 8));
+  CUDA_CHECK(cudaMalloc(&ticks, sizeof(float) * 8));
+  CUDA_CHECK(cudaMemset(ticks, 0, sizeof(float) * 8));
   {
     cutrace::Recorder rec(demo_map::kTicker, grid3, block3);
     ticker<<<grid3, block3>>>(ticks, rec.slots());
-    CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaGetLastError());
     const char *dir = std::getenv("CUTRACE_OUTPUT");
     rec.dump(std::string(dir ? dir : "debug") + "/ticker_explicit");
     const cutrace::Trace t = rec.decode();
@@ -128,8 +120,8 @@ int main() {
 
   // Left for the exit hook: written at normal exit as pipeline_2.*.
   pipeline<<<grid, block>>>(out, 6, cutrace::launch(demo_map::kPipeline, grid, block));
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
   std::printf("trace_demo: done\n");
   return 0;
 }
