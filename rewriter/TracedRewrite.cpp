@@ -349,22 +349,4 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   return Plan;
 }
 
-llvm::Expected<std::string> applyEdits(llvm::StringRef Buffer, std::vector<Edit> Edits) {
-  std::stable_sort(Edits.begin(), Edits.end(),
-                   [](const Edit &A, const Edit &B) { return A.Range.Begin < B.Range.Begin; });
-  std::string Out;
-  unsigned Pos = 0;
-  for (const Edit &E : Edits) {
-    if (E.Range.Begin < Pos)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "internal error: overlapping edits at offset %u",
-                                     E.Range.Begin);
-    Out.append(Buffer.begin() + Pos, Buffer.begin() + E.Range.Begin);
-    Out += E.Text;
-    Pos = E.Range.End;
-  }
-  Out.append(Buffer.begin() + Pos, Buffer.end());
-  return Out;
-}
-
 } // namespace cutrace

@@ -6,6 +6,7 @@
 
 #include "AnnotationScanner.h"
 #include "DecodeMap.h"
+#include "Edit.h"
 #include "SourceModel.h"
 #include <string>
 #include <vector>
@@ -17,12 +18,6 @@ struct TracedOptions {
   std::string Clock = "clock64"; // or "globaltimer"
   std::string SourceName;        // how locations name the file in the map
   std::string MapInclude;        // what the traced file writes in #include "..."
-};
-
-/// One edit, by byte offsets in the original buffer.
-struct Edit {
-  Span Range;
-  std::string Text;
 };
 
 struct TracedPlan {
@@ -38,9 +33,6 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes);
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
                       const TracedOptions &Options);
-
-/// Applies non-overlapping edits; overlapping edits are a planning bug and are reported.
-llvm::Expected<std::string> applyEdits(llvm::StringRef Buffer, std::vector<Edit> Edits);
 
 } // namespace cutrace
 

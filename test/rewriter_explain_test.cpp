@@ -2,9 +2,10 @@
 // skipped with why, not reached after a failure), per-region before/after with +/- counts equal
 // to an independent `diff`, a colour-free terminal rendering, escaped HTML, run folders that
 // never overwrite.
-#include "ExplainHtml.h"
-#include "ExplainTerminal.h"
-#include "RunReport.h"
+#include "report/ExplainHtml.h"
+#include "report/ExplainTerminal.h"
+#include "pipeline/Check.h"
+#include "report/RunReport.h"
 #include "Strip.h"
 #include "TracedRewrite.h"
 

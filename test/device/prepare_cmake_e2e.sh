@@ -13,8 +13,9 @@ printf '#include <stdint.h>\n#include <sys/random.h>\nuint32_t arc4random(void) 
 gcc -O2 -c "$out/arc4random.c" -o "$out/arc4random.o"
 clang_libs=$(ls /usr/lib/llvm-19/lib/libclang*.a | grep -v -E 'libclang\.a|libclang-cpp')
 llvm_libs=$(llvm-config-19 --link-static --libs all | tr ' ' '\n' | grep -v Polly)
-g++ -o "$out/trace-rewrite" "$build/tool/CMakeFiles/trace-rewrite.dir/trace_rewrite.cpp.o" \
-  "$out/arc4random.o" "$build/rewriter/libcutrace_rewriter.a" -L/usr/lib/llvm-19/lib \
+g++ -o "$out/trace-rewrite" "$build/tool/CMakeFiles/trace-rewrite.dir/trace-rewrite/main.cpp.o" \
+  "$out/arc4random.o" "$build/rewriter/libcutrace_rewrite_report.a" \
+  "$build/rewriter/libcutrace_rewriter.a" -L/usr/lib/llvm-19/lib \
   -Wl,--start-group $clang_libs $llvm_libs -Wl,--end-group -lrt -ldl -lm -lz \
   /lib/x86_64-linux-gnu/libzstd.so.1 -lpthread -s 2> >(grep -v warning >&2)
 xz -T2 -6 "$out/trace-rewrite"

@@ -3,7 +3,7 @@
 #ifndef CUTRACE_REWRITER_EXPLAINTERMINAL_H
 #define CUTRACE_REWRITER_EXPLAINTERMINAL_H
 
-#include "RunReport.h"
+#include "report/RunReport.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cutrace {

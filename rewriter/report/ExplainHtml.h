@@ -4,7 +4,7 @@
 #ifndef CUTRACE_REWRITER_EXPLAINHTML_H
 #define CUTRACE_REWRITER_EXPLAINHTML_H
 
-#include "RunReport.h"
+#include "report/RunReport.h"
 #include "llvm/Support/Error.h"
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "ExplainHtml.h"
+#include "report/ExplainHtml.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"

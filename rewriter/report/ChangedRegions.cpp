@@ -1,21 +1,9 @@
-#include "RunReport.h"
+#include "report/ChangedRegions.h"
 
 #include <algorithm>
 #include <cctype>
 
 namespace cutrace {
-
-llvm::StringRef statusName(StageStatus Status) {
-  switch (Status) {
-  case StageStatus::Completed:
-    return "completed";
-  case StageStatus::Failed:
-    return "failed";
-  case StageStatus::Skipped:
-    return "skipped";
-  }
-  return "?";
-}
 
 llvm::StringRef regionKindName(ChangedRegion::Kind Kind) {
   switch (Kind) {
@@ -29,125 +17,6 @@ llvm::StringRef regionKindName(ChangedRegion::Kind Kind) {
     return "file scope";
   }
   return "?";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Recording
-
-RunReport::RunReport(std::string File, std::string Mode, std::vector<std::string> StageNames)
-    : File(std::move(File)), Mode(std::move(Mode)) {
-  for (std::string &N : StageNames)
-    Stages.push_back(StageRecord{std::move(N)});
-  Started.resize(Stages.size());
-}
-
-StageRecord &RunReport::record(llvm::StringRef Stage) {
-  for (StageRecord &S : Stages)
-    if (S.Name == Stage)
-      return S;
-  // A stage the CLI did not list up front: recorded after the others rather than lost.
-  Stages.push_back(StageRecord{Stage.str()});
-  Started.emplace_back();
-  return Stages.back();
-}
-
-double RunReport::elapsedMs(llvm::StringRef Stage) const {
-  for (size_t I = 0; I < Stages.size(); ++I)
-    if (Stages[I].Name == Stage && Started[I] != std::chrono::steady_clock::time_point())
-      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                       Started[I])
-          .count();
-  return 0;
-}
-
-void RunReport::start(llvm::StringRef Stage) {
-  record(Stage);
-  for (size_t I = 0; I < Stages.size(); ++I)
-    if (Stages[I].Name == Stage)
-      Started[I] = std::chrono::steady_clock::now();
-}
-
-void RunReport::complete(llvm::StringRef Stage, std::vector<Count> Counts,
-                         std::string Diagnostics) {
-  StageRecord &S = record(Stage);
-  S.Millis = elapsedMs(Stage);
-  S.Status = StageStatus::Completed;
-  S.Counts = std::move(Counts);
-  S.Diagnostics = std::move(Diagnostics);
-  S.Recorded = true;
-}
-
-void RunReport::fail(llvm::StringRef Stage, std::string Reason, std::string Diagnostics,
-                     std::vector<Count> Counts) {
-  StageRecord &S = record(Stage);
-  S.Millis = elapsedMs(Stage);
-  S.Status = StageStatus::Failed;
-  S.Reason = std::move(Reason);
-  S.Counts = std::move(Counts);
-  S.Diagnostics = std::move(Diagnostics);
-  S.Recorded = true;
-}
-
-void RunReport::skip(llvm::StringRef Stage, std::string Reason) {
-  StageRecord &S = record(Stage);
-  S.Status = StageStatus::Skipped;
-  S.Reason = std::move(Reason);
-  S.Recorded = true;
-}
-
-void RunReport::finish() {
-  std::string FirstFailure;
-  for (const StageRecord &S : Stages)
-    if (S.Recorded && S.Status == StageStatus::Failed) {
-      FirstFailure = S.Name;
-      break;
-    }
-  for (StageRecord &S : Stages)
-    if (!S.Recorded) {
-      S.Status = StageStatus::Skipped;
-      S.Reason = FirstFailure.empty() ? "not reached: the run stopped earlier"
-                                      : "not reached: stage '" + FirstFailure + "' failed";
-      S.Recorded = true;
-    }
-}
-
-unsigned RunReport::fileAdded() const {
-  unsigned N = 0;
-  for (const ChangedRegion &R : Changes)
-    N += R.Added;
-  return N;
-}
-
-unsigned RunReport::fileRemoved() const {
-  unsigned N = 0;
-  for (const ChangedRegion &R : Changes)
-    N += R.Removed;
-  return N;
-}
-
-const StageRecord *RunReport::stage(llvm::StringRef Name) const {
-  for (const StageRecord &S : Stages)
-    if (S.Name == Name)
-      return &S;
-  return nullptr;
-}
-
-bool RunReport::failed() const {
-  return std::any_of(Stages.begin(), Stages.end(),
-                     [](const StageRecord &S) { return S.Status == StageStatus::Failed; });
-}
-
-std::vector<Count> annotationCounts(const ScanResult &Scan) {
-  std::vector<Count> Counts;
-  for (const AnnotationSpelling &Sp : annotationSpellings()) {
-    unsigned N = std::count_if(Scan.Annotations.begin(), Scan.Annotations.end(),
-                               [&](const Annotation &A) { return A.Kind == Sp.Kind; });
-    if (N)
-      Counts.push_back({Sp.Macro.str(), N});
-  }
-  Counts.push_back({"annotations", static_cast<unsigned>(Scan.Annotations.size())});
-  Counts.push_back({"trace.h includes", static_cast<unsigned>(Scan.IncludeDirectives.size())});
-  return Counts;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -345,13 +214,6 @@ std::vector<NamedRegion> tracedRegions(llvm::StringRef Buffer, const TracedPlan 
                        {L.Offset, L.ArgsEnd + 1}});
   }
   return Regions;
-}
-
-std::vector<Edit> deletionEdits(const std::vector<Span> &Deletions) {
-  std::vector<Edit> Edits;
-  for (const Span &D : Deletions)
-    Edits.push_back({D, ""});
-  return Edits;
 }
 
 // ---------------------------------------------------------------------------------------------

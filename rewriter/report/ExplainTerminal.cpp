@@ -1,4 +1,4 @@
-#include "ExplainTerminal.h"
+#include "report/ExplainTerminal.h"
 
 #include "llvm/Support/Format.h"
 #include <cstdlib>

@@ -1,0 +1,136 @@
+#include "pipeline/Check.h"
+
+#include "DiagnosticPrinter.h"
+#include "pipeline/Status.h"
+#include <algorithm>
+
+namespace cutrace {
+
+std::vector<Count> annotationCounts(const ScanResult &Scan) {
+  std::vector<Count> Counts;
+  for (const AnnotationSpelling &Sp : annotationSpellings()) {
+    unsigned N = std::count_if(Scan.Annotations.begin(), Scan.Annotations.end(),
+                               [&](const Annotation &A) { return A.Kind == Sp.Kind; });
+    if (N)
+      Counts.push_back({Sp.Macro.str(), N});
+  }
+  Counts.push_back({"annotations", static_cast<unsigned>(Scan.Annotations.size())});
+  Counts.push_back({"trace.h includes", static_cast<unsigned>(Scan.IncludeDirectives.size())});
+  return Counts;
+}
+
+unsigned countLevel(const std::vector<Problem> &Problems, Severity Level) {
+  return std::count_if(Problems.begin(), Problems.end(),
+                       [&](const Problem &P) { return P.Level == Level; });
+}
+
+std::string showProblems(const SourceFile &F, const std::vector<Problem> &Problems,
+                         llvm::raw_ostream &Shown) {
+  std::string Captured;
+  llvm::raw_string_ostream Capture(Captured);
+  DiagnosticPrinter Printer(F.Path, F.text(), Shown), Recorder(F.Path, F.text(), Capture);
+  for (const Problem &P : Problems) {
+    Printer.print(P);
+    Recorder.print(P);
+  }
+  return Captured;
+}
+
+std::string showLine(const std::string &Line, llvm::raw_ostream &Shown) {
+  Shown << Line << "\n";
+  return Line + "\n";
+}
+
+ScanResult collectAnnotations(const SourceFile &F, RunLog &Log) {
+  Log.start(stage::Collect);
+  ScanResult Scan = scanAnnotations(F.text());
+  Log.complete(stage::Collect, annotationCounts(Scan));
+  return Scan;
+}
+
+bool lexicalRulesHold(const SourceFile &F, const ScanResult &Scan, RunLog &Log,
+                      llvm::raw_ostream &Shown) {
+  Log.start(stage::Check);
+  if (!hasErrors(Scan.Problems))
+    return true;
+  Log.fail(stage::Check,
+           std::to_string(countLevel(Scan.Problems, Severity::Error)) + " rule violation(s)",
+           showProblems(F, Scan.Problems, Shown));
+  return false;
+}
+
+ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
+                       compat::CudaPass Pass, RunLog &Log) {
+  llvm::StringRef Stage = Pass == compat::CudaPass::Host ? stage::ParseHost : stage::ParseDevice;
+  Log.start(Stage);
+  ParseOutcome P = parseSource(F.Path, Options, Pass);
+  std::string Diagnostics;
+  for (const ClangDiagnostic &D : P.Diagnostics)
+    if (D.Level != Severity::Note)
+      Diagnostics += (D.Location.empty() ? F.Path : D.Location) +
+                     (D.Level == Severity::Error ? ": error: " : ": warning: ") + D.Message + "\n";
+  std::vector<Count> Counts = {{"kernels", static_cast<unsigned>(P.Model.Kernels.size())},
+                               {"launch sites", static_cast<unsigned>(P.Model.Launches.size())},
+                               {"annotations seen", static_cast<unsigned>(P.Model.Uses.size())},
+                               {"clang errors", P.errorCount()}};
+  if (P.Ran)
+    Log.complete(Stage, std::move(Counts), std::move(Diagnostics));
+  else
+    Log.fail(Stage, "could not parse the file: " + P.FailureReason, std::move(Diagnostics));
+  return P;
+}
+
+Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
+                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, RunLog &Log,
+                       llvm::raw_ostream &Shown) {
+  Log.start(stage::Check);
+  Verdict V = verifyAnnotations(Scan, Passes);
+  std::string Diagnostics = showProblems(F, V.Problems, Shown);
+  for (const std::string &Why : V.Unchecked)
+    Diagnostics += showLine(F.Path + ": " + (Strict ? "error" : "note") + ": " + Why, Shown);
+  if (V.IgnoredClangErrors)
+    Diagnostics += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
+                                " Clang error(s) outside annotated functions were ignored",
+                            Shown);
+  for (const std::string &Foreign : V.ForeignErrors)
+    Diagnostics += Foreign + "\n";
+  std::vector<Count> Counts = {{"errors", countLevel(V.Problems, Severity::Error)},
+                               {"warnings", countLevel(V.Problems, Severity::Warning)},
+                               {"unchecked", static_cast<unsigned>(V.Unchecked.size())}};
+  if (V.failed())
+    Log.fail(stage::Check, "the annotations break the rules", std::move(Diagnostics),
+             std::move(Counts));
+  else
+    Log.complete(stage::Check, std::move(Counts), std::move(Diagnostics));
+  return V;
+}
+
+bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
+                    llvm::ArrayRef<ParseOutcome> Passes, RunLog &Log, llvm::raw_ostream &Shown,
+                    int &Status) {
+  for (const ParseOutcome &P : Passes)
+    if (!P.Ran) {
+      llvm::StringRef Stage =
+          P.Pass == compat::CudaPass::Host ? stage::ParseHost : stage::ParseDevice;
+      Log.fail(Stage, Log.stage(Stage)->Reason,
+               showLine(F.Path + ": error: cannot rewrite: the " + compat::passName(P.Pass).str() +
+                            " pass could not parse the file (" + P.FailureReason + ")",
+                        Shown) +
+                   Log.stage(Stage)->Diagnostics);
+      Status = ParseFailure;
+      return false;
+    }
+  Log.start(stage::Check);
+  Verdict V = verifyAnnotations(Scan, Passes);
+  if (V.failed()) {
+    Log.fail(stage::Check, "the annotations break the rules", showProblems(F, V.Problems, Shown),
+             {{"errors", countLevel(V.Problems, Severity::Error)}});
+    Status = AnnotationErrors;
+    return false;
+  }
+  Log.complete(stage::Check,
+               {{"errors", 0}, {"warnings", countLevel(V.Problems, Severity::Warning)}});
+  return true;
+}
+
+} // namespace cutrace

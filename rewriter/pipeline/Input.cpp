@@ -1,0 +1,67 @@
+#include "pipeline/Input.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace cutrace {
+
+llvm::Expected<SourceFile> readSource(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/true);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(),
+                                   "cannot read '" + Path + "': " + Buffer.getError().message());
+  return SourceFile{Path, std::shared_ptr<llvm::MemoryBuffer>(std::move(*Buffer))};
+}
+
+namespace {
+
+/// Relative -I paths in a database are relative to its entry's working directory.
+void anchorIncludePaths(std::vector<std::string> &Args, const std::string &Directory) {
+  for (std::string &A : Args)
+    for (llvm::StringRef Flag : {"-I", "-isystem"})
+      if (llvm::StringRef(A).starts_with(Flag) && A.size() > Flag.size() &&
+          !llvm::sys::path::is_absolute(A.substr(Flag.size())))
+        A = Flag.str() + Directory + "/" + A.substr(Flag.size());
+}
+
+std::vector<std::string> databaseArgs(const std::string &Path, const CompileSettings &Settings,
+                                      llvm::raw_ostream &Warnings) {
+  std::string Error;
+  std::unique_ptr<clang::tooling::CompilationDatabase> Db =
+      Settings.BuildPath.empty()
+          ? clang::tooling::CompilationDatabase::autoDetectFromSource(Path, Error)
+          : clang::tooling::CompilationDatabase::loadFromDirectory(Settings.BuildPath, Error);
+  if (!Settings.BuildPath.empty() && !Db)
+    Warnings << "trace-rewrite: warning: " << Error << "\n";
+  if (!Db)
+    return {};
+  llvm::SmallString<256> Absolute(Path);
+  llvm::sys::fs::make_absolute(Absolute);
+  for (const clang::tooling::CompileCommand &C : Db->getCompileCommands(Absolute)) {
+    std::vector<std::string> Args = compat::translateCompileCommand(C.CommandLine);
+    anchorIncludePaths(Args, C.Directory);
+    return Args;
+  }
+  return {};
+}
+
+} // namespace
+
+compat::ParseOptions parseOptionsFor(const std::string &Path, const CompileSettings &Settings,
+                                     llvm::raw_ostream &Warnings) {
+  compat::ParseOptions Options;
+  Options.CudaPath = Settings.CudaPath;
+  Options.GpuArch = Settings.GpuArch;
+  Options.ExtraArgs = databaseArgs(Path, Settings, Warnings);
+  Options.ExtraArgs.insert(Options.ExtraArgs.end(), Settings.ExtraArgs.begin(),
+                           Settings.ExtraArgs.end());
+  std::vector<std::string> Command = {"cc"};
+  Command.insert(Command.end(), Settings.CommandTail.begin(), Settings.CommandTail.end());
+  for (std::string &A : compat::translateCompileCommand(Command))
+    Options.ExtraArgs.push_back(std::move(A));
+  return Options;
+}
+
+} // namespace cutrace

@@ -1,0 +1,41 @@
+// Read stage: the file to rewrite and the compile arguments its Clang parse uses.
+#ifndef CUTRACE_REWRITER_PIPELINE_INPUT_H
+#define CUTRACE_REWRITER_PIPELINE_INPUT_H
+
+#include "compat/CudaCompat.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cutrace {
+
+struct SourceFile {
+  std::string Path;
+  std::shared_ptr<llvm::MemoryBuffer> Buffer; // shared: a run's result keeps the text it read
+  llvm::StringRef text() const { return Buffer->getBuffer(); }
+};
+
+/// The file's bytes as they are (no newline conversion), NUL-terminated for the lexer.
+llvm::Expected<SourceFile> readSource(const std::string &Path);
+
+/// Where compile flags come from, in order of precedence (later wins for -D/-U).
+struct CompileSettings {
+  std::string CudaPath = "/usr/local/cuda";
+  std::string GpuArch = "sm_90";
+  std::string BuildPath;                // -p: directory holding compile_commands.json
+  std::vector<std::string> ExtraArgs;   // --extra-arg, passed to Clang as they are
+  std::vector<std::string> CommandTail; // what followed `--`: a compiler command line
+};
+
+/// Compile flags for a file: from the -p database or a compile_commands.json found upward from
+/// the file, then --extra-arg, then the command after `--`. A -p database that cannot be loaded
+/// is a warning on Warnings, not an error.
+compat::ParseOptions parseOptionsFor(const std::string &Path, const CompileSettings &Settings,
+                                     llvm::raw_ostream &Warnings);
+
+} // namespace cutrace
+
+#endif

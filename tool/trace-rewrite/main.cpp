@@ -1,0 +1,176 @@
+// trace-rewrite: strip cutrace annotations, verify they can be stripped exactly, or expand them
+// into recording code. Argument parsing, exit codes and printing only; the pipeline is
+// rewriter/pipeline/ (docs/design.md) and the --explain report rewriter/report/.
+#include "pipeline/Rewrite.h"
+#include "report/ExplainOutput.h"
+#include "report/RunReport.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace cutrace;
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::OptionCategory Category("trace-rewrite options");
+cl::list<std::string> Files(cl::Positional, cl::desc("<file.cu>..."), cl::cat(Category));
+cl::opt<std::string> Output("o",
+                            cl::desc("Write the result to <file> ('-' = stdout, the default "
+                                     "for one file)"),
+                            cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> InPlace("i", cl::desc("Rewrite the files in place"), cl::cat(Category));
+cl::opt<std::string> BuildPath("p", cl::desc("Build directory holding compile_commands.json"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::list<std::string> ExtraArgs("extra-arg", cl::desc("Extra argument for the Clang parse"),
+                                cl::cat(Category));
+cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA installation"),
+                              cl::init("/usr/local/cuda"), cl::cat(Category));
+cl::opt<std::string> GpuArch("cuda-gpu-arch", cl::desc("GPU architecture for the device pass"),
+                             cl::init("sm_90"), cl::cat(Category));
+cl::opt<RewriteMode> RunMode(
+    cl::desc("Mode:"),
+    cl::values(clEnumValN(RewriteMode::Strip, "strip", "Delete every annotation (default)"),
+               clEnumValN(RewriteMode::Traced, "traced", "Expand annotations into recording code"),
+               clEnumValN(RewriteMode::VerifyStrip, "verify-strip",
+                          "Check the files obey every annotation rule and strip exactly")),
+    cl::init(RewriteMode::Strip), cl::cat(Category));
+cl::opt<std::string> Against("against",
+                             cl::desc("With --verify-strip: require strip(FILE) to "
+                                      "equal this file byte for byte"),
+                             cl::value_desc("plain.cu"), cl::cat(Category));
+cl::opt<bool> Strict("strict",
+                     cl::desc("With --verify-strip: fail (exit 3) when a Clang pass "
+                              "cannot parse the file, instead of running only the "
+                              "lexical checks"),
+                     cl::cat(Category));
+cl::opt<std::string> MapPath("map",
+                             cl::desc("With --traced: decode-map header to write "
+                                      "(default: <input stem>.trace_map.h beside the "
+                                      "output); JSON goes beside it"),
+                             cl::value_desc("file"), cl::cat(Category));
+cl::opt<unsigned> MaxEvents("max-events", cl::desc("With --traced: events kept per row"),
+                            cl::init(1024), cl::cat(Category));
+cl::opt<std::string> ClockKind("clock", cl::desc("With --traced: clock64 | globaltimer"),
+                               cl::init("clock64"), cl::cat(Category));
+cl::opt<std::string> Explain("explain",
+                             cl::desc("Report every stage and per-kernel before/after diffs: "
+                                      "terminal (stderr), html or both (also CUTRACE_EXPLAIN)"),
+                             cl::value_desc("terminal|html|both"), cl::ValueOptional,
+                             cl::cat(Category));
+cl::opt<std::string> ExplainDir("explain-dir",
+                                cl::desc("Folder for HTML reports, one run folder each (also "
+                                         "CUTRACE_EXPLAIN_DIR; default debug/explain)"),
+                                cl::value_desc("dir"), cl::cat(Category));
+
+void usageError(const llvm::Twine &Message) {
+  llvm::errs() << "trace-rewrite: error: " << Message << "\n";
+}
+
+/// Splits off everything after `--`: a compile command for the parse.
+std::vector<const char *> splitDashDash(int Argc, const char **Argv,
+                                        std::vector<std::string> &Tail) {
+  std::vector<const char *> Own;
+  for (int I = 0; I < Argc; ++I) {
+    if (llvm::StringRef(Argv[I]) == "--") {
+      Tail.assign(Argv + I + 1, Argv + Argc);
+      break;
+    }
+    Own.push_back(Argv[I]);
+  }
+  return Own;
+}
+
+/// --explain[=where] wins over CUTRACE_EXPLAIN; --explain-dir over CUTRACE_EXPLAIN_DIR.
+std::optional<ExplainOutput> explainOutput() {
+  const char *Env = std::getenv("CUTRACE_EXPLAIN");
+  std::string Where = Explain.getNumOccurrences()
+                          ? (Explain.empty() ? "terminal" : Explain.getValue())
+                      : Env ? Env
+                            : "";
+  const char *EnvDir = std::getenv("CUTRACE_EXPLAIN_DIR");
+  std::string Dir = !ExplainDir.empty()    ? ExplainDir.getValue()
+                    : (EnvDir && *EnvDir) ? EnvDir
+                                          : "debug/explain";
+  llvm::Expected<ExplainOutput> Out = ExplainOutput::create(Where, Dir);
+  if (!Out) {
+    usageError(llvm::toString(Out.takeError()));
+    return std::nullopt;
+  }
+  return std::move(*Out);
+}
+
+bool validateOptions() {
+  if (Files.empty())
+    return usageError("no input files (see --help)"), false;
+  if (InPlace && !Output.empty())
+    return usageError("-i and -o cannot be combined"), false;
+  if (RunMode != RewriteMode::VerifyStrip && Files.size() > 1 && !InPlace)
+    return usageError("several input files need -i (one output per file)"), false;
+  if (RunMode == RewriteMode::Traced && InPlace)
+    return usageError("--traced never rewrites its input; use -o"), false;
+  if (!Against.empty() && (RunMode != RewriteMode::VerifyStrip || Files.size() != 1))
+    return usageError("--against needs --verify-strip and exactly one file"), false;
+  if (ClockKind != "clock64" && ClockKind != "globaltimer")
+    return usageError("--clock must be clock64 or globaltimer"), false;
+  if (MaxEvents == 0 || MaxEvents > (1u << 24))
+    return usageError("--max-events must be between 1 and 16777216"), false;
+  return true;
+}
+
+RewriteRequest requestFor(const std::string &Path, std::vector<std::string> CommandTail) {
+  RewriteRequest R;
+  R.Mode = RunMode;
+  R.Output = InPlace ? Path : Output.empty() ? "-" : Output.getValue();
+  R.MapPath = MapPath;
+  R.Against = Against;
+  R.Strict = Strict;
+  R.MaxEvents = MaxEvents;
+  R.Clock = ClockKind;
+  R.Compile.CudaPath = CudaPath;
+  R.Compile.GpuArch = GpuArch;
+  R.Compile.BuildPath = BuildPath;
+  R.Compile.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  R.Compile.CommandTail = std::move(CommandTail);
+  return R;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &OS) { OS << "trace-rewrite (cutrace) " << CUTRACE_VERSION << "\n"; });
+  std::vector<std::string> CommandTail;
+  std::vector<const char *> Own = splitDashDash(Argc, Argv, CommandTail);
+  if (!cl::ParseCommandLineOptions(
+          static_cast<int>(Own.size()), Own.data(),
+          "cutrace source rewriter\n\n"
+          "  trace-rewrite kernel.cu [-o out.cu | -i]          strip annotations (default)\n"
+          "  trace-rewrite --traced kernel.cu -o traced.cu     expand them into recording code\n"
+          "  trace-rewrite --verify-strip kernel.cu...         pre-commit check\n\n"
+          "Exit status: 0 ok, 1 annotation or verification errors, 2 usage or I/O errors,\n"
+          "3 the file could not be parsed. Nothing is written when the status is not 0.\n",
+          &llvm::errs()))
+    return UsageOrIo;
+  if (!validateOptions())
+    return UsageOrIo;
+  std::optional<ExplainOutput> Explaining = explainOutput();
+  if (!Explaining)
+    return UsageOrIo;
+  int Worst = Ok;
+  for (const std::string &Path : Files) {
+    llvm::Expected<SourceFile> Input = readSource(Path);
+    if (!Input) {
+      usageError(llvm::toString(Input.takeError()));
+      return UsageOrIo;
+    }
+    RewriteResult Result = rewriteFile(*Input, requestFor(Path, CommandTail), llvm::errs());
+    if (!Result.AgainstDiff.empty())
+      llvm::outs() << Result.AgainstDiff;
+    if (Explaining->on())
+      Explaining->emit(reportOf(Result), llvm::errs());
+    Worst = std::max(Worst, Result.Status);
+  }
+  return Worst;
+}
