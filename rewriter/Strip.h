@@ -1,5 +1,5 @@
 // Strip: delete every annotation so the file equals, byte for byte, the one its author would have
-// written without them (SPEC §2). Purely textual over the lexical scan.
+// written without them (docs/design.md, "Strip contract"). Purely textual over the lexical scan.
 #ifndef CUTRACE_REWRITER_STRIP_H
 #define CUTRACE_REWRITER_STRIP_H
 

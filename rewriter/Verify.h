@@ -1,4 +1,4 @@
-// The rule checks of SPEC §1, combining the lexical scan with whatever Clang parses could run.
+// The rule checks of docs/annotations.md, combining the lexical scan with whatever Clang parses could run.
 #ifndef CUTRACE_REWRITER_VERIFY_H
 #define CUTRACE_REWRITER_VERIFY_H
 

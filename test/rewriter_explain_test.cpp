@@ -1,4 +1,4 @@
-// The rewrite report of SPEC §6 on the library: stage records (completed, failed with the error,
+// The rewrite report (docs/explain.md) on the library: stage records (completed, failed with the error,
 // skipped with why, not reached after a failure), per-region before/after with +/- counts equal
 // to an independent `diff`, a colour-free terminal rendering, escaped HTML, run folders that
 // never overwrite.

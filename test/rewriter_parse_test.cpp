@@ -1,4 +1,4 @@
-// Compat: realistic CUDA 13 code parses with Clang 19 in both passes with zero errors (SPEC §7).
+// Compat: realistic CUDA 13 code parses with Clang 19 in both passes with zero errors (rewriter/compat, docs/design.md).
 #include "SourceModel.h"
 
 #include <filesystem>

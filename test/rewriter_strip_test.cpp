@@ -1,4 +1,4 @@
-// Strip rules of SPEC §2 on the library directly, plus the property that inserting annotations
+// Strip rules (docs/strip.md) on the library directly, plus the property that inserting annotations
 // into any never-annotated corpus file and stripping gives the file back.
 #include "AnnotationScanner.h"
 #include "Strip.h"

@@ -1,4 +1,4 @@
-// Strip is exact, as properties over the whole corpus (SPEC §2), and every rule of SPEC §1 is
+// Strip is exact, as properties over the whole corpus (docs/strip.md), and every rule of docs/annotations.md is
 // diagnosed (test/inputs/errors, see its README.md for the EXPECT convention).
 //
 // test/inputs/strip/X.cu is an annotated file, X.plain.cu the file its author had before

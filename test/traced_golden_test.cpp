@@ -1,5 +1,5 @@
 // trace-rewrite --traced on test/inputs/traced: outputs equal their reviewed goldens, compile with
-// nvcc for sm_80 and sm_90, and obey the rules of SPEC §3 named by each test.
+// nvcc for sm_80 and sm_90, and obey the traced rules (docs/design.md) named by each test.
 //
 // Regenerate goldens after an intended change, then review the diff:
 //   CUTRACE_UPDATE_GOLDENS=1 ./build/test/traced_golden_tests

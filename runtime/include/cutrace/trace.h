@@ -3,7 +3,7 @@
 // Without trace-rewrite these macros compile to nothing: every argument is named in the never-taken
 // arm of a constant condition (so variables used only by annotations do not draw "unused"
 // warnings) and no device code is generated. `trace-rewrite` deletes them (default mode) or expands
-// them into recording code (`--traced`). The annotation language is described in docs/strip.md.
+// them into recording code (`--traced`). The annotation language is described in docs/annotations.md.
 #ifndef CUTRACE_TRACE_H
 #define CUTRACE_TRACE_H
 
