@@ -1,5 +1,7 @@
-# The installable CMake package: `find_package(cutrace CONFIG)` gives cutrace::cutrace (host
-# runtime), cutrace::decode (decoder), cutrace::annotations (the no-op <cutrace/trace.h> only),
+# The installable CMake package: `find_package(cutrace CONFIG)` gives cutrace::cutrace (capture
+# whose automatic mode writes every format), cutrace::capture (capture, `.ctrace` only),
+# cutrace::analysis (decode and exporters; cutrace::decode is its old name), cutrace::format
+# (what both share), cutrace::annotations (the no-op <cutrace/trace.h> only),
 # CUTRACE_REWRITE_EXECUTABLE and cutrace_instrument(). Included by the top-level CMakeLists.txt
 # after runtime/ and tool/ have defined their targets.
 include(CMakePackageConfigHelpers)
@@ -12,14 +14,19 @@ target_include_directories(cutrace_annotations INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/runtime/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(cutrace_annotations PROPERTIES EXPORT_NAME annotations)
-set_target_properties(cutrace_decode PROPERTIES EXPORT_NAME decode)
+set_target_properties(cutrace_format PROPERTIES EXPORT_NAME format)
+set_target_properties(cutrace_analysis PROPERTIES EXPORT_NAME analysis)
 add_library(cutrace::annotations ALIAS cutrace_annotations)
-add_library(cutrace::decode ALIAS cutrace_decode)
+add_library(cutrace::format ALIAS cutrace_format)
+add_library(cutrace::analysis ALIAS cutrace_analysis)
+add_library(cutrace::decode ALIAS cutrace_analysis) # the installed config defines it likewise
 
-set(cutrace_exported cutrace_decode cutrace_annotations)
+set(cutrace_exported cutrace_format cutrace_analysis cutrace_annotations)
 set(CUTRACE_HAS_RUNTIME OFF)
 if(TARGET cutrace)
-  list(APPEND cutrace_exported cutrace)
+  set_target_properties(cutrace_capture PROPERTIES EXPORT_NAME capture)
+  list(APPEND cutrace_exported cutrace_capture cutrace)
+  add_library(cutrace::capture ALIAS cutrace_capture)
   add_library(cutrace::cutrace ALIAS cutrace)
   set(CUTRACE_HAS_RUNTIME ON)
 endif()

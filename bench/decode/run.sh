@@ -7,8 +7,7 @@ n=${1:-10000000}
 reps=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-src="runtime/src/buffer_header.cpp runtime/src/ctrace.cpp runtime/src/decode.cpp runtime/src/decode_map.cpp
-     runtime/src/files.cpp runtime/src/flows.cpp runtime/src/trace_json.cpp runtime/src/export_*.cpp"
+src="runtime/src/format/*.cpp runtime/src/analysis/*.cpp" # cutrace_analysis and what it links
 g++ -std=c++17 -O2 -Iruntime/include test/browser/gen_trace.cpp $src -o "$work/gen_trace"
 g++ -std=c++17 -O2 -Iruntime/include bench/decode/decode_bench.cpp $src -o "$work/decode_bench"
 "$work/gen_trace" bulk "$work/big.ctrace" --events "$n" --ctas 264 --groups 2 >/dev/null

@@ -10,7 +10,7 @@
 #      many slices and arrows as the decoder has for that CTA (33 slices, 16 flows).
 # Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
 #   CHECKS selects sections (default "demo evil bulk fixture"), e.g. CHECKS=fixture.
-#   BUILD_DIR holds bin/trace-view and runtime/libcutrace_decode.a (default: build)
+#   BUILD_DIR holds bin/trace-view and runtime/libcutrace_{analysis,format}.a (default: build)
 #   TRACE_VIEW, GEN_TRACE override the binaries (gen_trace is compiled here when not given);
 #   MAX_FIRST_PAINT_MS (default 20000) bounds the 1M-event first paint.
 # Exit: 0 pass, 1 fail, 77 skipped (no chromium).
@@ -34,7 +34,7 @@ if [[ -z "$gen" && "$checks" != " fixture " ]]; then
   gen=$work/gen_trace
   if [[ ! -x "$gen" || "$here/gen_trace.cpp" -nt "$gen" ]]; then
     ${CXX:-c++} -std=c++17 -O2 -I"$root/runtime/include" "$here/gen_trace.cpp" \
-      "$build/runtime/libcutrace_decode.a" -o "$gen" || { echo "FAIL: cannot build gen_trace"; exit 1; }
+      "$build/runtime/libcutrace_analysis.a" "$build/runtime/libcutrace_format.a" -o "$gen" || { echo "FAIL: cannot build gen_trace"; exit 1; }
   fi
 fi
 

@@ -37,7 +37,7 @@ for traced in ON OFF; do
   done
 done
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/njson/include test/device/check_ctrace.cpp \
-  runtime/src/{buffer_header,ctrace,decode,decode_map,files,flows,trace_json,export_geometry,export_html,export_html_page,export_perfetto,export_summary}.cpp \
+  runtime/src/format/*.cpp runtime/src/analysis/*.cpp \
   -o "$R/check_ctrace" && "$R/check_ctrace" "$R/traces/warp_specialized_ON/ws_gemm.ctrace" "$R/traces/reduction_ON/block_sum.ctrace" 2>&1 | tail -16 | tee "$R/logs/check.txt"
 cp "$R/traces/warp_specialized_ON/ws_gemm.ctrace" "$R/logs/ws_gemm_cmake.ctrace" 2>/dev/null
 tar czf "$OUT/h200_cmake_e2e.tgz" -C "$R" logs

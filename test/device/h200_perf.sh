@@ -8,7 +8,7 @@ R=$PWD/build-h200-perf
 rm -rf "$R" && mkdir -p "$R/obj" "$R/logs"
 INC="-Iruntime/include -I.carry/include"
 NVCC="nvcc -std=c++17 -O3 -arch=sm_90 $INC"
-for f in runtime/src/*.cpp; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
+for f in runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
 OBJ=$(ls "$R"/obj/*.o)
 $NVCC -I.carry/gen/bench_traced .carry/gen/bench_traced/event_cost.traced.cu $OBJ -o "$R/ev_traced" &
 $NVCC -I.carry/gen/bench_traced_globaltimer .carry/gen/bench_traced_globaltimer/event_cost.traced.cu $OBJ -o "$R/ev_traced_gt" &

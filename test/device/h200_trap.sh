@@ -6,10 +6,10 @@ export PATH=/usr/local/cuda/bin:$PATH
 R=$PWD/build-h200-trap
 rm -rf "$R" && mkdir -p "$R/obj" "$R/logs" "$R/traces"
 NVCC="nvcc -std=c++17 -O3 -arch=sm_90 -Iruntime/include -I.carry/include"
-for f in runtime/src/*.cpp; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
+for f in runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
 $NVCC -I.carry/gen/trap .carry/gen/trap/trap.traced.cu "$R"/obj/*.o -o "$R/trap"
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/include test/device/check_ctrace.cpp \
-  runtime/src/{buffer_header,ctrace,decode,decode_map,files,flows,trace_json,export_geometry,export_html,export_html_page,export_perfetto,export_summary}.cpp -o "$R/check_ctrace"
+  runtime/src/format/*.cpp runtime/src/analysis/*.cpp -o "$R/check_ctrace"
 for mode in device mapped; do
   echo "== buffers in $mode memory"
   mapped=0; [[ $mode == mapped ]] && mapped=1

@@ -9,12 +9,9 @@ ARCH=${1:-sm_90}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 OUT=build-device
 JSON_FLAGS=${JSON_INCLUDE:+-I$JSON_INCLUDE}
-DECODE_SRC="runtime/src/buffer_header.cpp runtime/src/ctrace.cpp runtime/src/decode.cpp
-  runtime/src/decode_map.cpp runtime/src/files.cpp runtime/src/flows.cpp runtime/src/trace_json.cpp
-  runtime/src/export_geometry.cpp runtime/src/export_html.cpp runtime/src/export_html_page.cpp
-  runtime/src/export_perfetto.cpp runtime/src/export_summary.cpp"
-HOST_SRC="runtime/src/device_buffer.cpp runtime/src/outputs.cpp runtime/src/recorder.cpp
-  runtime/src/session.cpp"
+DECODE_SRC=$(ls runtime/src/format/*.cpp runtime/src/analysis/*.cpp)
+# Capture with every output format, as library `cutrace` builds it (runtime/CMakeLists.txt).
+HOST_SRC=$(ls runtime/src/capture/*.cpp runtime/src/capture/outputs/all_formats.cpp)
 
 mkdir -p "$OUT"
 "$NVCC" -arch="$ARCH" -std=c++17 -O3 -Iruntime/include $JSON_FLAGS -Xcompiler -Wall,-Wextra \

@@ -38,7 +38,8 @@ step "install $build to $prefix"
 quiet cmake --install "$build" --prefix "$prefix"
 for f in bin/trace-rewrite include/cutrace/trace.h include/cutrace/traced.h \
   include/cutrace/device.h include/cutrace/host.h include/cutrace/map.h \
-  lib/libcutrace.a lib/libcutrace_decode.a lib/cmake/cutrace/cutraceConfig.cmake \
+  lib/libcutrace.a lib/libcutrace_capture.a lib/libcutrace_analysis.a lib/libcutrace_format.a \
+  lib/cmake/cutrace/cutraceConfig.cmake \
   lib/cmake/cutrace/cutraceConfigVersion.cmake lib/cmake/cutrace/cutraceTargets.cmake \
   lib/cmake/cutrace/cutraceInstrument.cmake; do
   [[ -e $prefix/$f ]] && pass "installed $f" || fail "not installed: $f"

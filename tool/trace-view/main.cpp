@@ -1,6 +1,6 @@
 // trace-view: reads a raw dump (.ctrace) and writes the HTML timeline, Chrome Trace Event JSON
-// for Perfetto, or a summary table (SPEC §5). Argument parsing, exit codes and wiring only; the
-// work is in cutrace_decode and cutrace_export.
+// for Perfetto, or a summary table (docs/viewer.md). Argument parsing, exit codes and wiring only;
+// the work is in cutrace_analysis. The launch is decoded once; every output reads that model.
 //
 // Exit status: 0 done; 1 an output could not be written; 2 bad usage, or an input that cannot be
 // read or decoded at all. Decode problems in a readable file are warnings (the exports show them).
@@ -144,10 +144,7 @@ int main(int argc, char **argv) {
     input_error(args.input + ": decode map: " + map.error);
   cutrace::DecodeOptions options;
   options.ghz_override = args.ghz;
-  cutrace::Expected<cutrace::Trace> decoded = cutrace::decode_ctrace(*raw, options);
-  if (!decoded)
-    input_error(args.input + ": " + decoded.error);
-  cutrace::Trace trace = std::move(*decoded);
+  cutrace::Trace trace = cutrace::decode_ctrace(*raw, *map, options);
   if (trace.rows.empty() && !trace.ok())
     input_error(args.input + ": " + trace.problems.front());
   if (!trace.ok())

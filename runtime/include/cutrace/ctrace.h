@@ -1,5 +1,6 @@
 // `.ctrace` files: one launch's raw trace buffer with everything needed to decode it offline
-// (docs/FORMAT.md, ".ctrace container"). Part of `cutrace_decode`; no CUDA needed.
+// (docs/FORMAT.md, ".ctrace container"). No CUDA needed: the container and the files are in
+// `cutrace_format` (shared by capture and analysis), decoding and the JSON in `cutrace_analysis`.
 #ifndef CUTRACE_CTRACE_H
 #define CUTRACE_CTRACE_H
 
@@ -28,6 +29,8 @@ Expected<Ctrace> parse_ctrace(const uint8_t *data, size_t size);
 
 // Parses the map and decodes the buffer; map errors come back as the error.
 Expected<Trace> decode_ctrace(const Ctrace &c, const DecodeOptions &options = {});
+// Decodes the buffer with a map the caller has already parsed from `c.map_json`.
+Trace decode_ctrace(const Ctrace &c, const DecodeMap &map, const DecodeOptions &options = {});
 
 Expected<std::vector<uint8_t>> read_file(const std::string &path);
 Expected<Ctrace> read_ctrace_file(const std::string &path);

@@ -1,6 +1,7 @@
-// Decoding a launch's trace buffer into slices, instants and flows (SPEC §4, docs/FORMAT.md).
-// Pure C++17, no CUDA: library `cutrace_decode`. Corrupt or truncated input never crashes or reads
-// out of bounds; problems are returned as values next to whatever could still be decoded.
+// Decoding a launch's trace buffer into slices, instants and flows (docs/FORMAT.md, "Decoding").
+// Pure C++17, no CUDA: library `cutrace_analysis` (the buffer header codec: `cutrace_format`).
+// Corrupt or truncated input never crashes or reads out of bounds; problems are returned as values
+// next to whatever could still be decoded.
 #ifndef CUTRACE_DECODE_H
 #define CUTRACE_DECODE_H
 

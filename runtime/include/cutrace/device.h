@@ -25,7 +25,7 @@ struct Token {
 namespace detail {
 
 // One 16-byte store, performed only when `pred` holds. Written as PTX so the predicate is
-// guaranteed: a C++ `if` may become a branch, which costs 3-5x more per event (SPEC §3).
+// guaranteed: a C++ `if` may become a branch, which costs 3-5x more per event.
 __device__ __forceinline__ void store16_if(bool pred, uint64_t addr, uint32_t a, uint32_t b,
                                            uint32_t c, uint32_t d) {
   asm volatile("{\n\t"

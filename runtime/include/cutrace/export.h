@@ -1,6 +1,7 @@
-// Exports of a decoded launch (SPEC §5): the self-contained HTML timeline, Chrome Trace Event
-// JSON for ui.perfetto.dev, and the terminal summary. Pure C++17, no CUDA: part of library
-// `cutrace_decode` (used by the host runtime's automatic mode and by `trace-view`).
+// Exports of a decoded launch (docs/viewer.md): the self-contained HTML timeline, Chrome Trace
+// Event JSON for ui.perfetto.dev, and the terminal summary. Pure C++17, no CUDA: part of library
+// `cutrace_analysis` (used by `trace-view` and by the automatic mode of library `cutrace`).
+// Every export reads the decoded Trace; none decodes.
 #ifndef CUTRACE_EXPORT_H
 #define CUTRACE_EXPORT_H
 

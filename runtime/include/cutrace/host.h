@@ -1,4 +1,5 @@
-// Host runtime (SPEC §5): library `cutrace`, needs the CUDA runtime.
+// Host runtime (docs/guide.md): needs the CUDA runtime. Library `cutrace_capture` (automatic mode
+// writes `.ctrace` files only) or `cutrace` (every format of $CUTRACE_FORMAT); link one of them.
 //
 // Automatic mode: rewritten launch sites call cutrace::launch(); buffers are written out at
 // cutrace::flush() or at normal program exit into $CUTRACE_OUTPUT (default "debug/").

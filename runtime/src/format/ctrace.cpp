@@ -87,17 +87,4 @@ Expected<Ctrace> parse_ctrace(const uint8_t *data, size_t size) {
   return E{std::move(c), {}};
 }
 
-Expected<Trace> decode_ctrace(const Ctrace &c, const DecodeOptions &options) {
-  Expected<DecodeMap> map = parse_decode_map(c.map_json);
-  if (!map)
-    return Expected<Trace>::failure(map.error);
-  Trace t = decode(*map, c.buffer.data(), c.buffer.size(), options);
-  for (int i = 0; i < 3; ++i)
-    if (c.grid[i] != t.header.grid[i] || c.block[i] != t.header.block[i]) {
-      t.problems.push_back(".ctrace geometry disagrees with the buffer header");
-      break;
-    }
-  return Expected<Trace>{std::move(t), {}};
-}
-
 } // namespace cutrace

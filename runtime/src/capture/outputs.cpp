@@ -1,7 +1,5 @@
 #include "outputs.h"
 
-#include <cutrace/export.h>
-
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -20,36 +18,6 @@ public:
   std::optional<std::string> render(const DecodedLaunch &launch) const override {
     const std::vector<uint8_t> bytes = encode_ctrace(launch.raw);
     return std::string(bytes.begin(), bytes.end());
-  }
-};
-
-class JsonSummaryOutput : public LaunchOutput {
-public:
-  std::string extension() const override { return ".json"; }
-  std::optional<std::string> render(const DecodedLaunch &launch) const override {
-    if (launch.map == nullptr || launch.trace == nullptr)
-      return std::nullopt;
-    return trace_summary_json(*launch.map, *launch.trace);
-  }
-};
-
-class HtmlOutput : public LaunchOutput {
-public:
-  std::string extension() const override { return ".html"; }
-  std::optional<std::string> render(const DecodedLaunch &launch) const override {
-    if (launch.map == nullptr || launch.trace == nullptr)
-      return std::nullopt;
-    return export_html(*launch.map, *launch.trace);
-  }
-};
-
-class PerfettoOutput : public LaunchOutput {
-public:
-  std::string extension() const override { return ".perfetto.json"; }
-  std::optional<std::string> render(const DecodedLaunch &launch) const override {
-    if (launch.map == nullptr || launch.trace == nullptr)
-      return std::nullopt;
-    return export_perfetto(*launch.map, *launch.trace);
   }
 };
 
@@ -76,9 +44,9 @@ std::string free_stem(const std::string &dir, const std::string &kernel,
 
 } // namespace
 
-std::vector<std::unique_ptr<LaunchOutput>> outputs_for(const std::string &formats, bool raw) {
-  std::vector<std::unique_ptr<LaunchOutput>> outputs;
-  bool html = false, perfetto = false, ctrace = raw, json = false;
+OutputFormats output_formats(const std::string &formats, bool raw) {
+  OutputFormats chosen;
+  chosen.ctrace = raw;
   size_t at = 0;
   while (at <= formats.size()) {
     size_t comma = formats.find(',', at);
@@ -88,13 +56,13 @@ std::vector<std::unique_ptr<LaunchOutput>> outputs_for(const std::string &format
     name.erase(0, name.find_first_not_of(" \t"));
     name.erase(name.find_last_not_of(" \t") + 1);
     if (name == "html")
-      html = true;
+      chosen.html = true;
     else if (name == "perfetto")
-      perfetto = true;
+      chosen.perfetto = true;
     else if (name == "ctrace")
-      ctrace = true;
+      chosen.ctrace = true;
     else if (name == "json")
-      json = true;
+      chosen.json = true;
     else if (!name.empty())
       std::fprintf(stderr,
                    "cutrace: CUTRACE_FORMAT: unknown format \"%s\" ignored "
@@ -102,28 +70,24 @@ std::vector<std::unique_ptr<LaunchOutput>> outputs_for(const std::string &format
                    name.c_str());
     at = comma + 1;
   }
-  // Fixed order, whatever the order in the variable: the raw dump first, it needs no decoding.
-  if (ctrace)
-    outputs.push_back(std::make_unique<RawOutput>());
-  if (json)
-    outputs.push_back(std::make_unique<JsonSummaryOutput>());
-  if (html)
-    outputs.push_back(std::make_unique<HtmlOutput>());
-  if (perfetto)
-    outputs.push_back(std::make_unique<PerfettoOutput>());
-  return outputs;
+  return chosen;
 }
 
-std::vector<std::unique_ptr<LaunchOutput>> default_outputs() {
+OutputFormats default_output_formats() {
   const char *formats = std::getenv("CUTRACE_FORMAT");
   const char *raw = std::getenv("CUTRACE_RAW");
-  return outputs_for(formats != nullptr && *formats != '\0' ? formats : kDefaultFormats,
-                     raw != nullptr && std::strcmp(raw, "1") == 0);
+  const bool chosen = formats != nullptr && *formats != '\0';
+  OutputFormats out = output_formats(chosen ? formats : kDefaultFormats,
+                                     raw != nullptr && std::strcmp(raw, "1") == 0);
+  out.chosen = chosen;
+  return out;
 }
 
-void write_launch_outputs(const std::string &dir, const std::string &kernel,
-                          const DecodedLaunch &launch,
-                          const std::vector<std::unique_ptr<LaunchOutput>> &outputs) {
+std::unique_ptr<LaunchOutput> ctrace_output() { return std::make_unique<RawOutput>(); }
+
+void write_output_files(const std::string &dir, const std::string &kernel,
+                        const DecodedLaunch &launch,
+                        const std::vector<std::unique_ptr<LaunchOutput>> &outputs) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {

@@ -1,5 +1,6 @@
 // Automatic mode: launch() registers one buffer per launch; flush() (or normal exit) copies
-// them back, decodes and writes the outputs. One process-wide session behind a mutex.
+// them back and hands each to detail::write_launch_outputs. One process-wide session behind a
+// mutex.
 #include "device_buffer.h"
 #include "outputs.h"
 
@@ -70,9 +71,9 @@ public:
   void flush() {
     std::lock_guard<std::mutex> lock(mu_);
     synchronize_devices();
-    const auto outputs = default_outputs();
+    const OutputFormats formats = default_output_formats();
     for (PendingLaunch &p : pending_)
-      write_launch(p, outputs);
+      write_launch(p, formats);
     pending_.clear(); // frees the device buffers
     for (const auto &[kernel, n] : skipped_)
       std::fprintf(stderr,
@@ -110,8 +111,7 @@ private:
     cudaSetDevice(current);
   }
 
-  void write_launch(const PendingLaunch &p,
-                    const std::vector<std::unique_ptr<LaunchOutput>> &outputs) {
+  void write_launch(const PendingLaunch &p, const OutputFormats &formats) {
     Expected<std::vector<uint8_t>> bytes = p.buffer.read_back();
     if (!bytes) {
       std::fprintf(stderr, "cutrace: %s launch %u: %s; nothing written\n", p.kernel.c_str(),
@@ -126,14 +126,7 @@ private:
     }
     raw.launch_index = p.launch_index;
     raw.buffer = std::move(*bytes);
-    Expected<DecodeMap> map = parse_decode_map(raw.map_json);
-    if (!map)
-      std::fprintf(stderr, "cutrace: %s: %s\n", p.kernel.c_str(), map.error.c_str());
-    std::optional<Trace> trace;
-    if (map)
-      trace = decode(*map, raw.buffer.data(), raw.buffer.size());
-    write_launch_outputs(dir_, p.kernel, {raw, map ? &*map : nullptr, trace ? &*trace : nullptr},
-                         outputs);
+    detail::write_launch_outputs(dir_, p.kernel, raw, formats);
   }
 
   std::mutex mu_;

@@ -1,4 +1,4 @@
-// Buffer -> rows of slices and instants (SPEC §4; layouts in docs/FORMAT.md).
+// Buffer -> rows of slices and instants (rules and layouts in docs/FORMAT.md, "Decoding").
 //
 // Three passes: read every row's header and records (bounds-checked), settle each row's
 // cycles->ns rate (measured, else SM-pooled, else a launch-wide fallback), then match BEGIN/END
@@ -6,7 +6,7 @@
 // earliest row start, so doubles keep ns precision).
 #include <cutrace/decode.h>
 
-#include "bytes.h"
+#include "../format/bytes.h"
 
 #include <algorithm>
 #include <map>

@@ -1,0 +1,68 @@
+// What the automatic mode writes for each recorded launch. Capture reads $CUTRACE_FORMAT and
+// names the files; which formats a program can render depends on the library it links (see
+// detail::write_launch_outputs below). One LaunchOutput per file kind.
+#ifndef CUTRACE_SRC_CAPTURE_OUTPUTS_H
+#define CUTRACE_SRC_CAPTURE_OUTPUTS_H
+
+#include <cutrace/ctrace.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutrace {
+
+// What $CUTRACE_FORMAT selects when it is unset or empty: `<kernel>.html` and `.json`
+// (docs/guide.md).
+inline constexpr const char *kDefaultFormats = "html,json";
+
+struct OutputFormats {
+  bool ctrace = false, json = false, html = false, perfetto = false;
+  bool chosen = false; // named by $CUTRACE_FORMAT rather than kDefaultFormats
+  bool needs_exporters() const { return json || html || perfetto; }
+};
+
+// The formats named in a comma-separated list of `html` (`.html`), `perfetto`
+// (`.perfetto.json`), `ctrace` (`.ctrace`), `json` (`.json`, the decoded launch); `raw` adds
+// `ctrace`. Unknown names are reported on stderr and ignored.
+OutputFormats output_formats(const std::string &formats, bool raw);
+
+// output_formats($CUTRACE_FORMAT, default kDefaultFormats; CUTRACE_RAW=1 adds the raw dump).
+OutputFormats default_output_formats();
+
+struct DecodedLaunch {
+  const Ctrace &raw;
+  const DecodeMap *map; // null when not decoded, or the map JSON could not be parsed
+  const Trace *trace;   // null likewise
+};
+
+class LaunchOutput {
+public:
+  virtual ~LaunchOutput() = default;
+  virtual std::string extension() const = 0; // with the dot: ".json"
+  // The file's contents, or nullopt when this output has nothing to say about the launch.
+  virtual std::optional<std::string> render(const DecodedLaunch &launch) const = 0;
+};
+
+// The raw dump (`.ctrace`); needs no decoding.
+std::unique_ptr<LaunchOutput> ctrace_output();
+
+// Writes every output under one fresh stem `<dir>/<kernel>[_N]`, never replacing a file.
+// Prints one stderr line per file written or failed.
+void write_output_files(const std::string &dir, const std::string &kernel,
+                        const DecodedLaunch &launch,
+                        const std::vector<std::unique_ptr<LaunchOutput>> &outputs);
+
+namespace detail {
+// Writes what `formats` asks for of one recorded launch. Capture declares it and the library a
+// program links defines it, so a capture-only program never links the exporters:
+// cutrace_capture writes the `.ctrace` only (outputs/ctrace_only.cpp), cutrace every format
+// (outputs/all_formats.cpp).
+void write_launch_outputs(const std::string &dir, const std::string &kernel, const Ctrace &raw,
+                          const OutputFormats &formats);
+} // namespace detail
+
+} // namespace cutrace
+
+#endif // CUTRACE_SRC_CAPTURE_OUTPUTS_H

@@ -1,0 +1,67 @@
+// The automatic mode's outputs in library `cutrace`: the launch is decoded once and every
+// format asked for is rendered from that one decoded model by the analysis exporters.
+#include "../outputs.h"
+
+#include <cutrace/export.h>
+
+#include <cstdio>
+
+namespace cutrace {
+
+namespace {
+
+class JsonSummaryOutput : public LaunchOutput {
+public:
+  std::string extension() const override { return ".json"; }
+  std::optional<std::string> render(const DecodedLaunch &launch) const override {
+    if (launch.map == nullptr || launch.trace == nullptr)
+      return std::nullopt;
+    return trace_summary_json(*launch.map, *launch.trace);
+  }
+};
+
+class HtmlOutput : public LaunchOutput {
+public:
+  std::string extension() const override { return ".html"; }
+  std::optional<std::string> render(const DecodedLaunch &launch) const override {
+    if (launch.map == nullptr || launch.trace == nullptr)
+      return std::nullopt;
+    return export_html(*launch.map, *launch.trace);
+  }
+};
+
+class PerfettoOutput : public LaunchOutput {
+public:
+  std::string extension() const override { return ".perfetto.json"; }
+  std::optional<std::string> render(const DecodedLaunch &launch) const override {
+    if (launch.map == nullptr || launch.trace == nullptr)
+      return std::nullopt;
+    return export_perfetto(*launch.map, *launch.trace);
+  }
+};
+
+} // namespace
+
+void detail::write_launch_outputs(const std::string &dir, const std::string &kernel,
+                                  const Ctrace &raw, const OutputFormats &formats) {
+  // Fixed order, whatever the order in the variable: the raw dump first, it needs no decoding.
+  std::vector<std::unique_ptr<LaunchOutput>> outputs;
+  if (formats.ctrace)
+    outputs.push_back(ctrace_output());
+  if (formats.json)
+    outputs.push_back(std::make_unique<JsonSummaryOutput>());
+  if (formats.html)
+    outputs.push_back(std::make_unique<HtmlOutput>());
+  if (formats.perfetto)
+    outputs.push_back(std::make_unique<PerfettoOutput>());
+
+  Expected<DecodeMap> map = parse_decode_map(raw.map_json);
+  if (!map)
+    std::fprintf(stderr, "cutrace: %s: %s\n", kernel.c_str(), map.error.c_str());
+  std::optional<Trace> trace;
+  if (map)
+    trace = decode(*map, raw.buffer.data(), raw.buffer.size());
+  write_output_files(dir, kernel, {raw, map ? &*map : nullptr, trace ? &*trace : nullptr}, outputs);
+}
+
+} // namespace cutrace

@@ -1,0 +1,22 @@
+// The automatic mode's outputs in library `cutrace_capture`: the raw `.ctrace` only, so a
+// capture-only program never links the decoder's exporters (render it later with trace-view).
+#include "../outputs.h"
+
+#include <atomic>
+#include <cstdio>
+
+namespace cutrace::detail {
+
+void write_launch_outputs(const std::string &dir, const std::string &kernel, const Ctrace &raw,
+                          const OutputFormats &formats) {
+  static std::atomic<bool> warned{false};
+  if (formats.chosen && formats.needs_exporters() && !warned.exchange(true))
+    std::fprintf(stderr, "cutrace: CUTRACE_FORMAT asks for formats this program cannot write (it "
+                         "links cutrace::capture; link cutrace::cutrace for them); writing "
+                         ".ctrace instead\n");
+  std::vector<std::unique_ptr<LaunchOutput>> outputs;
+  outputs.push_back(ctrace_output());
+  write_output_files(dir, kernel, {raw, nullptr, nullptr}, outputs);
+}
+
+} // namespace cutrace::detail
