@@ -1,4 +1,4 @@
-// Decode rules of SPEC §4 and the buffer format of docs/FORMAT.md, on synthetic buffers built
+// Decode rules (docs/design.md, "Decode contract") and the buffer format of docs/FORMAT.md, on synthetic buffers built
 // here exactly as the device recorder lays them out.
 #include <cutrace/decode.h>
 

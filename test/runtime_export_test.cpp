@@ -1,4 +1,4 @@
-// Exports of SPEC §5 (cutrace/export.h) on synthetic buffers laid out as device.h writes them:
+// Exports (docs/viewer.md) (cutrace/export.h) on synthetic buffers laid out as device.h writes them:
 // Perfetto JSON structure, summary numbers against hand-computed values, HTML escaping and the
 // embedded data the page draws from.
 #include <cutrace/decode.h>
