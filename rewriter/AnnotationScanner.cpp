@@ -74,6 +74,22 @@ std::vector<RawToken> lexAll(llvm::StringRef Buffer) {
   return Tokens;
 }
 
+/// An identifier as the compiler reads it: backslash-newline splices (phase 2) removed.
+std::string withoutLineSplices(llvm::StringRef Spelled) {
+  std::string Out;
+  for (size_t I = 0; I < Spelled.size(); ++I) {
+    size_t J = I + 1;
+    while (Spelled[I] == '\\' && J < Spelled.size() && (Spelled[J] == ' ' || Spelled[J] == '\t'))
+      ++J;
+    if (Spelled[I] == '\\' && J < Spelled.size() && (Spelled[J] == '\n' || Spelled[J] == '\r')) {
+      I = J + (Spelled[J] == '\r' && J + 1 < Spelled.size() && Spelled[J + 1] == '\n');
+      continue;
+    }
+    Out += Spelled[I];
+  }
+  return Out;
+}
+
 bool isMutation(clang::tok::TokenKind K) {
   using namespace clang::tok;
   switch (K) {
@@ -114,6 +130,10 @@ public:
       if (const AnnotationSpelling *S = findSpelling(T.Text)) {
         if (I + 1 < Tokens.size() && Tokens[I + 1].Kind == clang::tok::l_paren)
           scanAnnotation(*S, I);
+      } else if (T.Text.contains('\\') && findSpelling(withoutLineSplices(T.Text))) {
+        // The compiler joins the pieces into the macro name; strip and --traced would not.
+        report(T.Offset, "annotation name " + withoutLineSplices(T.Text) +
+                             " may not be split by a line continuation");
       } else if (AnnotatingMacros.count(T.Text)) {
         report(T.Offset,
                "annotation may not be produced by the expansion of macro '" + T.Text.str() + "'");
@@ -204,8 +224,11 @@ private:
       else if (K == clang::tok::r_paren || K == clang::tok::r_square || K == clang::tok::r_brace)
         --Depth;
       if (Depth == 0 || (Depth == 1 && K == clang::tok::comma)) {
-        if (J > ArgStart || K == clang::tok::comma)
+        // An empty argument (`(,)`, `("a",)`) is an empty span at the separator after it.
+        if (J > ArgStart)
           A.Args.push_back({Tokens[ArgStart].Offset, Tokens[J - 1].end()});
+        else if (K == clang::tok::comma || !A.Args.empty())
+          A.Args.push_back({Tokens[J].Offset, Tokens[J].Offset});
         ArgStart = J + 1;
       }
       if (Depth == 0) {
@@ -248,6 +271,10 @@ private:
     for (size_t I = 0; I < A.Args.size(); ++I) {
       ArgRole Role = S.Roles[I];
       std::vector<const RawToken *> ArgTokens = tokensIn(A.Args[I], Open, Close);
+      if (ArgTokens.empty()) {
+        report(A.Args[I].Begin, roleName(Role).str() + " of " + S.Macro.str() + " is empty");
+        return false;
+      }
       switch (Role) {
       case ArgRole::Name:
       case ArgRole::Lane:
@@ -257,6 +284,13 @@ private:
           if (!clang::tok::isStringLiteral(T->Kind)) {
             report(A.Args[I].Begin,
                    roleName(Role).str() + " of " + S.Macro.str() + " must be a string literal");
+            break;
+          } else if (T->Kind != clang::tok::string_literal &&
+                     T->Kind != clang::tok::utf8_string_literal) {
+            report(A.Args[I].Begin,
+                   roleName(Role).str() + " of " + S.Macro.str() +
+                       " must be a plain or u8 string literal (L, u and U literals "
+                       "are not accepted)");
             break;
           }
         break;
@@ -328,10 +362,11 @@ private:
     std::string Owner;
     if (P.isIdentifier("else") || P.isIdentifier("do"))
       Owner = P.Text.str();
-    else if (P.Kind == clang::tok::r_paren && P.MatchingOpen > 0) {
-      const RawToken &K = Tokens[previousCodeToken(P.MatchingOpen)];
+    else if (P.Kind == clang::tok::r_paren && P.MatchingOpen >= 0) {
+      // The '(' may be the first code token of the file (only directives before it).
+      int Keyword = previousCodeToken(P.MatchingOpen);
       for (llvm::StringRef Kw : {"if", "for", "while", "switch"})
-        if (K.isIdentifier(Kw))
+        if (Keyword >= 0 && Tokens[Keyword].isIdentifier(Kw))
           Owner = Kw.str();
       if (Owner.empty()) {
         report(A.MacroOffset, "annotation must be a whole statement inside a function body");

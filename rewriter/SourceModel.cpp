@@ -144,6 +144,19 @@ public:
     return true;
   }
 
+  /// Bodies are kept so that a Clang error in a function holding an annotation Clang could not
+  /// make a call of is still known to be inside an annotated function (rewriter/Verify.cpp).
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || !FD->getBody())
+      return true;
+    SourceRange Body = FD->getBody()->getSourceRange();
+    std::optional<unsigned> Begin = writtenOffset(SM, Body.getBegin());
+    std::optional<unsigned> End = writtenOffset(SM, Body.getEnd());
+    if (Begin && End && *Begin < *End)
+      Model.FunctionBodies.push_back({*Begin, *End + 1});
+    return true;
+  }
+
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Call) {
     const FunctionDecl *Kernel = kernelOf(Call->getCallee());
     if (!Kernel)

@@ -61,6 +61,8 @@ struct SourceModel {
   std::vector<KernelDecl> Kernels;
   std::vector<LaunchSite> Launches;
   std::vector<unsigned> FunctionsWithErrors; // offsets of function bodies' '{' holding errors
+  std::vector<Span> FunctionBodies;          // every function body written in the file, braces
+                                             // included (template instantiations repeat theirs)
 };
 
 struct ParseOutcome {

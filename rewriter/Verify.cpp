@@ -39,7 +39,15 @@ bool insideAny(unsigned Offset, const std::vector<Span> &Spans) {
                      [&](const Span &S) { return S.Begin <= Offset && Offset < S.End; });
 }
 
-void checkPass(const ParseOutcome &Pass, Verdict &V) {
+/// True when a lexical annotation starts inside Body (Annotations are in file order).
+bool holdsAnnotation(const std::vector<Annotation> &Annotations, Span Body) {
+  auto First =
+      std::lower_bound(Annotations.begin(), Annotations.end(), Body.Begin,
+                       [](const Annotation &A, unsigned Offset) { return A.MacroOffset < Offset; });
+  return First != Annotations.end() && First->MacroOffset < Body.End;
+}
+
+void checkPass(const ScanResult &Scan, const ParseOutcome &Pass, Verdict &V) {
   std::string Name = compat::passName(Pass.Pass).str();
   if (!Pass.Ran)
     V.Unchecked.push_back("the " + Name + " pass could not parse the file (" + Pass.FailureReason +
@@ -51,6 +59,13 @@ void checkPass(const ParseOutcome &Pass, Verdict &V) {
       V.Problems.push_back({Use.MacroOffset, *Error});
     V.Problems.insert(V.Problems.end(), Use.Problems.begin(), Use.Problems.end());
   }
+  // An annotation Clang could not turn into a call leaves no AnnotationUse; its own text and the
+  // function holding it are still annotated code, so their errors are not "outside".
+  for (const Annotation &A : Scan.Annotations)
+    AnnotatedBodies.push_back(A.Call);
+  for (const Span &Body : Pass.Model.FunctionBodies)
+    if (holdsAnnotation(Scan.Annotations, Body))
+      AnnotatedBodies.push_back(Body);
   for (const ClangDiagnostic &D : Pass.Diagnostics) {
     if (D.Level != Severity::Error || compat::isClangOnlyError(D.Message))
       continue;
@@ -67,7 +82,7 @@ Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> P
   Verdict V;
   V.Problems = Scan.Problems;
   for (const ParseOutcome &Pass : Passes)
-    checkPass(Pass, V);
+    checkPass(Scan, Pass, V);
   // Both passes usually see the same annotation: report it once.
   std::set<std::pair<unsigned, std::string>> Seen;
   std::vector<Problem> Unique;
