@@ -2,7 +2,9 @@
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace cutrace {
@@ -149,6 +151,7 @@ private:
   ScanResult Result;
   llvm::StringSet<> AnnotatingMacros;
   std::vector<std::pair<size_t, size_t>> TokenScopes; // (declaration token, end of block)
+  std::vector<size_t> BlockEnds;                      // endOfBlock of every token, built lazily
 
   void report(unsigned Offset, std::string Message) {
     Result.Problems.push_back({Offset, std::move(Message), Severity::Error});
@@ -381,13 +384,22 @@ private:
       report(A.MacroOffset, "annotation may not be the sole, unbraced body of '" + Owner + "'");
   }
 
-  size_t endOfBlock(size_t I) const {
-    unsigned Depth = Tokens[I].Depth;
-    for (size_t J = I; J < Tokens.size(); ++J)
-      if (!Tokens[J].InDirective && Tokens[J].Kind == clang::tok::r_brace &&
-          Tokens[J].Depth == Depth)
-        return J;
-    return Tokens.size();
+  /// The first '}' at or after I closing I's depth, from a table built once: a scan per
+  /// TRACE_RANGE_START would be quadratic in a block holding many of them.
+  size_t endOfBlock(size_t I) {
+    if (BlockEnds.empty()) {
+      BlockEnds.resize(Tokens.size());
+      std::vector<size_t> NextClose; // by depth: the nearest '}' at or after the current token
+      for (size_t J = Tokens.size(); J-- > 0;) {
+        const RawToken &T = Tokens[J];
+        if (NextClose.size() <= T.Depth)
+          NextClose.resize(T.Depth + 1, Tokens.size());
+        if (!T.InDirective && T.Kind == clang::tok::r_brace)
+          NextClose[T.Depth] = J;
+        BlockEnds[J] = NextClose[T.Depth];
+      }
+    }
+    return BlockEnds[I];
   }
 
   /// A token's only legal use is as the argument of TRACE_RANGE_END in its block.
@@ -396,18 +408,29 @@ private:
     for (const Annotation &A : Result.Annotations)
       Legal.insert(A.TokenNameOffset);
     for (auto [Decl, End] : TokenScopes) {
-      const Annotation *Start = nullptr;
-      for (const Annotation &A : Result.Annotations)
-        if (A.Statement.Begin == Tokens[Decl].Offset)
-          Start = &A;
+    // Indexed once (the last annotation per statement start, the illegal uses per name), so
+    // that many ranges in one block cost linear time, not ranges x block size.
+    llvm::DenseMap<unsigned, const Annotation *> StartAt;
+    for (const Annotation &A : Result.Annotations)
+      StartAt[A.Statement.Begin] = &A;
+    llvm::StringMap<std::vector<size_t>> IllegalUses;
+    for (const auto &Scope : TokenScopes)
+      if (const Annotation *Start = StartAt.lookup(Tokens[Scope.first].Offset))
+        IllegalUses.try_emplace(Start->TokenName);
+    for (size_t J = 0; J < Tokens.size(); ++J)
+      if (!Tokens[J].InDirective && Tokens[J].Kind == clang::tok::raw_identifier &&
+          !Legal.contains(Tokens[J].Offset))
+        if (auto It = IllegalUses.find(Tokens[J].Text); It != IllegalUses.end())
+          It->second.push_back(J);
+      const Annotation *Start = StartAt.lookup(Tokens[Decl].Offset);
       if (!Start)
         continue;
-      for (size_t J = Decl; J < End; ++J)
-        if (!Tokens[J].InDirective && Tokens[J].isIdentifier(Start->TokenName) &&
-            !Legal.contains(Tokens[J].Offset))
-          report(Tokens[J].Offset, "token '" + Start->TokenName +
-                                       "' from TRACE_RANGE_START may only be used by "
-                                       "TRACE_RANGE_END");
+      const std::vector<size_t> &Uses = IllegalUses[Start->TokenName];
+      for (auto J = std::lower_bound(Uses.begin(), Uses.end(), Decl); J != Uses.end() && *J < End;
+           ++J)
+        report(Tokens[*J].Offset, "token '" + Start->TokenName +
+                                      "' from TRACE_RANGE_START may only be used by "
+                                      "TRACE_RANGE_END");
     }
   }
 };

@@ -15,7 +15,9 @@ struct DiffLine {
   unsigned NewLine; // 1-based; 0 for Removed
 };
 
-/// The edit script turning Old into New, line by line (longest common subsequence).
+/// The edit script turning Old into New, line by line: a longest common subsequence while the
+/// inputs differ in at most 2000 lines after their common ends, else a valid but not minimal
+/// script. Linear time and memory in the input size.
 std::vector<DiffLine> diffLines(llvm::StringRef Old, llvm::StringRef New);
 
 /// Unified diff text (`---`/`+++` headers, `@@` hunks, Context lines around changes); empty when

@@ -203,6 +203,7 @@ private:
   llvm::DenseSet<unsigned> SeenLaunches;
 
   /// The kernel a callee expression names, as its template pattern's first declaration.
+  llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
   const FunctionDecl *kernelOf(const Expr *Callee) {
     Callee = Callee->IgnoreParenImpCasts();
     if (auto *Unary = dyn_cast<UnaryOperator>(Callee); Unary && Unary->getOpcode() == UO_AddrOf)
@@ -328,12 +329,12 @@ private:
                                     " has side effects (stripping would change behaviour)"});
     }
     // Uses are per spelled location: an instantiation adds only what its pattern could not see.
-    for (AnnotationUse &Seen : Model.Uses)
-      if (Seen.MacroOffset == Use.MacroOffset) {
-        for (Problem &P : Use.Problems)
-          Seen.Problems.push_back(std::move(P));
-        return;
-      }
+    auto [Seen, New] = UseAt.try_emplace(Use.MacroOffset, Model.Uses.size());
+    if (!New) {
+      for (Problem &P : Use.Problems)
+        Model.Uses[Seen->second].Problems.push_back(std::move(P));
+      return;
+    }
     Model.Uses.push_back(std::move(Use));
   }
 

@@ -1,23 +1,12 @@
 #include "Strip.h"
 
+#include "LineIndex.h"
 #include <algorithm>
 
 namespace cutrace {
 namespace {
 
 bool isHorizontalSpace(char C) { return C == ' ' || C == '\t' || C == '\f' || C == '\v'; }
-
-unsigned lineStart(llvm::StringRef Buffer, unsigned Offset) {
-  size_t NL = Buffer.substr(0, Offset).find_last_of('\n');
-  return NL == llvm::StringRef::npos ? 0 : static_cast<unsigned>(NL + 1);
-}
-
-/// Offset of the '\n' ending the line that holds Offset, or the buffer size.
-unsigned lineEnd(llvm::StringRef Buffer, unsigned Offset) {
-  size_t NL = Buffer.find('\n', Offset);
-  return NL == llvm::StringRef::npos ? static_cast<unsigned>(Buffer.size())
-                                     : static_cast<unsigned>(NL);
-}
 
 /// Annotations whose lines touch are decided together: a line is deleted whole only if nothing
 /// but annotations, whitespace and a trailing // comment is left on it.
@@ -26,11 +15,11 @@ struct LineCluster {
   std::vector<Span> Statements;
 };
 
-std::vector<LineCluster> clusterByLines(llvm::StringRef Buffer, const std::vector<Span> &Sorted) {
+std::vector<LineCluster> clusterByLines(const LineIndex &Lines, const std::vector<Span> &Sorted) {
   std::vector<LineCluster> Clusters;
   for (const Span &S : Sorted) {
-    unsigned Begin = lineStart(Buffer, S.Begin);
-    unsigned End = lineEnd(Buffer, S.End == S.Begin ? S.End : S.End - 1);
+    unsigned Begin = Lines.lineStart(S.Begin);
+    unsigned End = Lines.lineEnd(S.End == S.Begin ? S.End : S.End - 1);
     if (!Clusters.empty() && Begin <= Clusters.back().End) {
       Clusters.back().End = std::max(Clusters.back().End, End);
       Clusters.back().Statements.push_back(S);
@@ -88,12 +77,21 @@ void deleteWholeLines(llvm::StringRef Buffer, const LineCluster &C, std::vector<
   Out.push_back({Begin, C.End});
 }
 
-void deleteInline(llvm::StringRef Buffer, const LineCluster &C, llvm::StringRef Residue,
-                  std::vector<Span> &Out) {
+void deleteInline(llvm::StringRef Buffer, const LineIndex &Lines, const LineCluster &C,
+                  llvm::StringRef Residue, std::vector<Span> &Out) {
+  // Whether code precedes a statement on its line, found by one pass over each line: statements
+  // are sorted, so the scan resumes where the previous statement's stopped.
+  unsigned Line = ~0u, Scanned = 0;
+  bool CodeBefore = false;
   for (const Span &S : C.Statements) {
-    unsigned LineBegin = lineStart(Buffer, S.Begin);
-    llvm::StringRef Before = Residue.substr(LineBegin - C.Begin, S.Begin - LineBegin);
-    if (!Before.trim().empty()) {
+    unsigned LineBegin = Lines.lineStart(S.Begin);
+    if (LineBegin != Line) {
+      Line = Scanned = LineBegin;
+      CodeBefore = false;
+    }
+    for (; Scanned < S.Begin && !CodeBefore; ++Scanned)
+      CodeBefore = !llvm::StringRef(" \t\n\v\f\r").contains(Residue[Scanned - C.Begin]);
+    if (CodeBefore) {
       unsigned Begin = S.Begin;
       while (Begin > LineBegin && isHorizontalSpace(Buffer[Begin - 1]))
         --Begin;
@@ -124,13 +122,14 @@ std::vector<Span> mergeSorted(std::vector<Span> Spans) {
 
 std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> Statements) {
   Statements = mergeSorted(std::move(Statements));
+  LineIndex Lines(Buffer);
   std::vector<Span> Deletions;
-  for (const LineCluster &C : clusterByLines(Buffer, Statements)) {
+  for (const LineCluster &C : clusterByLines(Lines, Statements)) {
     std::string Residue = residue(Buffer, C);
     if (onlySpaceAndComments(Residue))
       deleteWholeLines(Buffer, C, Deletions);
     else
-      deleteInline(Buffer, C, Residue, Deletions);
+      deleteInline(Buffer, Lines, C, Residue, Deletions);
   }
   return mergeSorted(std::move(Deletions));
 }

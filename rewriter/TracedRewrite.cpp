@@ -1,5 +1,8 @@
 #include "TracedRewrite.h"
 
+#include "LineIndex.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Error.h"
 #include <algorithm>
 #include <map>
@@ -7,24 +10,11 @@
 namespace cutrace {
 namespace {
 
-/// Line and column of byte offsets, for map locations.
-class LineIndex {
-public:
-  explicit LineIndex(llvm::StringRef Buffer) {
-    Starts.push_back(0);
-    for (size_t I = 0; I < Buffer.size(); ++I)
-      if (Buffer[I] == '\n')
-        Starts.push_back(I + 1);
-  }
-  std::string at(const std::string &File, unsigned Offset) const {
-    auto It = std::upper_bound(Starts.begin(), Starts.end(), Offset);
-    size_t Line = It - Starts.begin();
-    return File + ":" + std::to_string(Line) + ":" + std::to_string(Offset - *(It - 1) + 1);
-  }
-
-private:
-  std::vector<unsigned> Starts;
-};
+/// `file:line:col` of a byte offset, for map locations.
+std::string locationAt(const LineIndex &Lines, const std::string &File, unsigned Offset) {
+  return File + ":" + std::to_string(Lines.line(Offset)) + ":" +
+         std::to_string(Lines.column(Offset));
+}
 
 /// The value of a (possibly concatenated) string literal as spelled, simple escapes decoded.
 std::string literalValue(llvm::StringRef Spelled) {
@@ -59,11 +49,14 @@ std::string commentSafe(llvm::StringRef Text) {
   return Out;
 }
 
+/// The lexical annotation at each macro offset (the first one, if the scan found two).
+using AnnotationsByOffset = llvm::DenseMap<unsigned, const Annotation *>;
+
 class KernelPlanner {
 public:
-  KernelPlanner(llvm::StringRef Buffer, const ScanResult &Scan, const TracedOptions &Options,
-                const LineIndex &Lines, TracedPlan &Plan)
-      : Buffer(Buffer), Scan(Scan), Options(Options), Lines(Lines), Plan(Plan) {}
+  KernelPlanner(llvm::StringRef Buffer, const AnnotationsByOffset &LexicalAt,
+                const TracedOptions &Options, const LineIndex &Lines, TracedPlan &Plan)
+      : Buffer(Buffer), LexicalAt(LexicalAt), Options(Options), Lines(Lines), Plan(Plan) {}
 
   void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses) {
     std::sort(Uses.begin(), Uses.end(),
@@ -82,9 +75,14 @@ public:
     for (const AnnotationUse *U : Uses)
       if (const Annotation *A = lexical(U->MacroOffset))
         Items.push_back({U, A});
+    // Only groups can own a marker: searching them alone keeps a kernel of many markers linear.
+    std::vector<std::pair<const AnnotationUse *, const Annotation *>> Groups;
+    for (auto [U, A] : Items)
+      if (A->Kind == AnnotationKind::Group)
+        Groups.push_back({U, A});
     for (auto [U, A] : Items)
       if (A->Kind != AnnotationKind::Group && A->Kind != AnnotationKind::Dag &&
-          !groupFor(Items, U->MacroOffset))
+          !groupFor(Groups, U->MacroOffset))
         NeedsBlockGroup = true;
     if (NeedsBlockGroup)
       M.Groups.push_back({"block", "0"});
@@ -101,9 +99,9 @@ public:
 
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
-          {A->spelling().Macro.str(), Lines.at(Options.SourceName, A->MacroOffset)});
+          {A->spelling().Macro.str(), locationAt(Lines, Options.SourceName, A->MacroOffset)});
       checkSwitchPlacement(*U, *A);
-      const AnnotationUse *G = groupFor(Items, U->MacroOffset);
+      const AnnotationUse *G = groupFor(Groups, U->MacroOffset);
       std::string GroupVar = G ? groupVar(M, *G) : "__cutrace_block";
       unsigned Group = G ? GroupIndex[G->MacroOffset] : 0;
       std::string Text = expand(M, *A, GroupVar, Group, NumGroups, *U);
@@ -116,7 +114,7 @@ public:
 
 private:
   llvm::StringRef Buffer;
-  const ScanResult &Scan;
+  const AnnotationsByOffset &LexicalAt;
   const TracedOptions &Options;
   const LineIndex &Lines;
   TracedPlan &Plan;
@@ -141,19 +139,14 @@ private:
   }
   void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
 
-  const Annotation *lexical(unsigned MacroOffset) const {
-    for (const Annotation &A : Scan.Annotations)
-      if (A.MacroOffset == MacroOffset)
-        return &A;
-    return nullptr;
-  }
+  const Annotation *lexical(unsigned MacroOffset) const { return LexicalAt.lookup(MacroOffset); }
 
   /// The innermost TRACE_GROUP before Offset whose block still encloses it (inner shadows outer).
   const AnnotationUse *
-  groupFor(const std::vector<std::pair<const AnnotationUse *, const Annotation *>> &Items,
+  groupFor(const std::vector<std::pair<const AnnotationUse *, const Annotation *>> &Groups,
            unsigned Offset) const {
     const AnnotationUse *Best = nullptr;
-    for (auto [U, A] : Items)
+    for (auto [U, A] : Groups)
       if (A->Kind == AnnotationKind::Group && U->MacroOffset < Offset && U->Block.Begin < Offset &&
           Offset < U->Block.End && (!Best || Best->Block.Begin <= U->Block.Begin))
         Best = U;
@@ -198,7 +191,7 @@ private:
     Site.Name = literalValue(text(A.Args[0]));
     Site.Lane = laneId(M, LaneArg ? literalValue(text(*LaneArg)) : "main");
     Site.Group = Group;
-    Site.Loc = Lines.at(Options.SourceName, A.MacroOffset);
+    Site.Loc = locationAt(Lines, Options.SourceName, A.MacroOffset);
     M.Sites.push_back(Site);
     std::string Args = std::to_string(Site.Id) + ", " + payload(A) + ")";
     switch (A.Kind) {
@@ -244,6 +237,7 @@ private:
 SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
   SourceModel Merged;
   std::map<std::string, int> KernelByName;
+  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets; // what Merged already holds
   for (const ParseOutcome &Pass : Passes) {
     std::vector<int> Remap;
     for (const KernelDecl &K : Pass.Model.Kernels) {
@@ -255,19 +249,14 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
       Remap.push_back(It->second);
     }
     for (AnnotationUse U : Pass.Model.Uses) {
-      bool Seen = std::any_of(Merged.Uses.begin(), Merged.Uses.end(), [&](const AnnotationUse &M) {
-        return M.MacroOffset == U.MacroOffset;
-      });
-      if (Seen)
+      if (!UseOffsets.insert(U.MacroOffset).second)
         continue;
       if (U.Kernel >= 0)
         U.Kernel = Remap[U.Kernel];
       Merged.Uses.push_back(std::move(U));
     }
     for (LaunchSite L : Pass.Model.Launches) {
-      bool Seen = std::any_of(Merged.Launches.begin(), Merged.Launches.end(),
-                              [&](const LaunchSite &M) { return M.Offset == L.Offset; });
-      if (Seen)
+      if (!LaunchOffsets.insert(L.Offset).second)
         continue;
       L.Kernel = Remap[L.Kernel];
       Merged.Launches.push_back(std::move(L));
@@ -335,13 +324,16 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   TracedPlan Plan;
   Plan.Map.Source = Options.SourceName;
   LineIndex Lines(Buffer);
+  AnnotationsByOffset LexicalAt;
+  for (const Annotation &A : Scan.Annotations)
+    LexicalAt.try_emplace(A.MacroOffset, &A);
   std::map<int, std::vector<const AnnotationUse *>> UsesByKernel;
   for (const AnnotationUse &U : Model.Uses)
     if (U.Side == FunctionSide::Global && U.Kernel >= 0)
       UsesByKernel[U.Kernel].push_back(&U);
   std::map<int, std::string> Symbols;
   for (auto &[Kernel, Uses] : UsesByKernel) {
-    KernelPlanner(Buffer, Scan, Options, Lines, Plan).plan(Model.Kernels[Kernel], Uses);
+    KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan).plan(Model.Kernels[Kernel], Uses);
     Symbols[Kernel] = Plan.Map.Kernels.back().Symbol;
   }
   planLaunches(Model, Symbols, Plan);

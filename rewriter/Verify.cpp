@@ -1,5 +1,6 @@
 #include "Verify.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 #include <set>
 
@@ -25,18 +26,35 @@ std::optional<std::string> placementError(const AnnotationUse &Use) {
 bool needsDevicePass(const ScanResult &Scan, const ParseOutcome &Host) {
   if (!Host.Ran)
     return true;
-  for (const Annotation &A : Scan.Annotations)
-    if (std::none_of(Host.Model.Uses.begin(), Host.Model.Uses.end(),
-                     [&](const AnnotationUse &U) { return U.MacroOffset == A.MacroOffset; }))
-      return true;
-  return false;
+  llvm::DenseSet<unsigned> Seen;
+  for (const AnnotationUse &U : Host.Model.Uses)
+    Seen.insert(U.MacroOffset);
+  return std::any_of(Scan.Annotations.begin(), Scan.Annotations.end(),
+                     [&](const Annotation &A) { return !Seen.contains(A.MacroOffset); });
 }
 
 namespace {
 
-bool insideAny(unsigned Offset, const std::vector<Span> &Spans) {
-  return std::any_of(Spans.begin(), Spans.end(),
-                     [&](const Span &S) { return S.Begin <= Offset && Offset < S.End; });
+/// The union of Spans as sorted, disjoint spans, so that membership is a binary search.
+std::vector<Span> unionOf(std::vector<Span> Spans) {
+  std::sort(Spans.begin(), Spans.end(),
+            [](const Span &A, const Span &B) { return A.Begin < B.Begin; });
+  std::vector<Span> Union;
+  for (const Span &S : Spans) {
+    if (S.End <= S.Begin)
+      continue;
+    if (!Union.empty() && S.Begin <= Union.back().End)
+      Union.back().End = std::max(Union.back().End, S.End);
+    else
+      Union.push_back(S);
+  }
+  return Union;
+}
+
+bool insideAny(unsigned Offset, const std::vector<Span> &Union) {
+  auto After = std::upper_bound(Union.begin(), Union.end(), Offset,
+                                [](unsigned O, const Span &S) { return O < S.Begin; });
+  return After != Union.begin() && Offset < (After - 1)->End;
 }
 
 /// True when a lexical annotation starts inside Body (Annotations are in file order).
@@ -66,10 +84,11 @@ void checkPass(const ScanResult &Scan, const ParseOutcome &Pass, Verdict &V) {
   for (const Span &Body : Pass.Model.FunctionBodies)
     if (holdsAnnotation(Scan.Annotations, Body))
       AnnotatedBodies.push_back(Body);
+  std::vector<Span> Bodies = unionOf(std::move(AnnotatedBodies));
   for (const ClangDiagnostic &D : Pass.Diagnostics) {
     if (D.Level != Severity::Error || compat::isClangOnlyError(D.Message))
       continue;
-    if (D.InMainFile && insideAny(D.Offset, AnnotatedBodies))
+    if (D.InMainFile && insideAny(D.Offset, Bodies))
       V.Problems.push_back({D.Offset, D.Message + " [" + Name + " pass]"});
     else
       ++V.IgnoredClangErrors;

@@ -3,6 +3,7 @@
 #include "Strip.h"
 #include "pipeline/Check.h"
 #include "pipeline/Status.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -43,10 +44,12 @@ std::string includePath(llvm::StringRef Out, llvm::StringRef Map) {
 }
 
 unsigned editedLaunchSites(const TracedPlan &Plan, const SourceModel &Model) {
+  llvm::DenseSet<unsigned> Insertions; // a set, so many launches and edits stay linear
+  for (const Edit &E : Plan.Edits)
+    if (E.Range.Begin == E.Range.End)
+      Insertions.insert(E.Range.Begin);
   return std::count_if(Model.Launches.begin(), Model.Launches.end(), [&](const LaunchSite &L) {
-    return L.Kernel >= 0 && std::any_of(Plan.Edits.begin(), Plan.Edits.end(), [&](const Edit &E) {
-             return E.Range.Begin == L.ArgsEnd && E.Range.End == L.ArgsEnd;
-           });
+    return L.Kernel >= 0 && Insertions.contains(L.ArgsEnd);
   });
 }
 

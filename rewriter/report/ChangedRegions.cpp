@@ -1,7 +1,11 @@
 #include "report/ChangedRegions.h"
 
+#include "LineIndex.h"
+#include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 
 namespace cutrace {
 
@@ -166,30 +170,57 @@ std::string functionName(llvm::StringRef B, const std::vector<bool> &Code, unsig
   return B.substr(Begin, End - Begin).str();
 }
 
-unsigned lineOf(llvm::StringRef B, unsigned Offset) {
-  return 1 + std::count(B.begin(), B.begin() + std::min<size_t>(Offset, B.size()), '\n');
-}
-
 } // namespace
 
 std::vector<NamedRegion> functionRegions(llvm::StringRef Buffer, const ScanResult &Scan) {
   std::vector<bool> Code = codeMask(Buffer);
-  std::vector<BracePair> Pairs = bracePairs(Buffer, Code);
-  std::vector<NamedRegion> Regions;
-  for (const Annotation &A : Scan.Annotations) {
-    for (const BracePair &P : Pairs) { // outermost first: sorted by opening brace
-      if (!(P.Open < A.MacroOffset && A.MacroOffset < P.Close))
-        continue;
-      unsigned From = headerStart(Buffer, Code, P.Open);
-      std::string Name = functionName(Buffer, Code, From, P.Open);
-      if (Name.empty())
-        continue;
-      bool Known = std::any_of(Regions.begin(), Regions.end(),
-                               [&](const NamedRegion &R) { return R.Range.Begin == From; });
-      if (!Known)
-        Regions.push_back({ChangedRegion::Function, Name, {From, P.Close + 1}});
-      break;
+  std::vector<BracePair> Pairs = bracePairs(Buffer, Code); // nested, sorted by opening brace
+  // Each annotation belongs to the outermost pair around it that heads a function. The pairs
+  // around an annotation form a chain, so that pair is found per pair once (in opening order,
+  // parents first) and per annotation by a sweep, not by testing every pair.
+  std::vector<long> Parent(Pairs.size(), -1), OuterFunction(Pairs.size(), -1);
+  std::vector<unsigned> HeaderFrom(Pairs.size());
+  std::vector<std::string> Names(Pairs.size());
+  std::vector<long> Open;
+  for (size_t P = 0; P < Pairs.size(); ++P) {
+    while (!Open.empty() && Pairs[Open.back()].Close < Pairs[P].Open)
+      Open.pop_back();
+    Parent[P] = Open.empty() ? -1 : Open.back();
+    Open.push_back(P);
+    if (Parent[P] >= 0 && OuterFunction[Parent[P]] >= 0) {
+      OuterFunction[P] = OuterFunction[Parent[P]];
+      continue;
     }
+    HeaderFrom[P] = headerStart(Buffer, Code, Pairs[P].Open);
+    Names[P] = functionName(Buffer, Code, HeaderFrom[P], Pairs[P].Open);
+    OuterFunction[P] = Names[P].empty() ? -1 : static_cast<long>(P);
+  }
+  std::vector<size_t> ByOffset(Scan.Annotations.size());
+  for (size_t I = 0; I < ByOffset.size(); ++I)
+    ByOffset[I] = I;
+  std::stable_sort(ByOffset.begin(), ByOffset.end(), [&](size_t A, size_t B) {
+    return Scan.Annotations[A].MacroOffset < Scan.Annotations[B].MacroOffset;
+  });
+  std::vector<long> Innermost(Scan.Annotations.size(), -1);
+  Open.clear();
+  size_t Next = 0;
+  for (size_t I : ByOffset) {
+    unsigned At = Scan.Annotations[I].MacroOffset;
+    for (; Next < Pairs.size() && Pairs[Next].Open < At; ++Next) {
+      while (!Open.empty() && Pairs[Open.back()].Close < Pairs[Next].Open)
+        Open.pop_back();
+      Open.push_back(Next);
+    }
+    while (!Open.empty() && Pairs[Open.back()].Close <= At)
+      Open.pop_back();
+    Innermost[I] = Open.empty() ? -1 : Open.back();
+  }
+  std::vector<NamedRegion> Regions;
+  llvm::DenseSet<long> Known;
+  for (size_t I = 0; I < Scan.Annotations.size(); ++I) {
+    long P = Innermost[I] < 0 ? -1 : OuterFunction[Innermost[I]];
+    if (P >= 0 && Known.insert(P).second)
+      Regions.push_back({ChangedRegion::Function, Names[P], {HeaderFrom[P], Pairs[P].Close + 1}});
   }
   return Regions;
 }
@@ -197,20 +228,22 @@ std::vector<NamedRegion> functionRegions(llvm::StringRef Buffer, const ScanResul
 std::vector<NamedRegion> tracedRegions(llvm::StringRef Buffer, const TracedPlan &Plan,
                                        const SourceModel &Model) {
   std::vector<bool> Code = codeMask(Buffer);
+  LineIndex Lines(Buffer);
+  llvm::DenseSet<unsigned> Insertions; // offsets of the plan's zero-width edits
+  for (const Edit &E : Plan.Edits)
+    if (E.Range.Begin == E.Range.End)
+      Insertions.insert(E.Range.Begin);
   std::vector<NamedRegion> Regions;
   for (const auto &[Name, Body] : Plan.KernelSpans)
     if (Body.End > Body.Begin)
       Regions.push_back(
           {ChangedRegion::Kernel, Name, {headerStart(Buffer, Code, Body.Begin), Body.End}});
   for (const LaunchSite &L : Model.Launches) {
-    bool Edited = std::any_of(Plan.Edits.begin(), Plan.Edits.end(), [&](const Edit &E) {
-      return E.Range.Begin == L.ArgsEnd && E.Range.End == L.ArgsEnd;
-    });
-    if (!Edited || L.Kernel < 0)
+    if (!Insertions.contains(L.ArgsEnd) || L.Kernel < 0)
       continue;
     Regions.push_back({ChangedRegion::LaunchSite,
                        Model.Kernels[L.Kernel].QualifiedName + "<<<>>> at line " +
-                           std::to_string(lineOf(Buffer, L.Offset)),
+                           std::to_string(Lines.line(L.Offset)),
                        {L.Offset, L.ArgsEnd + 1}});
   }
   return Regions;
@@ -228,15 +261,10 @@ struct WorkRegion {
   std::vector<size_t> Edits;
 };
 
-unsigned lineStartAt(llvm::StringRef B, unsigned Offset) {
-  size_t NL = B.substr(0, Offset).rfind('\n');
-  return NL == llvm::StringRef::npos ? 0 : NL + 1;
-}
-
 /// Just past the line holding Offset (its newline included).
-unsigned lineEndAt(llvm::StringRef B, unsigned Offset) {
-  size_t NL = B.find('\n', Offset);
-  return NL == llvm::StringRef::npos ? B.size() : NL + 1;
+unsigned lineEndAt(const LineIndex &Lines, llvm::StringRef B, unsigned Offset) {
+  unsigned NL = Lines.lineEnd(Offset);
+  return NL < B.size() ? NL + 1 : static_cast<unsigned>(B.size());
 }
 
 unsigned lastByte(const Span &S) { return S.End > S.Begin ? S.End - 1 : S.Begin; }
@@ -260,45 +288,73 @@ std::vector<ChangedRegion> describeChanges(llvm::StringRef Before, std::vector<E
                                            const std::vector<NamedRegion> &Named) {
   std::stable_sort(Edits.begin(), Edits.end(),
                    [](const Edit &A, const Edit &B) { return A.Range.Begin < B.Range.Begin; });
+  LineIndex Lines(Before);
   std::vector<WorkRegion> Work;
+  // Accepted regions never overlap each other, so one neighbour decides an overlap.
+  std::map<unsigned, unsigned> Taken; // Begin -> End, non-empty accepted regions
+  std::set<unsigned> TakenEmpty;      // Begin of empty accepted regions
   for (const NamedRegion &N : Named) {
-    unsigned B = lineStartAt(Before, N.Range.Begin), E = lineEndAt(Before, lastByte(N.Range));
-    bool Overlaps = std::any_of(Work.begin(), Work.end(),
-                                [&](const WorkRegion &W) { return B < W.End && W.Begin < E; });
-    if (!Overlaps) // a launch inside a kernel already shown, say
-      Work.push_back({N.What, N.Name, B, E, {}});
+    unsigned B = Lines.lineStart(N.Range.Begin), E = lineEndAt(Lines, Before, lastByte(N.Range));
+    auto Below = Taken.lower_bound(E);
+    bool Overlaps = (Below != Taken.begin() && B < std::prev(Below)->second) ||
+                    TakenEmpty.upper_bound(B) != TakenEmpty.lower_bound(E);
+    if (Overlaps) // a launch inside a kernel already shown, say
+      continue;
+    Work.push_back({N.What, N.Name, B, E, {}});
+    if (B < E)
+      Taken[B] = E;
+    else
+      TakenEmpty.insert(B);
   }
+  // Each edit goes to the first region (in Work order) holding it, else the first it touches.
+  // Edits come sorted by start, so a region ending before an edit starts is done for good, and
+  // one starting after the edit ends cannot hold it yet: only the regions in between are tried.
+  std::vector<size_t> ByBegin(Work.size());
+  for (size_t W = 0; W < Work.size(); ++W)
+    ByBegin[W] = W;
+  std::stable_sort(ByBegin.begin(), ByBegin.end(),
+                   [&](size_t A, size_t B) { return Work[A].Begin < Work[B].Begin; });
+  std::set<size_t> Live;
+  size_t NextLive = 0;
   std::vector<size_t> Outside;
   for (size_t I = 0; I < Edits.size(); ++I) {
     const Span &R = Edits[I].Range;
-    auto Holder = std::find_if(Work.begin(), Work.end(), [&](const WorkRegion &W) {
-      return W.Begin <= R.Begin && R.End <= W.End;
-    });
-    if (Holder == Work.end()) // an edit that straddles a region's edge widens it
-      Holder = std::find_if(Work.begin(), Work.end(), [&](const WorkRegion &W) {
-        return R.Begin < W.End && W.Begin < R.End;
-      });
-    if (Holder == Work.end()) {
+    for (; NextLive < ByBegin.size() && Work[ByBegin[NextLive]].Begin <= R.End; ++NextLive)
+      Live.insert(ByBegin[NextLive]);
+    WorkRegion *Holder = nullptr;
+    for (auto It = Live.begin(); It != Live.end() && !Holder;) {
+      WorkRegion &W = Work[*It];
+      if (W.End < R.Begin) {
+        It = Live.erase(It);
+        continue;
+      }
+      if (W.Begin <= R.Begin && R.End <= W.End)
+        Holder = &W;
+      ++It;
+    }
+    for (auto It = Live.begin(); It != Live.end() && !Holder; ++It) // straddling: widens it
+      if (R.Begin < Work[*It].End && Work[*It].Begin < R.End)
+        Holder = &Work[*It];
+    if (!Holder) {
       Outside.push_back(I);
       continue;
     }
-    Holder->Begin = std::min(Holder->Begin, lineStartAt(Before, R.Begin));
-    Holder->End = std::max(Holder->End, lineEndAt(Before, lastByte(R)));
+    Holder->Begin = std::min(Holder->Begin, Lines.lineStart(R.Begin));
+    Holder->End = std::max(Holder->End, lineEndAt(Lines, Before, lastByte(R)));
     Holder->Edits.push_back(I);
   }
+  // Outside edits are sorted too: only the latest file-scope region can still touch the next.
+  long LastFileScope = -1;
   for (size_t I : Outside) {
     const Span &R = Edits[I].Range;
-    unsigned B = lineStartAt(Before, R.Begin), E = lineEndAt(Before, lastByte(R));
-    WorkRegion *Last = nullptr;
-    for (WorkRegion &W : Work)
-      if (W.What == ChangedRegion::FileScope && B <= W.End && W.Begin <= E)
-        Last = &W;
-    if (Last) {
-      Last->End = std::max(Last->End, E);
-      Last->Edits.push_back(I);
+    unsigned B = Lines.lineStart(R.Begin), E = lineEndAt(Lines, Before, lastByte(R));
+    if (LastFileScope >= 0 && B <= Work[LastFileScope].End && Work[LastFileScope].Begin <= E) {
+      Work[LastFileScope].End = std::max(Work[LastFileScope].End, E);
+      Work[LastFileScope].Edits.push_back(I);
     } else {
       Work.push_back(
-          {ChangedRegion::FileScope, "line " + std::to_string(lineOf(Before, B)), B, E, {I}});
+          {ChangedRegion::FileScope, "line " + std::to_string(Lines.line(B)), B, E, {I}});
+      LastFileScope = static_cast<long>(Work.size()) - 1;
     }
   }
   Work.erase(
@@ -306,6 +362,22 @@ std::vector<ChangedRegion> describeChanges(llvm::StringRef Before, std::vector<E
       Work.end());
   std::sort(Work.begin(), Work.end(),
             [](const WorkRegion &A, const WorkRegion &B) { return A.Begin < B.Begin; });
+
+  // Lines each edit adds, and their running sum in order of where the edits end, so that the
+  // lines added before a region are one lookup.
+  std::vector<long> LinesAdded(Edits.size());
+  for (size_t I = 0; I < Edits.size(); ++I)
+    LinesAdded[I] =
+        static_cast<long>(std::count(Edits[I].Text.begin(), Edits[I].Text.end(), '\n')) -
+        static_cast<long>(Lines.newlinesIn(Edits[I].Range.Begin, Edits[I].Range.End));
+  std::vector<size_t> ByEnd(Edits.size());
+  for (size_t I = 0; I < Edits.size(); ++I)
+    ByEnd[I] = I;
+  std::stable_sort(ByEnd.begin(), ByEnd.end(),
+                   [&](size_t A, size_t B) { return Edits[A].Range.End < Edits[B].Range.End; });
+  std::vector<long> AddedUpTo(Edits.size() + 1, 0); // over the first k edits by end
+  for (size_t K = 0; K < ByEnd.size(); ++K)
+    AddedUpTo[K + 1] = AddedUpTo[K] + LinesAdded[ByEnd[K]];
 
   std::vector<ChangedRegion> Out;
   for (const WorkRegion &W : Work) {
@@ -321,16 +393,15 @@ std::vector<ChangedRegion> describeChanges(llvm::StringRef Before, std::vector<E
     }
     C.After.append(Before.begin() + Pos, Before.begin() + W.End);
     // Where the region starts in the output: every other edit ending at or before it moved it.
-    long NewlinesBefore = std::count(Before.begin(), Before.begin() + W.Begin, '\n');
-    for (size_t I = 0; I < Edits.size(); ++I) {
-      bool Mine = std::find(W.Edits.begin(), W.Edits.end(), I) != W.Edits.end();
-      if (Mine || Edits[I].Range.End > W.Begin)
-        continue;
-      llvm::StringRef Removed = Before.substr(Edits[I].Range.Begin, Edits[I].Range.size());
-      NewlinesBefore += std::count(Edits[I].Text.begin(), Edits[I].Text.end(), '\n') -
-                        std::count(Removed.begin(), Removed.end(), '\n');
-    }
-    C.OldFirstLine = lineOf(Before, W.Begin);
+    size_t EndedBefore =
+        std::upper_bound(ByEnd.begin(), ByEnd.end(), W.Begin,
+                         [&](unsigned At, size_t I) { return At < Edits[I].Range.End; }) -
+        ByEnd.begin();
+    long NewlinesBefore = static_cast<long>(Lines.newlinesBefore(W.Begin)) + AddedUpTo[EndedBefore];
+    for (size_t I : W.Edits)
+      if (Edits[I].Range.End <= W.Begin)
+        NewlinesBefore -= LinesAdded[I];
+    C.OldFirstLine = Lines.line(W.Begin);
     C.NewFirstLine = 1 + NewlinesBefore;
     C.Lines = removedFirst(diffLines(C.Before, C.After));
     for (DiffLine &D : C.Lines) {

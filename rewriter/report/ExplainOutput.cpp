@@ -22,8 +22,12 @@ llvm::Expected<ExplainOutput> ExplainOutput::create(llvm::StringRef Where, std::
 }
 
 void ExplainOutput::emit(const RunReport &Report, llvm::raw_ostream &Errs) {
-  if (Terminal)
-    renderTerminal(Report, Errs, terminalWantsColor(Errs));
+  if (Terminal) { // rendered whole, then written once: stderr is unbuffered
+    std::string Text;
+    llvm::raw_string_ostream Buffer(Text);
+    renderTerminal(Report, Buffer, terminalWantsColor(Errs));
+    Errs << Buffer.str();
+  }
   if (!Html)
     return;
   if (RunFolder.empty()) {
