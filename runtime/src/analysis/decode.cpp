@@ -235,6 +235,15 @@ struct Stamp {
 // round to 256 ns in a double.
 double since(uint64_t t, uint64_t origin) { return double(int64_t(t - origin)); }
 
+// A corrupt timestamp or rate can give a product beyond int64, and converting that is undefined.
+int64_t saturated_int64(double v) {
+  if (!(v == v))
+    return 0;
+  if (v <= -9.2e18)
+    return INT64_MIN;
+  return v >= 9.2e18 ? INT64_MAX : int64_t(v);
+}
+
 // A record's time in both views, from its row's start pair and measured rate.
 class Stamper {
 public:
@@ -244,8 +253,8 @@ public:
   Stamp operator()(uint64_t ts) const {
     if (clock_ == Clock::clock64)
       return {ts, start_ns_ + double(int64_t(ts - row_.start_cycles)) * ns_per_cycle_};
-    return {uint64_t(int64_t(row_.start_cycles) +
-                     int64_t(double(int64_t(ts - row_.start_ns)) * row_.ghz)),
+    return {row_.start_cycles +
+                uint64_t(saturated_int64(double(int64_t(ts - row_.start_ns)) * row_.ghz)),
             since(ts, origin_)};
   }
 
@@ -275,10 +284,20 @@ uint64_t cta_origin_cycles(const RawRow *rows, size_t count, Clock clock, uint64
   return zero;
 }
 
+// Closes a slice at `at`, never before it began: records out of time order (a corrupt row) would
+// give a negative length on either axis. Returns false when the end had to be clamped.
+bool close_at(Slice &s, uint64_t end_cycles, double end_ns) {
+  s.end_cycles = std::max(s.begin_cycles, end_cycles);
+  s.end_ns = std::max(s.begin_ns, end_ns);
+  return end_cycles >= s.begin_cycles && end_ns >= s.begin_ns;
+}
+
 // BEGIN/END matching per lane with a stack; cycles are stored relative to `zero` (the CTA's first
 // event). A slice is created at its BEGIN, so slices come out in BEGIN order (records are in
-// time order per row) without sorting, and an END only fills in where it ended.
-void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64_t zero, RawRow &raw) {
+// time order per row) without sorting, and an END only fills in where it ended. Returns how many
+// slices would have ended before they began.
+uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64_t zero,
+                      RawRow &raw) {
   Row &row = raw.row;
   auto rel = [zero](uint64_t c) { return c > zero ? c - zero : 0; };
   const uint32_t unknown_lane = uint32_t(map.lanes.size());
@@ -295,6 +314,7 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64_t z
     return it->second;
   };
   size_t begins = 0;
+  uint32_t reversed = 0;
   for (uint32_t i = 0; i < row.stored; ++i)
     begins += bytes::u32(raw.records + size_t(i) * kRecordBytes) >> kRecordKindShift ==
               uint32_t(RecordKind::begin);
@@ -331,8 +351,7 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64_t z
         continue;
       }
       Slice &closed = row.slices[it->slice];
-      closed.end_cycles = rel(at.cycles);
-      closed.end_ns = at.ns;
+      reversed += !close_at(closed, rel(at.cycles), at.ns);
       closed.incomplete = false;
       stack.erase(std::next(it).base());
     } else {
@@ -349,10 +368,9 @@ void build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64_t z
     last = {row.end_cycles, since(row.end_ns, origin)};
   // Still open at the row's end: incomplete, ending at the row's last timestamp.
   for (const std::vector<Open> &stack : open)
-    for (const Open &o : stack) {
-      row.slices[o.slice].end_cycles = rel(last.cycles);
-      row.slices[o.slice].end_ns = last.ns;
-    }
+    for (const Open &o : stack)
+      reversed += !close_at(row.slices[o.slice], rel(last.cycles), last.ns);
+  return reversed;
 }
 
 void check_against_map(const DecodeMap &map, const BufferHeader &h, Trace &t) {
@@ -409,7 +427,10 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
     const size_t count = std::min<size_t>(h.num_groups, raw.size() - first);
     const uint64_t zero = cta_origin_cycles(&raw[first], count, h.clock, t.origin_ns);
     for (size_t r = first; r < first + count; ++r) {
-      build_slices(map, h.clock, t.origin_ns, zero, raw[r]);
+      if (const uint32_t reversed = build_slices(map, h.clock, t.origin_ns, zero, raw[r]))
+        t.problems.push_back(row_prefix(raw[r].row.index) + std::to_string(reversed) +
+                             " slices end before they begin (records out of time order); "
+                             "shown with no length");
       t.rows.push_back(std::move(raw[r].row));
     }
   }

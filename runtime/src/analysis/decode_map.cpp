@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <stdexcept>
+
 namespace cutrace {
 
 const Site *DecodeMap::site(uint32_t id) const {
@@ -35,38 +38,52 @@ std::optional<Clock> clock_kind(const std::string &clock) {
   return std::nullopt;
 }
 
-// Throws nlohmann::json::exception on missing fields or wrong types; the caller turns that
-// into an error value.
+struct BadField : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// get<uint32_t>() would convert any number: -1 or 2^32+1 silently wrapped, and a float out of
+// range (1e22) is undefined behaviour. Counts, ids and indices are integers in [0, 2^32).
+uint32_t u32_at(const nlohmann::json &j, const char *key) {
+  const nlohmann::json &v = j.at(key);
+  if (!v.is_number_unsigned() || v.get<uint64_t>() > UINT32_MAX)
+    throw BadField(std::string("'") + key + "' must be an integer from 0 to 4294967295, not " +
+                   v.dump(-1, ' ', /*ensure_ascii=*/true));
+  return uint32_t(v.get<uint64_t>());
+}
+
+// Throws nlohmann::json::exception on missing fields or wrong types and BadField on values out of
+// range; the caller turns either into an error value.
 Expected<DecodeMap> from_json(const nlohmann::json &j) {
   using E = Expected<DecodeMap>;
   DecodeMap map;
-  map.format_version = j.at("format_version").get<uint32_t>();
+  map.format_version = u32_at(j, "format_version");
   if (map.format_version != kFormatVersion)
     return E::failure("decode map format_version " + std::to_string(map.format_version) +
                       " is not supported (expected " + std::to_string(kFormatVersion) + ")");
   map.kernel = j.at("kernel").get<std::string>();
   map.source = j.value("source", "");
-  map.max_events = j.at("max_events").get<uint32_t>();
+  map.max_events = u32_at(j, "max_events");
   std::optional<Clock> clock = clock_kind(j.at("clock").get<std::string>());
   if (!clock)
     return E::failure("decode map: unknown clock '" + j.at("clock").get<std::string>() + "'");
   map.clock = *clock;
   for (const auto &g : j.at("groups"))
     map.groups.push_back(
-        {g.at("index").get<uint32_t>(), g.at("name").get<std::string>(), g.value("lead", "")});
+        {u32_at(g, "index"), g.at("name").get<std::string>(), g.value("lead", "")});
   for (const auto &l : j.at("lanes"))
     map.lanes.push_back(l.get<std::string>());
   for (const auto &s : j.at("sites")) {
     Site site;
-    site.id = s.at("id").get<uint32_t>();
+    site.id = u32_at(s, "id");
     std::optional<SiteKind> kind = site_kind(s.at("kind").get<std::string>());
     if (!kind)
       return E::failure("decode map: site " + std::to_string(site.id) + " has unknown kind '" +
                         s.at("kind").get<std::string>() + "'");
     site.kind = *kind;
     site.name = s.at("name").get<std::string>();
-    site.lane = s.at("lane").get<uint32_t>();
-    site.group = s.at("group").get<uint32_t>();
+    site.lane = u32_at(s, "lane");
+    site.group = u32_at(s, "group");
     site.loc = s.value("loc", "");
     if (site.id > kSiteMask)
       return E::failure("decode map: site id " + std::to_string(site.id) + " exceeds 16 bits");
@@ -90,6 +107,8 @@ Expected<DecodeMap> parse_decode_map(const std::string &json) {
   try {
     return from_json(j);
   } catch (const nlohmann::json::exception &e) {
+    return Expected<DecodeMap>::failure(std::string("decode map: ") + e.what());
+  } catch (const BadField &e) {
     return Expected<DecodeMap>::failure(std::string("decode map: ") + e.what());
   }
 }
