@@ -1,5 +1,7 @@
 #include "SourceModel.h"
 
+#include "compat/CrashGuard.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -201,9 +203,9 @@ private:
   SourceModel &Model;
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
   llvm::DenseSet<unsigned> SeenLaunches;
+  llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
 
   /// The kernel a callee expression names, as its template pattern's first declaration.
-  llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
   const FunctionDecl *kernelOf(const Expr *Callee) {
     Callee = Callee->IgnoreParenImpCasts();
     if (auto *Unary = dyn_cast<UnaryOperator>(Callee); Unary && Unary->getOpcode() == UO_AddrOf)
@@ -397,6 +399,15 @@ private:
 
 } // namespace
 
+/// Why a parse that never reached the file failed: the driver's first error (an unknown GPU
+/// architecture, a bad flag), when it gave one.
+static std::string firstError(const std::vector<ClangDiagnostic> &Diagnostics) {
+  for (const ClangDiagnostic &D : Diagnostics)
+    if (D.Level == Severity::Error)
+      return "the compiler could not start on this file: " + D.Message;
+  return "the compiler could not start on this file";
+}
+
 unsigned ParseOutcome::errorCount() const {
   unsigned N = 0;
   for (const ClangDiagnostic &D : Diagnostics)
@@ -416,13 +427,17 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
                                      std::make_unique<ModelAction>(Outcome.Model, Reached),
                                      Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
-  Invocation.run();
+  if (!compat::runGuarded([&] { Invocation.run(); })) {
+    Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "
+                            "nested code, or an internal error)";
+    return Outcome;
+  }
   Outcome.Diagnostics = std::move(Collector.Diagnostics);
   Outcome.Ran = Reached && Collector.FirstFatal.empty();
   if (!Collector.FirstFatal.empty())
     Outcome.FailureReason = Collector.FirstFatal;
   else if (!Reached)
-    Outcome.FailureReason = "the compiler could not start on this file";
+    Outcome.FailureReason = firstError(Outcome.Diagnostics);
   return Outcome;
 }
 

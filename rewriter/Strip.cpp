@@ -84,7 +84,7 @@ void deleteInline(llvm::StringRef Buffer, const LineIndex &Lines, const LineClus
   unsigned Line = ~0u, Scanned = 0;
   bool CodeBefore = false;
   for (const Span &S : C.Statements) {
-    unsigned LineBegin = Lines.lineStart(S.Begin);
+    unsigned LineBegin = std::max(Lines.lineStart(S.Begin), C.Begin);
     if (LineBegin != Line) {
       Line = Scanned = LineBegin;
       CodeBefore = false;
@@ -124,7 +124,12 @@ std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> S
   Statements = mergeSorted(std::move(Statements));
   LineIndex Lines(Buffer);
   std::vector<Span> Deletions;
-  for (const LineCluster &C : clusterByLines(Lines, Statements)) {
+  std::vector<LineCluster> Clusters = clusterByLines(Lines, Statements);
+  // A UTF-8 byte-order mark belongs to the file, not to its first line: it stays when that line
+  // goes.
+  if (!Clusters.empty() && Buffer.starts_with("\xEF\xBB\xBF"))
+    Clusters.front().Begin = std::max(Clusters.front().Begin, 3u);
+  for (const LineCluster &C : Clusters) {
     std::string Residue = residue(Buffer, C);
     if (onlySpaceAndComments(Residue))
       deleteWholeLines(Buffer, C, Deletions);

@@ -1,5 +1,7 @@
 #include "TracedRewrite.h"
 
+#include "StringLiteral.h"
+
 #include "LineIndex.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -14,24 +16,6 @@ namespace {
 std::string locationAt(const LineIndex &Lines, const std::string &File, unsigned Offset) {
   return File + ":" + std::to_string(Lines.line(Offset)) + ":" +
          std::to_string(Lines.column(Offset));
-}
-
-/// The value of a (possibly concatenated) string literal as spelled, simple escapes decoded.
-std::string literalValue(llvm::StringRef Spelled) {
-  std::string Out;
-  bool In = false;
-  for (size_t I = 0; I < Spelled.size(); ++I) {
-    char C = Spelled[I];
-    if (C == '"') {
-      In = !In;
-    } else if (In && C == '\\' && I + 1 < Spelled.size()) {
-      char N = Spelled[++I];
-      Out += N == 'n' ? '\n' : N == 't' ? '\t' : N;
-    } else if (In) {
-      Out += C;
-    }
-  }
-  return Out;
 }
 
 std::string identifierFrom(llvm::StringRef Name) {
@@ -89,7 +73,7 @@ public:
     for (auto [U, A] : Items)
       if (A->Kind == AnnotationKind::Group) {
         GroupIndex[U->MacroOffset] = M.Groups.size();
-        M.Groups.push_back({literalValue(text(A->Args[0])), text(A->Args[1]).str()});
+        M.Groups.push_back({literal(A->Args[0]), text(A->Args[1]).str()});
       }
     unsigned NumGroups = M.Groups.size();
     if (NeedsBlockGroup && Kernel.Body.End > Kernel.Body.Begin)
@@ -123,6 +107,15 @@ private:
   std::map<std::string, unsigned> LaneIds;
 
   llvm::StringRef text(Span S) const { return Buffer.substr(S.Begin, S.size()); }
+
+  /// A name, lane or flow end as C++ reads it; one that cannot go into the map is an error there.
+  std::string literal(Span S) {
+    llvm::Expected<std::string> Value = decodeStringLiteral(text(S));
+    if (Value)
+      return std::move(*Value);
+    Plan.Problems.push_back({S.Begin, llvm::toString(Value.takeError())});
+    return text(S).str();
+  }
 
   /// The indentation of the body's first statement line, so the implicit group's declaration
   /// reads like the code around it.
@@ -177,7 +170,7 @@ private:
              std::to_string(GroupIndex[U.MacroOffset]) + ", " + std::to_string(NumGroups) + ", (" +
              text(A.Args[1]).str() + "))";
     if (A.Kind == AnnotationKind::Dag) {
-      std::string Src = literalValue(text(A.Args[0])), Dst = literalValue(text(A.Args[1]));
+      std::string Src = literal(A.Args[0]), Dst = literal(A.Args[1]);
       M.Flows.push_back({Src, Dst});
       return "/* TRACE_DAG(" + commentSafe(text(A.Args[0])) + ", " + commentSafe(text(A.Args[1])) +
              "): a flow in the decode map */";
@@ -188,8 +181,8 @@ private:
     MapSite Site;
     Site.Id = M.Sites.size();
     Site.Kind = A.Kind;
-    Site.Name = literalValue(text(A.Args[0]));
-    Site.Lane = laneId(M, LaneArg ? literalValue(text(*LaneArg)) : "main");
+    Site.Name = literal(A.Args[0]);
+    Site.Lane = laneId(M, LaneArg ? literal(*LaneArg) : "main");
     Site.Group = Group;
     Site.Loc = locationAt(Lines, Options.SourceName, A.MacroOffset);
     M.Sites.push_back(Site);
@@ -304,15 +297,18 @@ void planLaunches(const SourceModel &Model, const std::map<int, std::string> &Sy
   }
 }
 
-void planIncludes(const ScanResult &Scan, const TracedOptions &Options, TracedPlan &Plan) {
+void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const TracedOptions &Options,
+                  TracedPlan &Plan) {
   std::string Includes = "#include <cutrace/traced.h>\n#include \"" + Options.MapInclude + "\"";
-  std::string Banner = std::string(TracedBanner) + " from " + Options.SourceName +
+  std::string Banner = std::string(TracedBanner) + " from " + escapeForComment(Options.SourceName) +
                        "; edit the source, not this file.\n";
+  // After a UTF-8 byte-order mark, which must stay the first bytes of the file.
+  unsigned Top = Buffer.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   if (Scan.IncludeDirectives.empty()) {
-    Plan.Edits.push_back({{0, 0}, Banner + Includes + "\n"});
+    Plan.Edits.push_back({{Top, Top}, Banner + Includes + "\n"});
     return;
   }
-  Plan.Edits.push_back({{0, 0}, Banner});
+  Plan.Edits.push_back({{Top, Top}, Banner});
   for (const Span &S : Scan.IncludeDirectives)
     Plan.Edits.push_back({S, Includes});
 }
@@ -337,7 +333,7 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
     Symbols[Kernel] = Plan.Map.Kernels.back().Symbol;
   }
   planLaunches(Model, Symbols, Plan);
-  planIncludes(Scan, Options, Plan);
+  planIncludes(Buffer, Scan, Options, Plan);
   return Plan;
 }
 

@@ -78,7 +78,59 @@ TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output,
   llvm::SmallString<256> Json(P.Map);
   llvm::sys::path::replace_extension(Json, ".json");
   P.Json = Json.str().str();
+  P.Include = includePath(P.Output, P.Map);
   return P;
+}
+
+namespace {
+
+std::string absolute(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return P.str().str();
+}
+
+/// Same file: the same inode when both exist (links, other spellings), else the same path.
+bool sameFile(llvm::StringRef A, llvm::StringRef B) {
+  bool Equal = false;
+  if (!llvm::sys::fs::equivalent(A, B, Equal))
+    return Equal;
+  return absolute(A) == absolute(B);
+}
+
+} // namespace
+
+std::optional<std::string> outputClash(llvm::StringRef Input,
+                                       llvm::ArrayRef<std::string> Outputs, bool InPlace) {
+  for (size_t I = 0; I < Outputs.size(); ++I) {
+    llvm::StringRef Out = Outputs[I];
+    if (Out == "-")
+      continue;
+    if (llvm::sys::fs::is_directory(Out))
+      return "'" + Out.str() + "' is a directory; name the output file";
+    if (!InPlace && sameFile(Out, Input))
+      return "'" + Out.str() + "' is the input file; an output never replaces its input" +
+             " (strip in place with -i)";
+    for (size_t J = 0; J < I; ++J)
+      if (Outputs[J] != "-" && sameFile(Out, Outputs[J]))
+        return "'" + Out.str() + "' would be written twice by this run (the traced file, the "
+               "decode map and its JSON need three names)";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedPaths &Paths) {
+  if (std::optional<std::string> Clash =
+          outputClash(Input, {Paths.Output, Paths.Map, Paths.Json}, /*InPlace=*/false))
+    return Clash;
+  // A header-name has no escapes: these characters cannot be spelled inside #include "...".
+  for (unsigned char C : Paths.Include)
+    if (C == '"' || C == '\\' || C < 0x20 || C == 0x7F)
+      return "the decode map '" + Paths.Map +
+             "' cannot be named in an #include \"...\" (its path holds a quote, a backslash or "
+             "a control character); choose another path with --map";
+  return std::nullopt;
 }
 
 std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &Scan,
@@ -87,7 +139,7 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
                                          RunLog &Log, llvm::raw_ostream &Shown, int &Status) {
   TracedEmission E;
   Options.SourceName = llvm::sys::path::filename(F.Path).str();
-  Options.MapInclude = includePath(Paths.Output, Paths.Map);
+  Options.MapInclude = Paths.Include;
   Log.start(stage::Plan);
   E.Model = mergeModels(Passes);
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);

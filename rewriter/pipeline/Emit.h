@@ -30,10 +30,19 @@ struct TracedPaths {
   std::string Output; // "-" is stdout
   std::string Map;
   std::string Json;
+  std::string Include; // how the traced file names the map in its #include "..."
 };
 
 /// The map goes to MapPath when given, else to <input stem>.trace_map.h beside the output.
 TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::StringRef MapPath);
+
+/// Why these outputs cannot be written by a run reading Input, if they cannot: an output that is
+/// the input (unless InPlace), a directory, or named twice.
+std::optional<std::string> outputClash(llvm::StringRef Input,
+                                       llvm::ArrayRef<std::string> Outputs, bool InPlace);
+
+/// outputClash for a traced run, and a map path that an #include cannot spell.
+std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedPaths &Paths);
 
 struct TracedEmission {
   SourceModel Model; // both passes merged

@@ -3,6 +3,8 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace cutrace {
 
@@ -48,6 +50,22 @@ std::vector<std::string> databaseArgs(const std::string &Path, const CompileSett
 }
 
 } // namespace
+
+std::optional<std::string> compileSettingsProblem(const CompileSettings &Settings) {
+  llvm::SmallString<256> Header(Settings.CudaPath);
+  llvm::sys::path::append(Header, "include", "cuda_runtime.h");
+  if (!llvm::sys::fs::exists(Header))
+    return "--cuda-path '" + Settings.CudaPath + "' holds no CUDA installation (no " +
+           Header.str().str() + ")";
+  llvm::StringRef Arch = Settings.GpuArch;
+  llvm::StringRef Number = Arch.starts_with("sm_") ? Arch.drop_front(3) : "";
+  if (Number.ends_with("a") || Number.ends_with("f"))
+    Number = Number.drop_back();
+  if (Number.empty() || !llvm::all_of(Number, llvm::isDigit))
+    return "--cuda-gpu-arch '" + Settings.GpuArch + "' is not a GPU architecture (sm_80, sm_90, "
+           "sm_90a, ...)";
+  return std::nullopt;
+}
 
 compat::ParseOptions parseOptionsFor(const std::string &Path, const CompileSettings &Settings,
                                      llvm::raw_ostream &Warnings) {

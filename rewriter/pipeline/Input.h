@@ -7,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct CompileSettings {
   std::vector<std::string> ExtraArgs;   // --extra-arg, passed to Clang as they are
   std::vector<std::string> CommandTail; // what followed `--`: a compiler command line
 };
+
+/// Why a Clang parse with these settings cannot start, if it cannot: no CUDA installation at
+/// CudaPath, or a GPU architecture that is not spelled sm_NN.
+std::optional<std::string> compileSettingsProblem(const CompileSettings &Settings);
 
 /// Compile flags for a file: from the -p database or a compile_commands.json found upward from
 /// the file, then --extra-arg, then the command after `--`. A -p database that cannot be loaded

@@ -5,6 +5,7 @@
 #include "pipeline/Check.h"
 #include "pipeline/Emit.h"
 #include "pipeline/Write.h"
+#include <algorithm>
 
 namespace cutrace {
 
@@ -32,25 +33,12 @@ std::vector<std::string> stageNames(const RewriteRequest &Request) {
 
 namespace {
 
-/// Writes the outputs and logs the stages they belong to; an error line on Shown when it fails.
-bool commit(llvm::ArrayRef<OutputFile> Files, RunLog &Log, llvm::raw_ostream &Shown,
-            llvm::StringRef MapPath = "", std::vector<Count> MapCounts = {}) {
-  if (!MapPath.empty())
-    Log.start(stage::Map);
-  Log.start(stage::Output);
-  std::optional<WriteFailure> Failure = writeOutputs(Files);
-  if (!Failure) {
-    if (!MapPath.empty())
-      Log.complete(stage::Map, std::move(MapCounts));
-    Log.complete(stage::Output);
-    return true;
-  }
-  Shown << "trace-rewrite: error: " << Failure->Message << "\n";
-  bool MapFailed = !MapPath.empty() && Failure->Path != Files.back().Path;
-  Log.fail(MapFailed ? stage::Map : stage::Output, "cannot write '" + Failure->Path + "'");
-  if (!MapFailed && !MapPath.empty())
-    Log.skip(stage::Map, "not written: nothing is written when an output cannot be");
-  return false;
+/// A usage error found while planning: one line on Shown, the stage failed, exit status 2.
+void fail(RewriteResult &R, llvm::StringRef Stage, const std::string &Why,
+          llvm::raw_ostream &Shown) {
+  Shown << "trace-rewrite: error: " << Why << "\n";
+  R.Log.fail(Stage, Why);
+  R.Status = UsageOrIo;
 }
 
 void runStrip(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostream &Shown) {
@@ -64,10 +52,13 @@ void runStrip(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostream
     return;
   }
   R.Log.complete(stage::Check, {{"warnings", countLevel(R.Scan.Problems, Severity::Warning)}});
+  if (std::optional<std::string> Clash = outputClash(F.Path, {Request.Output}, Request.InPlace)) {
+    fail(R, stage::Output, *Clash, Shown);
+    return;
+  }
   StripEmission Stripped = emitStrip(F, R.Scan, R.Log);
   R.AppliedEdits = deletionEdits(Stripped.Deletions);
-  if (!commit({{Request.Output, Stripped.Text}}, R.Log, Shown))
-    R.Status = UsageOrIo;
+  R.Pending.push_back({Request.Output, std::move(Stripped.Text)});
 }
 
 /// --against: strip(FILE) must equal the plain file byte for byte.
@@ -138,6 +129,10 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   Traced.MaxEvents = Request.MaxEvents;
   Traced.Clock = Request.Clock;
   TracedPaths Paths = tracedPathsFor(F.Path, Request.Output, Request.MapPath);
+  if (std::optional<std::string> Clash = tracedPathsClash(F.Path, Paths)) {
+    fail(R, stage::Plan, *Clash, Shown);
+    return;
+  }
   std::optional<TracedEmission> E =
       emitTraced(F, R.Scan, Passes, Traced, Paths, R.Log, Shown, R.Status);
   if (!E)
@@ -145,14 +140,15 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   R.Model = std::move(E->Model);
   R.Plan = std::move(E->Plan);
   R.AppliedEdits = R.Plan.Edits;
-  if (!commit({{Paths.Map, E->MapHeader}, {Paths.Json, E->MapJson}, {Paths.Output, E->Text}},
-              R.Log, Shown, Paths.Map, mapCounts(R.Plan.Map)))
-    R.Status = UsageOrIo;
+  R.MapCounts = mapCounts(R.Plan.Map);
+  R.Pending.push_back({Paths.Map, std::move(E->MapHeader), true});
+  R.Pending.push_back({Paths.Json, std::move(E->MapJson), true});
+  R.Pending.push_back({Paths.Output, std::move(E->Text)});
 }
 
 } // namespace
 
-RewriteResult rewriteFile(const SourceFile &Input, const RewriteRequest &Request,
+RewriteResult planRewrite(const SourceFile &Input, const RewriteRequest &Request,
                           llvm::raw_ostream &Shown) {
   RewriteResult R;
   R.Mode = Request.Mode;
@@ -169,7 +165,82 @@ RewriteResult rewriteFile(const SourceFile &Input, const RewriteRequest &Request
     runVerify(R, Request, Shown);
     break;
   }
-  R.Log.finish();
+  return R;
+}
+
+namespace {
+
+bool hasMap(const RewriteResult &R) {
+  return std::any_of(R.Pending.begin(), R.Pending.end(),
+                     [](const PendingOutput &P) { return P.IsMap; });
+}
+
+/// Logs the write stages of a successful result once the run's writes are settled: written, or
+/// not (the failing output's stage fails, the others say why they were not written).
+void logWrites(RewriteResult &R, const std::optional<WriteFailure> &Failure,
+               const std::string &WhyNot) {
+  if (R.Pending.empty())
+    return;
+  llvm::StringRef Failing;
+  if (Failure)
+    for (const PendingOutput &P : R.Pending)
+      if (P.Path == Failure->Path)
+        Failing = P.IsMap ? stage::Map : stage::Output;
+  for (llvm::StringRef Stage : {stage::Map, stage::Output}) {
+    if (Stage == stage::Map && !hasMap(R))
+      continue;
+    if (!Failure)
+      R.Log.complete(Stage, Stage == stage::Map ? R.MapCounts : std::vector<Count>{});
+    else if (Stage == Failing)
+      R.Log.fail(Stage, "cannot write '" + Failure->Path + "'");
+    else
+      R.Log.skip(Stage, WhyNot);
+  }
+  if (Failure && !Failure->Path.empty())
+    R.Status = UsageOrIo;
+}
+
+} // namespace
+
+bool commitRewrites(llvm::MutableArrayRef<RewriteResult> Results, llvm::raw_ostream &Shown) {
+  auto Failed = std::find_if(Results.begin(), Results.end(),
+                             [](const RewriteResult &R) { return R.Status != Ok; });
+  std::optional<WriteFailure> Failure;
+  std::string WhyNot;
+  if (Failed != Results.end()) {
+    Failure = WriteFailure{"", ""};
+    WhyNot = "not written: '" + Failed->Input.Path +
+             "' failed, and nothing is written unless every file of the run succeeds";
+    bool Held = std::any_of(Results.begin(), Results.end(), [](const RewriteResult &R) {
+      return R.Status == Ok && !R.Pending.empty();
+    });
+    if (Held)
+      Shown << "trace-rewrite: note: nothing was written: '" << Failed->Input.Path
+            << "' failed, and a run writes all of its files or none\n";
+  } else {
+    std::vector<OutputFile> Files;
+    for (const RewriteResult &R : Results)
+      for (const PendingOutput &P : R.Pending)
+        Files.push_back({P.Path, P.Text});
+    Failure = writeOutputs(Files);
+    if (Failure) {
+      Shown << "trace-rewrite: error: " << Failure->Message << "\n";
+      WhyNot = "not written: '" + Failure->Path +
+               "' could not be, and nothing is written unless every output can be";
+    }
+  }
+  for (RewriteResult &R : Results) {
+    if (R.Status == Ok)
+      logWrites(R, Failure, WhyNot);
+    R.Log.finish();
+  }
+  return !Failure;
+}
+
+RewriteResult rewriteFile(const SourceFile &Input, const RewriteRequest &Request,
+                          llvm::raw_ostream &Shown) {
+  RewriteResult R = planRewrite(Input, Request, Shown);
+  commitRewrites(R, Shown);
   return R;
 }
 

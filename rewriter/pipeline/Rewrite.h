@@ -22,7 +22,8 @@ llvm::StringRef modeName(RewriteMode Mode); // "strip", "traced", "verify-strip"
 
 struct RewriteRequest {
   RewriteMode Mode = RewriteMode::Strip;
-  std::string Output = "-"; // strip and traced; "-" is stdout, the input's own path is in place
+  std::string Output = "-"; // strip and traced; "-" is stdout
+  bool InPlace = false;     // strip: Output is the input itself, on purpose (-i)
   std::string MapPath;      // traced: decode-map header; empty: beside the output
   std::string Against;      // verify-strip: the file strip must reproduce byte for byte
   bool Strict = false;      // verify-strip: a pass that cannot parse is an error (exit 3)
@@ -34,12 +35,21 @@ struct RewriteRequest {
 /// Every stage a run of this request logs, in order.
 std::vector<std::string> stageNames(const RewriteRequest &Request);
 
+/// An output a run will write once every file of the run succeeded.
+struct PendingOutput {
+  std::string Path;
+  std::string Text;
+  bool IsMap = false; // the decode-map header or its JSON (logged as "write map")
+};
+
 struct RewriteResult {
   int Status = Ok; // an ExitStatus
   RewriteMode Mode = RewriteMode::Strip;
   SourceFile Input;
   RunLog Log{{}};
   std::string AgainstDiff; // verify-strip --against: the unified diff when strip(FILE) differs
+  std::vector<PendingOutput> Pending; // what commitRewrites writes
+  std::vector<Count> MapCounts;
 
   // What the run worked from, for reports: the scan, and the edits it applied (none when it
   // stopped before applying); traced runs also keep the merged model and the plan.
@@ -49,8 +59,16 @@ struct RewriteResult {
   TracedPlan Plan;
 };
 
-/// Runs one file through the pipeline. Diagnostics are shown on Shown as they are found (and kept
-/// in the result's log); outputs are written only when the whole run succeeds.
+/// Runs one file through every stage but the write: diagnostics are shown on Shown as they are
+/// found (and kept in the result's log), outputs are kept in the result.
+RewriteResult planRewrite(const SourceFile &Input, const RewriteRequest &Request,
+                          llvm::raw_ostream &Shown);
+
+/// The write stage for a whole run: when every result succeeded, writes all their outputs, all
+/// or nothing; otherwise writes nothing. Finishes every log. False when anything was not written.
+bool commitRewrites(llvm::MutableArrayRef<RewriteResult> Results, llvm::raw_ostream &Shown);
+
+/// planRewrite and commitRewrites for one file.
 RewriteResult rewriteFile(const SourceFile &Input, const RewriteRequest &Request,
                           llvm::raw_ostream &Shown);
 

@@ -18,6 +18,24 @@ struct Palette {
   const char *dim() const { return code("\033[2m"); }
 };
 
+/// Text from the file as the terminal should show it: control characters (an escape sequence, a
+/// bell) written as \xNN instead of acted on. Tabs and a line's CR are shown as they are.
+std::string visible(llvm::StringRef Text) {
+  std::string Out;
+  Out.reserve(Text.size());
+  for (unsigned char C : Text) {
+    if ((C < 0x20 && C != '\t' && C != '\r') || C == 0x7F) {
+      static const char Hex[] = "0123456789abcdef";
+      Out += "\\x";
+      Out += Hex[C >> 4];
+      Out += Hex[C & 15];
+    } else {
+      Out += static_cast<char>(C);
+    }
+  }
+  return Out;
+}
+
 const char *statusColor(const Palette &P, StageStatus S) {
   return S == StageStatus::Completed ? P.green() : S == StageStatus::Failed ? P.red() : P.yellow();
 }
@@ -35,20 +53,20 @@ void renderStage(const StageRecord &S, llvm::raw_ostream &OS, const Palette &P) 
     Sep = ", ";
   }
   if (!S.Reason.empty())
-    OS << (S.Counts.empty() ? "  " : "; ") << S.Reason;
+    OS << (S.Counts.empty() ? "  " : "; ") << visible(S.Reason);
   OS << "\n";
   if (!S.Diagnostics.empty()) {
     llvm::StringRef Rest = S.Diagnostics;
     while (!Rest.empty()) {
       auto [Line, Tail] = Rest.split('\n');
-      OS << "      " << P.dim() << Line << P.reset() << "\n";
+      OS << "      " << P.dim() << visible(Line) << P.reset() << "\n";
       Rest = Tail;
     }
   }
 }
 
 void renderRegion(const ChangedRegion &R, llvm::raw_ostream &OS, const Palette &P) {
-  OS << P.bold() << regionKindName(R.What) << " " << R.Name << P.reset() << "  " << P.green() << "+"
+  OS << P.bold() << regionKindName(R.What) << " " << visible(R.Name) << P.reset() << "  " << P.green() << "+"
      << R.Added << P.reset() << " " << P.red() << "-" << R.Removed << P.reset() << "\n";
   for (const Hunk &H : groupHunks(R.Lines, 3)) {
     OS << P.cyan() << "@@ -" << H.OldStart << "," << H.OldCount << " +" << H.NewStart << ","
@@ -56,10 +74,10 @@ void renderRegion(const ChangedRegion &R, llvm::raw_ostream &OS, const Palette &
     for (size_t K = H.Begin; K < H.End; ++K) {
       const DiffLine &D = R.Lines[K];
       if (D.What == DiffLine::Same)
-        OS << " " << D.Text << "\n";
+        OS << " " << visible(D.Text) << "\n";
       else
         OS << (D.What == DiffLine::Added ? P.green() : P.red())
-           << (D.What == DiffLine::Added ? '+' : '-') << D.Text << P.reset() << "\n";
+           << (D.What == DiffLine::Added ? '+' : '-') << visible(D.Text) << P.reset() << "\n";
     }
   }
 }
@@ -75,7 +93,7 @@ bool terminalWantsColor(llvm::raw_ostream &OS) {
 
 void renderTerminal(const RunReport &Report, llvm::raw_ostream &OS, bool Color) {
   Palette P{Color};
-  OS << P.bold() << "trace-rewrite explain: " << Report.file() << " (" << Report.mode() << ")"
+  OS << P.bold() << "trace-rewrite explain: " << visible(Report.file()) << " (" << Report.mode() << ")"
      << P.reset() << "\n";
   for (const StageRecord &S : Report.stages())
     renderStage(S, OS, P);

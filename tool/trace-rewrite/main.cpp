@@ -118,10 +118,20 @@ bool validateOptions() {
   return true;
 }
 
+/// Strip needs no parse, so only the parsing modes check where CUDA is.
+bool validateCompileSettings(const RewriteRequest &Request) {
+  if (Request.Mode == RewriteMode::Strip)
+    return true;
+  if (std::optional<std::string> Problem = compileSettingsProblem(Request.Compile))
+    return usageError(*Problem), false;
+  return true;
+}
+
 RewriteRequest requestFor(const std::string &Path, std::vector<std::string> CommandTail) {
   RewriteRequest R;
   R.Mode = RunMode;
   R.Output = InPlace ? Path : Output.empty() ? "-" : Output.getValue();
+  R.InPlace = InPlace;
   R.MapPath = MapPath;
   R.Against = Against;
   R.Strict = Strict;
@@ -158,14 +168,22 @@ int main(int Argc, const char **Argv) {
   std::optional<ExplainOutput> Explaining = explainOutput();
   if (!Explaining)
     return UsageOrIo;
-  int Worst = Ok;
+  // Every file is planned before anything is written: one failing file leaves all untouched.
+  std::vector<RewriteResult> Results;
   for (const std::string &Path : Files) {
     llvm::Expected<SourceFile> Input = readSource(Path);
     if (!Input) {
       usageError(llvm::toString(Input.takeError()));
       return UsageOrIo;
     }
-    RewriteResult Result = rewriteFile(*Input, requestFor(Path, CommandTail), llvm::errs());
+    RewriteRequest Request = requestFor(Path, CommandTail);
+    if (Results.empty() && !validateCompileSettings(Request))
+      return UsageOrIo;
+    Results.push_back(planRewrite(*Input, Request, llvm::errs()));
+  }
+  commitRewrites(Results, llvm::errs());
+  int Worst = Ok;
+  for (const RewriteResult &Result : Results) {
     if (!Result.AgainstDiff.empty())
       llvm::outs() << Result.AgainstDiff;
     if (Explaining->on())
