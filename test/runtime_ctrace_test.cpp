@@ -5,6 +5,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace cutrace {
@@ -133,6 +135,99 @@ TEST(Ctrace, SummaryJsonNamesGroupsAndLanes) {
   EXPECT_NE(json.find("\"kernel\": \"k\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"group\": \"block\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"lane\": \"main\""), std::string::npos) << json;
+}
+
+// Reading files: a reason for every failure, the preamble checked before the body is read, and
+// no allocation a section's claimed length alone could force.
+TEST(CtraceFile, DirectoryIsAnErrorSayingWhy) {
+  const fs::path dir = scratch_dir();
+  Expected<Ctrace> back = read_ctrace_file(dir.string());
+  ASSERT_FALSE(back);
+  EXPECT_EQ(back.error, "cannot read '" + dir.string() + "': Is a directory");
+  fs::remove_all(dir);
+}
+
+TEST(CtraceFile, MissingFileIsAnErrorSayingWhy) {
+  Expected<Ctrace> back = read_ctrace_file("/nonexistent/k.ctrace");
+  ASSERT_FALSE(back);
+  EXPECT_EQ(back.error, "cannot read '/nonexistent/k.ctrace': No such file or directory");
+}
+
+long peak_rss_kb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+TEST(CtraceFile, LargeFileWithABadMagicIsRejectedWithoutReadingIt) {
+  const fs::path dir = scratch_dir();
+  const std::string path = (dir / "big.bin").string();
+  std::ofstream(path).close();
+  fs::resize_file(path, uintmax_t(1) << 30); // sparse: 1 GiB of zeros, no disk used
+  const long before = peak_rss_kb();
+  Expected<Ctrace> back = read_ctrace_file(path);
+  ASSERT_FALSE(back);
+  EXPECT_EQ(back.error, path + ": not a .ctrace file (bad magic)");
+  EXPECT_LT(peak_rss_kb() - before, 64 * 1024);
+  fs::remove_all(dir);
+}
+
+TEST(CtraceFile, SectionClaimingMoreThanTheFileIsRejectedBeforeAllocating) {
+  const fs::path dir = scratch_dir();
+  const std::string path = (dir / "k.ctrace").string();
+  std::vector<uint8_t> bytes = encode_ctrace(sample());
+  const uint64_t huge = uint64_t(1) << 50;
+  std::memcpy(&bytes[16 + 8], &huge, 8); // the MAP section claims a petabyte
+  ASSERT_FALSE(write_file_atomic(path, bytes));
+  Expected<Ctrace> back = read_ctrace_file(path);
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error.find(".ctrace truncated: section 0 needs 1125899906842624 bytes"),
+            std::string::npos)
+      << back.error;
+  fs::remove_all(dir);
+}
+
+// Property: a file on disk reads exactly as its bytes parse in memory, for every prefix.
+TEST(CtraceFile, EveryPrefixReadsAsItParsesInMemory) {
+  const fs::path dir = scratch_dir();
+  const std::string path = (dir / "k.ctrace").string();
+  const std::vector<uint8_t> bytes = encode_ctrace(sample());
+  for (size_t n = 0; n <= bytes.size(); ++n) {
+    std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + n);
+    ASSERT_FALSE(write_file_atomic(path, prefix));
+    Expected<Ctrace> in_memory = parse_ctrace(prefix.data(), prefix.size());
+    Expected<Ctrace> from_file = read_ctrace_file(path);
+    ASSERT_EQ(bool(in_memory), bool(from_file)) << n;
+    if (!in_memory)
+      EXPECT_EQ(from_file.error, path + ": " + in_memory.error) << n;
+    else
+      EXPECT_EQ(from_file->buffer, in_memory->buffer);
+  }
+  fs::remove_all(dir);
+}
+
+// Recorder::dump writes through write_ctrace_file: the runtime creates the folders it writes to.
+TEST(CtraceFile, WriteCreatesMissingFolders) {
+  const fs::path dir = scratch_dir();
+  const std::string path = (dir / "run1" / "nested" / "k.ctrace").string();
+  ASSERT_FALSE(write_ctrace_file(path, sample()));
+  Expected<Ctrace> back = read_ctrace_file(path);
+  ASSERT_TRUE(back) << back.error;
+  EXPECT_EQ(back->buffer, sample().buffer);
+  fs::remove_all(dir);
+}
+
+TEST(CtraceFile, WriteBelowAFileSaysWhichFolderFailedAndWritesNothing) {
+  const fs::path dir = scratch_dir();
+  const fs::path file = dir / "plain";
+  std::ofstream(file) << "x";
+  std::optional<std::string> err =
+      write_ctrace_file((file / "sub" / "k.ctrace").string(), sample());
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->rfind("cannot create folder " + (file / "sub").string() + ": ", 0), 0u) << *err;
+  EXPECT_TRUE(fs::is_regular_file(file));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -120,8 +121,14 @@ Args parse_args(int argc, char **argv) {
 
 bool write_output(const std::string &path, const std::string &contents) {
   if (path == "-") {
-    std::fwrite(contents.data(), 1, contents.size(), stdout);
-    return std::fflush(stdout) == 0;
+    // A full disk or a closed pipe shows only here: check the write and the flush.
+    errno = 0;
+    const size_t written = std::fwrite(contents.data(), 1, contents.size(), stdout);
+    if (written == contents.size() && std::fflush(stdout) == 0)
+      return true;
+    std::fprintf(stderr, "trace-view: error: cannot write to stdout: %s\n",
+                 std::strerror(errno ? errno : EIO));
+    return false;
   }
   if (std::optional<std::string> err = cutrace::write_file_atomic(path, contents)) {
     std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
@@ -131,9 +138,7 @@ bool write_output(const std::string &path, const std::string &contents) {
   return true;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   const Args args = parse_args(argc, argv);
 
   cutrace::Expected<cutrace::Ctrace> raw = cutrace::read_ctrace_file(args.input);
@@ -165,9 +170,18 @@ int main(int argc, char **argv) {
   }
   if (args.perfetto)
     ok = write_output(*args.perfetto, cutrace::export_perfetto(*map, trace)) && ok;
-  if (args.summary) {
-    const std::string table = cutrace::format_summary(cutrace::summarize(*map, trace));
-    std::fwrite(table.data(), 1, table.size(), stdout);
-  }
+  if (args.summary)
+    ok = write_output("-", cutrace::format_summary(cutrace::summarize(*map, trace))) && ok;
   return ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &e) { // out of memory on a huge trace, say: a message, not abort
+    std::fprintf(stderr, "trace-view: error: %s\n", e.what());
+    return 2;
+  }
 }

@@ -45,6 +45,11 @@ std::optional<std::string> write_file_atomic(const std::string &path,
                                              const std::vector<uint8_t> &data,
                                              Overwrite mode = Overwrite::replace);
 
+// Writes `c` to `path` as write_file_atomic does, first creating the folders above `path`
+// (`Recorder::dump("debug/run1/k")` works in a fresh directory). Returns the error, or nullopt.
+std::optional<std::string> write_ctrace_file(const std::string &path, const Ctrace &c,
+                                             Overwrite mode = Overwrite::replace);
+
 // The decoded launch as one JSON document (the `<kernel>.json` output).
 std::string trace_summary_json(const DecodeMap &map, const Trace &trace);
 

@@ -42,7 +42,8 @@ public:
 
   // Pass to the kernel's trailing `cutrace::Slots *` parameter.
   Slots *slots();
-  // Synchronizes the device and writes `stem + ".ctrace"` (replacing an existing file).
+  // Synchronizes the device and writes `stem + ".ctrace"` (replacing an existing file), creating
+  // the folders above it.
   void dump(const std::string &stem);
   // Synchronizes the device and decodes the buffer as it is now.
   Trace decode(const DecodeOptions &options = {});

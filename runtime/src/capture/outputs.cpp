@@ -35,8 +35,10 @@ std::string free_stem(const std::string &dir, const std::string &kernel,
   for (unsigned n = 0;; ++n) {
     const std::string stem = n == 0 ? base : base + "_" + std::to_string(n);
     bool taken = false;
-    for (const auto &out : outputs)
-      taken = taken || fs::exists(stem + out->extension());
+    for (const auto &out : outputs) {
+      std::error_code ec; // an entry that cannot be checked fails at the write, with its reason
+      taken = taken || fs::exists(stem + out->extension(), ec);
+    }
     if (!taken)
       return stem;
   }
@@ -99,7 +101,14 @@ void write_output_files(const std::string &dir, const std::string &kernel,
   const std::string note =
       problems ? ", " + std::to_string(problems) + " decode problems, see \"problems\"" : "";
   for (const auto &out : outputs) {
-    std::optional<std::string> contents = out->render(launch);
+    std::optional<std::string> contents;
+    try { // one format failing (out of memory, say) must not lose the others
+      contents = out->render(launch);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "cutrace: %s%s not written: %s\n", stem.c_str(),
+                   out->extension().c_str(), e.what());
+      continue;
+    }
     if (!contents)
       continue;
     const std::string path = stem + out->extension();

@@ -46,7 +46,7 @@ void Recorder::dump(const std::string &stem) {
     raw.block[i] = state_->buffer.header().block[i];
   }
   raw.buffer = state_->read();
-  if (std::optional<std::string> err = write_file_atomic(stem + ".ctrace", encode_ctrace(raw)))
+  if (std::optional<std::string> err = write_ctrace_file(stem + ".ctrace", raw))
     throw std::runtime_error("cutrace::Recorder: " + *err);
 }
 

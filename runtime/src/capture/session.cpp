@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <set>
@@ -60,7 +61,13 @@ public:
     }
     // Registered after the first CUDA call, so it runs before the CUDA runtime's own teardown.
     if (!exit_hook_registered_) {
-      std::atexit([] { cutrace::flush(); });
+      std::atexit([] {
+        try {
+          cutrace::flush();
+        } catch (const std::exception &e) { // never out of an exit handler
+          std::fprintf(stderr, "cutrace: writing traces at exit failed: %s\n", e.what());
+        }
+      });
       exit_hook_registered_ = true;
     }
     Slots *slots = buf->slots();
@@ -72,8 +79,16 @@ public:
     std::lock_guard<std::mutex> lock(mu_);
     synchronize_devices();
     const OutputFormats formats = default_output_formats();
-    for (PendingLaunch &p : pending_)
-      write_launch(p, formats);
+    // Runs from the exit hook too, where an exception would abort the program and lose every
+    // launch after it: each launch's failure is reported and the next one is still written.
+    for (PendingLaunch &p : pending_) {
+      try {
+        write_launch(p, formats);
+      } catch (const std::exception &e) {
+        std::fprintf(stderr, "cutrace: %s launch %u: %s; not written\n", p.kernel.c_str(),
+                     p.launch_index, e.what());
+      }
+    }
     pending_.clear(); // frees the device buffers
     for (const auto &[kernel, n] : skipped_)
       std::fprintf(stderr,

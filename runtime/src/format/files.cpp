@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -13,23 +14,33 @@ namespace cutrace {
 namespace fs = std::filesystem;
 
 Expected<std::vector<uint8_t>> read_file(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Expected<std::vector<uint8_t>>::failure("cannot open " + path);
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad())
-    return Expected<std::vector<uint8_t>>::failure("cannot read " + path);
+  // POSIX reads: a directory or a read error is an error value with the reason, never an
+  // exception from a stream.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Expected<std::vector<uint8_t>>::failure("cannot read '" + path +
+                                                   "': " + std::strerror(errno));
+  std::vector<uint8_t> data;
+  for (;;) {
+    const size_t at = data.size();
+    data.resize(at + (size_t(1) << 20));
+    const ssize_t got = ::read(fd, data.data() + at, size_t(1) << 20);
+    if (got < 0 && errno == EINTR) {
+      data.resize(at);
+      continue;
+    }
+    if (got < 0) {
+      const int err = errno;
+      ::close(fd);
+      return Expected<std::vector<uint8_t>>::failure("cannot read '" + path +
+                                                     "': " + std::strerror(err));
+    }
+    data.resize(at + size_t(got));
+    if (got == 0)
+      break;
+  }
+  ::close(fd);
   return {std::move(data), {}};
-}
-
-Expected<Ctrace> read_ctrace_file(const std::string &path) {
-  Expected<std::vector<uint8_t>> data = read_file(path);
-  if (!data)
-    return Expected<Ctrace>::failure(data.error);
-  Expected<Ctrace> c = parse_ctrace(data->data(), data->size());
-  if (!c)
-    c.error = path + ": " + c.error;
-  return c;
 }
 
 namespace {
@@ -78,6 +89,18 @@ std::optional<std::string> write_file_atomic(const std::string &path, const std:
 std::optional<std::string> write_file_atomic(const std::string &path,
                                              const std::vector<uint8_t> &data, Overwrite mode) {
   return write_bytes_atomic(path, reinterpret_cast<const char *>(data.data()), data.size(), mode);
+}
+
+std::optional<std::string> write_ctrace_file(const std::string &path, const Ctrace &c,
+                                             Overwrite mode) {
+  const fs::path folder = fs::path(path).parent_path();
+  std::error_code ec;
+  if (!folder.empty() && !fs::is_directory(folder, ec)) {
+    fs::create_directories(folder, ec);
+    if (ec)
+      return "cannot create folder " + folder.string() + ": " + ec.message();
+  }
+  return write_file_atomic(path, encode_ctrace(c), mode);
 }
 
 } // namespace cutrace

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Linear time (docs/PERFORMANCE.md, "Scaling"): for each input shape, doubling the input may
+# cost at most 3x the time. Best of 3 runs per size, so a loaded machine does not fail it; the
+# sizes are where the quadratic versions took seconds, so a return of one fails here.
+# usage: check.sh TRACE-REWRITE
+set -uo pipefail
+tool=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+gen() { python3 "$here/../../bench/scaling/generate.py" "$@"; }
+
+best_of_3() { # prints the fastest wall time of three runs of "$@"
+  local best=""
+  for _ in 1 2 3; do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" >/dev/null 2>&1
+    t1=$(date +%s.%N)
+    best=$(python3 -c "t = $t1 - $t0; b = '$best'; print(min(t, float(b)) if b else t)")
+  done
+  echo "$best"
+}
+
+run() { # shape n mode
+  local f="$work/$1_$2.cu" plain="$work/$1_$2.plain.cu"
+  [[ -f $f ]] || gen "$1" "$2" "$f" "$plain"
+  case $3 in
+    strip) best_of_3 "$tool" "$f" -o "$work/out.cu" ;;
+    verify) best_of_3 "$tool" --verify-strip "$f" ;;
+    traced) best_of_3 "$tool" --traced "$f" -o "$work/out.cu" ;;
+    explain) best_of_3 "$tool" --traced "$f" -o "$work/out.cu" --explain=terminal ;;
+    against) best_of_3 "$tool" --verify-strip "$f" --against "$plain" ;;
+  esac
+}
+
+fail=0
+for c in "oneline 10000 strip" "ranges 4000 strip" "endings 4000 against" "records 6000 verify" \
+         "records 6000 traced" "records 6000 explain" "kernels 1500 explain"; do
+  read -r shape n mode <<< "$c"
+  t1=$(run "$shape" "$n" "$mode")
+  t2=$(run "$shape" $((2 * n)) "$mode")
+  ratio=$(python3 -c "print(f'{$t2 / max($t1, 1e-3):.2f}')")
+  verdict=ok
+  python3 -c "import sys; sys.exit(0 if $ratio <= 3 else 1)" || { verdict=FAIL; fail=1; }
+  printf '%-4s %-8s %-8s n=%-6s %6.2fs  2n: %6.2fs  growth %sx\n' "$verdict" "$shape" "$mode" "$n" "$t1" "$t2" "$ratio"
+done
+exit $fail
