@@ -219,14 +219,28 @@ private:
     size_t Open = MacroIndex + 1, Close = Open;
     int Depth = 0;
     size_t ArgStart = Open + 1;
+    std::vector<clang::tok::TokenKind> Closers; // what each open bracket expects
     for (size_t J = Open; J < Tokens.size(); ++J) {
       if (Tokens[J].InDirective)
         continue;
       clang::tok::TokenKind K = Tokens[J].Kind;
-      if (K == clang::tok::l_paren || K == clang::tok::l_square || K == clang::tok::l_brace)
+      // A ';' at the top level or a bracket that closes something else: the ')' is missing.
+      bool Closes =
+          K == clang::tok::r_paren || K == clang::tok::r_square || K == clang::tok::r_brace;
+      if ((K == clang::tok::semi && Depth == 1) ||
+          (Closes && (Closers.empty() || Closers.back() != K))) {
+        report(Tokens[J].Offset, S.Macro.str() + " is missing its closing parenthesis");
+        return;
+      }
+      if (K == clang::tok::l_paren || K == clang::tok::l_square || K == clang::tok::l_brace) {
         ++Depth;
-      else if (K == clang::tok::r_paren || K == clang::tok::r_square || K == clang::tok::r_brace)
+        Closers.push_back(K == clang::tok::l_paren    ? clang::tok::r_paren
+                          : K == clang::tok::l_square ? clang::tok::r_square
+                                                      : clang::tok::r_brace);
+      } else if (Closes) {
         --Depth;
+        Closers.pop_back();
+      }
       if (Depth == 0 || (Depth == 1 && K == clang::tok::comma)) {
         // An empty argument (`(,)`, `("a",)`) is an empty span at the separator after it.
         if (J > ArgStart)

@@ -68,8 +68,7 @@ bool holdsAnnotation(const std::vector<Annotation> &Annotations, Span Body) {
 void checkPass(const ScanResult &Scan, const ParseOutcome &Pass, Verdict &V) {
   std::string Name = compat::passName(Pass.Pass).str();
   if (!Pass.Ran)
-    V.Unchecked.push_back("the " + Name + " pass could not parse the file (" + Pass.FailureReason +
-                          "): host/device placement and side effects of calls were not checked");
+    V.Unchecked.push_back({Name, Pass.FailureReason});
   std::vector<Span> AnnotatedBodies;
   for (const AnnotationUse &Use : Pass.Model.Uses) {
     AnnotatedBodies.push_back(Use.FunctionBody);
@@ -90,7 +89,7 @@ void checkPass(const ScanResult &Scan, const ParseOutcome &Pass, Verdict &V) {
       continue;
     if (D.InMainFile && insideAny(D.Offset, Bodies))
       V.Problems.push_back({D.Offset, D.Message + " [" + Name + " pass]"});
-    else
+    else if (Pass.Ran) // a pass that stopped early is reported once, by its reason
       ++V.IgnoredClangErrors;
   }
 }

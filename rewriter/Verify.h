@@ -12,7 +12,11 @@ namespace cutrace {
 
 struct Verdict {
   std::vector<Problem> Problems;          // errors and warnings located in the file
-  std::vector<std::string> Unchecked;     // semantic checks that could not run, and why
+  struct UnparsedPass {
+    std::string Pass;   // "host" or "device"
+    std::string Reason; // why Clang stopped
+  };
+  std::vector<UnparsedPass> Unchecked;    // passes that could not parse: their checks did not run
   std::vector<std::string> ForeignErrors; // Clang errors in headers, inside annotated functions
   unsigned IgnoredClangErrors = 0;        // Clang errors outside annotated functions
 

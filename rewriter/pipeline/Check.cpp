@@ -80,14 +80,35 @@ ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
   return P;
 }
 
+/// One plain statement of what a --verify-strip run could not check, and how to fix that.
+static std::string uncheckedSummary(const std::vector<Verdict::UnparsedPass> &Unchecked, bool Strict) {
+  bool Both = Unchecked.size() == 2;
+  bool SameReason = Both && Unchecked[0].Reason == Unchecked[1].Reason;
+  std::string Text = std::string(Both ? "only the lexical rules were checked: "
+                                      : "the rules were checked in one pass only: ");
+  if (SameReason) {
+    Text += "neither Clang pass could parse the file (" + Unchecked[0].Reason + ")";
+  } else {
+    for (size_t I = 0; I < Unchecked.size(); ++I)
+      Text += (I ? "; the " : "the ") + Unchecked[I].Pass + " pass could not parse the file (" +
+              Unchecked[I].Reason + ")";
+  }
+  Text += ", so host/device placement and side effects of calls were not checked" +
+          std::string(Both ? "" : " in that pass") +
+          "; give the file's compile flags with -p, --extra-arg or after --";
+  return Text + (Strict ? "" : " (--strict makes this an error)");
+}
+
 Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
                        llvm::ArrayRef<ParseOutcome> Passes, bool Strict, RunLog &Log,
                        llvm::raw_ostream &Shown) {
   Log.start(stage::Check);
   Verdict V = verifyAnnotations(Scan, Passes);
   std::string Diagnostics = showProblems(F, V.Problems, Shown);
-  for (const std::string &Why : V.Unchecked)
-    Diagnostics += showLine(F.Path + ": " + (Strict ? "error" : "note") + ": " + Why, Shown);
+  if (!V.Unchecked.empty())
+    Diagnostics += showLine(F.Path + ": " + (Strict ? "error" : "note") + ": " +
+                                uncheckedSummary(V.Unchecked, Strict),
+                            Shown);
   if (V.IgnoredClangErrors)
     Diagnostics += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
                                 " Clang error(s) outside annotated functions were ignored",

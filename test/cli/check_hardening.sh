@@ -59,6 +59,22 @@ expect "a malformed GPU architecture is named (exit 2)" 2 "--cuda-gpu-arch 'foo'
 run --traced in.cu -o o.cu --cuda-gpu-arch=sm_999
 expect "Clang's reason for not starting is passed on (exit 3)" 3 "unsupported CUDA gpu architecture: sm_999"
 
+printf '#include <cutrace/trace.h>\n__global__ void k(int *x) {\n  TRACE_RECORD("a";\n  x[0] = 1;\n}\n' > paren.cu
+run paren.cu
+expect "a missing ')' is named where the ';' comes, not blamed on the name" 1 \
+  "paren.cu:3:19: error: TRACE_RECORD is missing its closing parenthesis"
+check "... and nothing else is reported" test "$(grep -c 'error:' <<<"$err")" = 1
+
+# Item 16: --verify-strip says once what it could not check; --strict fails.
+printf '#include <cutrace/trace.h>\n#include "missing.h"\n__global__ void k(int *x) {\n  TRACE_RECORD("a");\n}\n' > noinc.cu
+run --verify-strip noinc.cu
+expect "an unparsable file: exit 0 with one plain note" 0 \
+  "note: only the lexical rules were checked: neither Clang pass could parse the file"
+check "... said once, with no count of ignored errors" \
+  test "$(grep -c 'note:' <<<"$err")" = 1
+run --verify-strip --strict noinc.cu
+expect "--strict turns it into an error, exit 3" 3 "error: only the lexical rules were checked"
+
 # Item 8: an output never replaces an input, and no file is named twice.
 run --traced in.cu -o in.cu
 expect "--traced -o INPUT is refused (exit 2)" 2 "'in.cu' is the input file"
