@@ -3,6 +3,7 @@
 # a base size (1000x is the size each shape reached in issue reports), with the growth factor
 # from one size to the next (10 is linear). Peak RSS from /usr/bin/time; one run per cell.
 # usage: bench/scaling/run.sh [trace-rewrite] [largest factor: 1000]     (prints a markdown table)
+#        ONLY=endings bench/scaling/run.sh ...   one shape only
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tool=${1:-build/bin/trace-rewrite}
@@ -38,7 +39,7 @@ run_case() { # shape n mode -> "seconds peak_mb"
   # --against on files that differ exits 1 by design; anything else must succeed.
   /usr/bin/time -f "%e %M" -o "$work/t" "${cmd[@]}" >/dev/null 2>"$work/err" ||
     [[ $mode == against ]] || { echo "FAILED: ${cmd[*]}" >&2; cat "$work/err" >&2; return 1; }
-  read -r s kb < "$work/t"
+  read -r s kb < <(tail -1 "$work/t") # the last line: a failing command adds one before it
   echo "$s $((kb / 1024))"
 }
 
@@ -46,6 +47,7 @@ echo "| shape | mode | n | seconds | peak MB | time growth | memory growth |"
 echo "|---|---|---|---|---|---|---|"
 for c in "${cases[@]}"; do
   read -r shape base mode <<< "$c"
+  [[ -z ${ONLY:-} || $shape == "$ONLY" ]] || continue
   prev_s="" prev_m=""
   for ((factor = 1; factor <= largest; factor *= 10)); do
     n=$((base * factor))
