@@ -171,6 +171,21 @@ private:
     }
   }
 
+  /// The end of the line holding Offset after line splices: a `// comment \` continues onto the
+  /// next line, which is then part of the directive and goes with it.
+  unsigned logicalLineEnd(unsigned Offset) const {
+    for (size_t NL = Buffer.find('\n', Offset); NL != llvm::StringRef::npos;
+         NL = Buffer.find('\n', NL + 1)) {
+      size_t End = NL > 0 && Buffer[NL - 1] == '\r' ? NL - 1 : NL;
+      size_t Last = End;
+      while (Last > Offset && (Buffer[Last - 1] == ' ' || Buffer[Last - 1] == '\t'))
+        --Last;
+      if (Last == Offset || Buffer[Last - 1] != '\\')
+        return static_cast<unsigned>(End);
+    }
+    return static_cast<unsigned>(Buffer.size());
+  }
+
   size_t directiveEnd(size_t Hash) const {
     size_t J = Hash + 1;
     while (J < Tokens.size() && !Tokens[J].StartsLine)
@@ -188,7 +203,7 @@ private:
       for (size_t J = Hash + 2; J < End; ++J)
         Spelled += Tokens[J].Text.str();
       if (Spelled == "<cutrace/trace.h>" || Spelled == "\"cutrace/trace.h\"")
-        Result.IncludeDirectives.push_back({Tokens[Hash].Offset, Tokens[End - 1].end()});
+        Result.IncludeDirectives.push_back({Tokens[Hash].Offset, logicalLineEnd(Tokens[Hash].Offset)});
     } else if (Name.isIdentifier("define") && Hash + 2 < End) {
       for (size_t J = Hash + 3; J < End; ++J)
         if (Tokens[J].Kind == clang::tok::raw_identifier && findSpelling(Tokens[J].Text))
@@ -268,6 +283,11 @@ private:
     if (After < Tokens.size() && Tokens[After].Kind == clang::tok::semi) {
       A.HasSemicolon = true;
       A.Statement.End = Tokens[After].end();
+      llvm::StringRef Rest = Buffer.substr(A.Statement.End).ltrim(" \t");
+      if (Rest.starts_with("#"))
+        report(A.Statement.End + (Buffer.substr(A.Statement.End).size() - Rest.size()),
+               "'#' right after an annotation would start a preprocessor directive once strip "
+               "removes the annotation; put it on a line of its own");
     } else {
       report(A.MacroOffset, "annotation must be a whole statement inside a function body");
     }

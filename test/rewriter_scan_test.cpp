@@ -83,3 +83,21 @@ TEST(ScanRules, MacroNameSplitByLineContinuationIsRejected) {
 }
 
 } // namespace
+
+TEST(ScanRules, MissingClosingParenthesisIsNamedWhereTheStatementEnds) {
+  // `;` at the annotation's top level: the `)` is missing, whatever closes later.
+  EXPECT_EQ(onlyProblem(kernel("TRACE_RECORD(\"a\";")),
+            std::to_string(StatementOffset + 16) +
+                ": TRACE_RECORD is missing its closing parenthesis");
+  EXPECT_EQ(onlyProblem(kernel("TRACE_RECORD(\"a\", x[0];")),
+            std::to_string(StatementOffset + 22) +
+                ": TRACE_RECORD is missing its closing parenthesis");
+}
+
+TEST(ScanRules, HashRightAfterAnnotationWouldBecomeADirective) {
+  // Strip would leave `  #include ...` at the start of the line: a directive the file never had.
+  EXPECT_EQ(onlyProblem(kernel("TRACE_RECORD(\"a\");#include \"cutrace/trace.h\"")),
+            std::to_string(StatementOffset + 18) +
+                ": '#' right after an annotation would start a preprocessor directive once strip "
+                "removes the annotation; put it on a line of its own");
+}

@@ -53,6 +53,13 @@ TEST(StripRules, RangeStartDeclarationIsTheAnnotation) {
       "{\n}\n");
 }
 
+TEST(StripRules, IncludeWithAContinuedCommentGoesWithAllItsLines) {
+  // The comment's backslash splices the next line into it: that line is part of the directive.
+  EXPECT_EQ(strip("#include \"cutrace/trace.h\" // note \\\nTRACE_RECORD(\"a\");\nint x;\n"),
+            "int x;\n");
+  EXPECT_EQ(strip("#include <cutrace/trace.h> // a \\  \r\n b\r\nint x;\r\n"), "int x;\r\n");
+}
+
 TEST(StripRules, IncludeLineIsRemoved) {
   EXPECT_EQ(strip("#include <cutrace/trace.h>\n#include \"cutrace/trace.h\"\nint x;\n"),
             "int x;\n");

@@ -19,12 +19,12 @@ struct Palette {
 };
 
 /// Text from the file as the terminal should show it: control characters (an escape sequence, a
-/// bell) written as \xNN instead of acted on. Tabs and a line's CR are shown as they are.
+/// bell) written as \xNN instead of acted on. Tabs, newlines and a line's CR are kept.
 std::string visible(llvm::StringRef Text) {
   std::string Out;
   Out.reserve(Text.size());
   for (unsigned char C : Text) {
-    if ((C < 0x20 && C != '\t' && C != '\r') || C == 0x7F) {
+    if ((C < 0x20 && C != '\t' && C != '\r' && C != '\n') || C == 0x7F) {
       static const char Hex[] = "0123456789abcdef";
       Out += "\\x";
       Out += Hex[C >> 4];

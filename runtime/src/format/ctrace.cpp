@@ -69,7 +69,8 @@ public:
   MemorySource(const uint8_t *data, size_t size) : data_(data), size_(size) {}
   uint64_t left() const { return size_ - at_; }
   bool read(void *to, size_t n) {
-    std::memcpy(to, data_ + at_, n);
+    if (n) // an empty section: `to` may be null, which memcpy must not see even for 0 bytes
+      std::memcpy(to, data_ + at_, n);
     at_ += n;
     return true;
   }
