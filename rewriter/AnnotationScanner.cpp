@@ -203,7 +203,8 @@ private:
       for (size_t J = Hash + 2; J < End; ++J)
         Spelled += Tokens[J].Text.str();
       if (Spelled == "<cutrace/trace.h>" || Spelled == "\"cutrace/trace.h\"")
-        Result.IncludeDirectives.push_back({Tokens[Hash].Offset, logicalLineEnd(Tokens[Hash].Offset)});
+        Result.IncludeDirectives.push_back(
+            {Tokens[Hash].Offset, logicalLineEnd(Tokens[Hash].Offset)});
     } else if (Name.isIdentifier("define") && Hash + 2 < End) {
       for (size_t J = Hash + 3; J < End; ++J)
         if (Tokens[J].Kind == clang::tok::raw_identifier && findSpelling(Tokens[J].Text))

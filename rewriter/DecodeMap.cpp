@@ -66,9 +66,10 @@ std::string renderMapHeader(const DecodeMap &Map) {
                     ": the decode map of its annotated kernels.\n"
                     "#pragma once\n#include <cutrace/map.h>\n\nnamespace cutrace_map {\n";
   for (const KernelMapModel &K : Map.Kernels) {
-    Out += "inline constexpr cutrace::KernelMap " + K.Symbol + "{\n    \"" + escapeForCpp(K.Kernel) + "\", " +
-           std::to_string(K.Groups.size()) + ", " + std::to_string(K.MaxEvents) +
-           ", cutrace::Clock::" + K.Clock + ",\n    R\"cutrace_json(" + kernelJson(Map, K).dump(-1, ' ', false, Replace) +
+    Out += "inline constexpr cutrace::KernelMap " + K.Symbol + "{\n    \"" +
+           escapeForCpp(K.Kernel) + "\", " + std::to_string(K.Groups.size()) + ", " +
+           std::to_string(K.MaxEvents) + ", cutrace::Clock::" + K.Clock +
+           ",\n    R\"cutrace_json(" + kernelJson(Map, K).dump(-1, ' ', false, Replace) +
            ")cutrace_json\"};\n";
   }
   Out += "} // namespace cutrace_map\n";

@@ -25,15 +25,14 @@ llvm::Error decodeEscape(llvm::StringRef S, size_t &I, std::string &Out) {
   if (I >= S.size())
     return literalError("string literal ends inside an escape");
   char C = S[I++];
+  // Simple escapes, as pairs: the letter, then the character it stands for.
+  static constexpr char Simple[] = "n\nt\tr\ra\ab\bf\fv\v\\\\''\"\"??";
+  for (size_t K = 0; K + 1 < sizeof(Simple); K += 2)
+    if (Simple[K] == C) {
+      Out += Simple[K + 1];
+      return llvm::Error::success();
+    }
   switch (C) {
-  case 'n': Out += '\n'; return llvm::Error::success();
-  case 't': Out += '\t'; return llvm::Error::success();
-  case 'r': Out += '\r'; return llvm::Error::success();
-  case 'a': Out += '\a'; return llvm::Error::success();
-  case 'b': Out += '\b'; return llvm::Error::success();
-  case 'f': Out += '\f'; return llvm::Error::success();
-  case 'v': Out += '\v'; return llvm::Error::success();
-  case '\\': case '\'': case '"': case '?': Out += C; return llvm::Error::success();
   case 'x': {
     unsigned Value = 0, Digits = 0;
     while (I < S.size() && std::isxdigit(static_cast<unsigned char>(S[I])) && Digits < 8) {
@@ -45,7 +44,8 @@ llvm::Error decodeEscape(llvm::StringRef S, size_t &I, std::string &Out) {
     Out += static_cast<char>(Value);
     return llvm::Error::success();
   }
-  case 'u': case 'U': {
+  case 'u':
+  case 'U': {
     unsigned Want = C == 'u' ? 4 : 8, Value = 0;
     for (unsigned K = 0; K < Want; ++K, ++I) {
       if (I >= S.size() || !std::isxdigit(static_cast<unsigned char>(S[I])))

@@ -1,4 +1,5 @@
-// The rule checks of docs/annotations.md, combining the lexical scan with whatever Clang parses could run.
+// The rule checks of docs/annotations.md, combining the lexical scan with whatever Clang parses
+// could run.
 #ifndef CUTRACE_REWRITER_VERIFY_H
 #define CUTRACE_REWRITER_VERIFY_H
 
@@ -11,7 +12,7 @@
 namespace cutrace {
 
 struct Verdict {
-  std::vector<Problem> Problems;          // errors and warnings located in the file
+  std::vector<Problem> Problems; // errors and warnings located in the file
   struct UnparsedPass {
     std::string Pass;   // "host" or "device"
     std::string Reason; // why Clang stopped

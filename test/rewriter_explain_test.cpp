@@ -1,13 +1,13 @@
-// The rewrite report (docs/explain.md) on the library: stage records (completed, failed with the error,
-// skipped with why, not reached after a failure), per-region before/after with +/- counts equal
-// to an independent `diff`, a colour-free terminal rendering, escaped HTML, run folders that
+// The rewrite report (docs/explain.md) on the library: stage records (completed, failed with the
+// error, skipped with why, not reached after a failure), per-region before/after with +/- counts
+// equal to an independent `diff`, a colour-free terminal rendering, escaped HTML, run folders that
 // never overwrite.
-#include "report/ExplainHtml.h"
-#include "report/ExplainTerminal.h"
-#include "pipeline/Check.h"
-#include "report/RunReport.h"
 #include "Strip.h"
 #include "TracedRewrite.h"
+#include "pipeline/Check.h"
+#include "report/ExplainHtml.h"
+#include "report/ExplainTerminal.h"
+#include "report/RunReport.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>

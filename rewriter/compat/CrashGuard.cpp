@@ -52,7 +52,8 @@ void *guardedThread(void *Arg) {
 } // namespace
 
 bool runGuarded(llvm::function_ref<void()> Fn) {
-  struct sigaction Handler {}, Previous[std::size(Signals)];
+  struct sigaction Handler {
+  }, Previous[std::size(Signals)];
   Handler.sa_handler = onCrash;
   Handler.sa_flags = SA_ONSTACK | SA_NODEFER;
   sigemptyset(&Handler.sa_mask);

@@ -81,7 +81,8 @@ ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
 }
 
 /// One plain statement of what a --verify-strip run could not check, and how to fix that.
-static std::string uncheckedSummary(const std::vector<Verdict::UnparsedPass> &Unchecked, bool Strict) {
+static std::string uncheckedSummary(const std::vector<Verdict::UnparsedPass> &Unchecked,
+                                    bool Strict) {
   bool Both = Unchecked.size() == 2;
   bool SameReason = Both && Unchecked[0].Reason == Unchecked[1].Reason;
   std::string Text = std::string(Both ? "only the lexical rules were checked: "

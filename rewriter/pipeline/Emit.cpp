@@ -62,8 +62,7 @@ std::vector<Count> mapCounts(const DecodeMap &Map) {
   return {{"kernels", static_cast<unsigned>(Map.Kernels.size())}, {"sites", Sites}};
 }
 
-TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output,
-                           llvm::StringRef MapPath) {
+TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::StringRef MapPath) {
   TracedPaths P;
   P.Output = Output.str();
   if (!MapPath.empty()) {
@@ -101,8 +100,8 @@ bool sameFile(llvm::StringRef A, llvm::StringRef B) {
 
 } // namespace
 
-std::optional<std::string> outputClash(llvm::StringRef Input,
-                                       llvm::ArrayRef<std::string> Outputs, bool InPlace) {
+std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std::string> Outputs,
+                                       bool InPlace) {
   for (size_t I = 0; I < Outputs.size(); ++I) {
     llvm::StringRef Out = Outputs[I];
     if (Out == "-")
@@ -114,7 +113,8 @@ std::optional<std::string> outputClash(llvm::StringRef Input,
              " (strip in place with -i)";
     for (size_t J = 0; J < I; ++J)
       if (Outputs[J] != "-" && sameFile(Out, Outputs[J]))
-        return "'" + Out.str() + "' would be written twice by this run (the traced file, the "
+        return "'" + Out.str() +
+               "' would be written twice by this run (the traced file, the "
                "decode map and its JSON need three names)";
   }
   return std::nullopt;
@@ -134,9 +134,9 @@ std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedP
 }
 
 std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &Scan,
-                                         llvm::ArrayRef<ParseOutcome> Passes,
-                                         TracedOptions Options, const TracedPaths &Paths,
-                                         RunLog &Log, llvm::raw_ostream &Shown, int &Status) {
+                                         llvm::ArrayRef<ParseOutcome> Passes, TracedOptions Options,
+                                         const TracedPaths &Paths, RunLog &Log,
+                                         llvm::raw_ostream &Shown, int &Status) {
   TracedEmission E;
   Options.SourceName = llvm::sys::path::filename(F.Path).str();
   Options.MapInclude = Paths.Include;
@@ -144,11 +144,10 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   E.Model = mergeModels(Passes);
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown);
-  std::vector<Count> Counts = {
-      {"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},
-      {"launch sites", editedLaunchSites(E.Plan, E.Model)},
-      {"edits", static_cast<unsigned>(E.Plan.Edits.size())},
-      {"warnings", countLevel(E.Plan.Problems, Severity::Warning)}};
+  std::vector<Count> Counts = {{"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},
+                               {"launch sites", editedLaunchSites(E.Plan, E.Model)},
+                               {"edits", static_cast<unsigned>(E.Plan.Edits.size())},
+                               {"warnings", countLevel(E.Plan.Problems, Severity::Warning)}};
   if (hasErrors(E.Plan.Problems)) {
     Log.fail(stage::Plan, "the plan has errors", std::move(PlanDiagnostics), std::move(Counts));
     Status = AnnotationErrors;

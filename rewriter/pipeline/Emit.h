@@ -38,8 +38,8 @@ TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::
 
 /// Why these outputs cannot be written by a run reading Input, if they cannot: an output that is
 /// the input (unless InPlace), a directory, or named twice.
-std::optional<std::string> outputClash(llvm::StringRef Input,
-                                       llvm::ArrayRef<std::string> Outputs, bool InPlace);
+std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std::string> Outputs,
+                                       bool InPlace);
 
 /// outputClash for a traced run, and a map path that an #include cannot spell.
 std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedPaths &Paths);
@@ -55,9 +55,9 @@ struct TracedEmission {
 /// plan and apply stages; the map is logged when it is written). Nothing on a planning error;
 /// Status then says which.
 std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &Scan,
-                                         llvm::ArrayRef<ParseOutcome> Passes,
-                                         TracedOptions Options, const TracedPaths &Paths,
-                                         RunLog &Log, llvm::raw_ostream &Shown, int &Status);
+                                         llvm::ArrayRef<ParseOutcome> Passes, TracedOptions Options,
+                                         const TracedPaths &Paths, RunLog &Log,
+                                         llvm::raw_ostream &Shown, int &Status);
 
 /// What the map stage reports: kernels and recorded sites.
 std::vector<Count> mapCounts(const DecodeMap &Map);

@@ -1,10 +1,10 @@
 #include "pipeline/Input.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace cutrace {
 
@@ -62,7 +62,8 @@ std::optional<std::string> compileSettingsProblem(const CompileSettings &Setting
   if (Number.ends_with("a") || Number.ends_with("f"))
     Number = Number.drop_back();
   if (Number.empty() || !llvm::all_of(Number, llvm::isDigit))
-    return "--cuda-gpu-arch '" + Settings.GpuArch + "' is not a GPU architecture (sm_80, sm_90, "
+    return "--cuda-gpu-arch '" + Settings.GpuArch +
+           "' is not a GPU architecture (sm_80, sm_90, "
            "sm_90a, ...)";
   return std::nullopt;
 }

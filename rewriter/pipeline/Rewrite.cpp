@@ -78,10 +78,10 @@ void compareAgainst(RewriteResult &R, const RewriteRequest &Request, llvm::Strin
     R.Log.complete(stage::Against);
     return;
   }
-  R.Log.fail(stage::Against, "strip(FILE) differs from " + Request.Against,
-             showLine(Path + ": error: strip(" + Path + ") differs from " + Request.Against,
-                      Shown) +
-                 R.AgainstDiff);
+  R.Log.fail(
+      stage::Against, "strip(FILE) differs from " + Request.Against,
+      showLine(Path + ": error: strip(" + Path + ") differs from " + Request.Against, Shown) +
+          R.AgainstDiff);
   R.Status = AnnotationErrors;
 }
 

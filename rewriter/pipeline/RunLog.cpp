@@ -48,8 +48,7 @@ void RunLog::start(llvm::StringRef Stage) {
       Started[I] = std::chrono::steady_clock::now();
 }
 
-void RunLog::complete(llvm::StringRef Stage, std::vector<Count> Counts,
-                         std::string Diagnostics) {
+void RunLog::complete(llvm::StringRef Stage, std::vector<Count> Counts, std::string Diagnostics) {
   StageRecord &S = record(Stage);
   S.Millis = elapsedMs(Stage);
   S.Status = StageStatus::Completed;
@@ -59,7 +58,7 @@ void RunLog::complete(llvm::StringRef Stage, std::vector<Count> Counts,
 }
 
 void RunLog::fail(llvm::StringRef Stage, std::string Reason, std::string Diagnostics,
-                     std::vector<Count> Counts) {
+                  std::vector<Count> Counts) {
   StageRecord &S = record(Stage);
   S.Millis = elapsedMs(Stage);
   S.Status = StageStatus::Failed;

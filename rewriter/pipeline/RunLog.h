@@ -15,9 +15,8 @@ namespace cutrace {
 namespace stage {
 inline constexpr llvm::StringLiteral Collect = "collect annotations", ParseHost = "parse host pass",
                                      ParseDevice = "parse device pass", Check = "check rules",
-                                     Plan = "plan edits", Apply = "apply edits",
-                                     Map = "write map", Output = "write output",
-                                     Against = "compare with --against";
+                                     Plan = "plan edits", Apply = "apply edits", Map = "write map",
+                                     Output = "write output", Against = "compare with --against";
 } // namespace stage
 
 enum class StageStatus { Completed, Failed, Skipped };

@@ -107,9 +107,8 @@ std::optional<WriteFailure> writeOutputs(llvm::ArrayRef<OutputFile> Outputs) {
       return cannotWrite(Staging[I].Target, llvm::toString(std::move(E)));
     }
   for (const OutputFile *Out : Direct)
-    if (std::optional<WriteFailure> F =
-            Out->Path == "-" ? writeStream("-", llvm::outs(), Out->Text)
-                             : writeInPlace(Out->Path, Out->Text))
+    if (std::optional<WriteFailure> F = Out->Path == "-" ? writeStream("-", llvm::outs(), Out->Text)
+                                                         : writeInPlace(Out->Path, Out->Text))
       return F;
   return std::nullopt;
 }

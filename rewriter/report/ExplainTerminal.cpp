@@ -66,8 +66,9 @@ void renderStage(const StageRecord &S, llvm::raw_ostream &OS, const Palette &P) 
 }
 
 void renderRegion(const ChangedRegion &R, llvm::raw_ostream &OS, const Palette &P) {
-  OS << P.bold() << regionKindName(R.What) << " " << visible(R.Name) << P.reset() << "  " << P.green() << "+"
-     << R.Added << P.reset() << " " << P.red() << "-" << R.Removed << P.reset() << "\n";
+  OS << P.bold() << regionKindName(R.What) << " " << visible(R.Name) << P.reset() << "  "
+     << P.green() << "+" << R.Added << P.reset() << " " << P.red() << "-" << R.Removed << P.reset()
+     << "\n";
   for (const Hunk &H : groupHunks(R.Lines, 3)) {
     OS << P.cyan() << "@@ -" << H.OldStart << "," << H.OldCount << " +" << H.NewStart << ","
        << H.NewCount << " @@" << P.reset() << "\n";
@@ -93,8 +94,8 @@ bool terminalWantsColor(llvm::raw_ostream &OS) {
 
 void renderTerminal(const RunReport &Report, llvm::raw_ostream &OS, bool Color) {
   Palette P{Color};
-  OS << P.bold() << "trace-rewrite explain: " << visible(Report.file()) << " (" << Report.mode() << ")"
-     << P.reset() << "\n";
+  OS << P.bold() << "trace-rewrite explain: " << visible(Report.file()) << " (" << Report.mode()
+     << ")" << P.reset() << "\n";
   for (const StageRecord &S : Report.stages())
     renderStage(S, OS, P);
   if (Report.changes().empty()) {

@@ -89,7 +89,7 @@ std::optional<ExplainOutput> explainOutput() {
                       : Env ? Env
                             : "";
   const char *EnvDir = std::getenv("CUTRACE_EXPLAIN_DIR");
-  std::string Dir = !ExplainDir.empty()    ? ExplainDir.getValue()
+  std::string Dir = !ExplainDir.empty()   ? ExplainDir.getValue()
                     : (EnvDir && *EnvDir) ? EnvDir
                                           : "debug/explain";
   llvm::Expected<ExplainOutput> Out = ExplainOutput::create(Where, Dir);
