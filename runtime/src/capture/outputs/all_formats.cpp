@@ -10,34 +10,22 @@ namespace cutrace {
 
 namespace {
 
-class JsonSummaryOutput : public LaunchOutput {
+/// One exporter's format: its file extension and how it renders the decoded launch.
+class ExportedOutput : public LaunchOutput {
 public:
-  std::string extension() const override { return ".json"; }
+  using Render = std::string (*)(const DecodeMap &, const Trace &);
+  ExportedOutput(std::string extension, Render render)
+      : extension_(std::move(extension)), render_(render) {}
+  std::string extension() const override { return extension_; }
   std::optional<std::string> render(const DecodedLaunch &launch) const override {
     if (launch.map == nullptr || launch.trace == nullptr)
       return std::nullopt;
-    return trace_summary_json(*launch.map, *launch.trace);
+    return render_(*launch.map, *launch.trace);
   }
-};
 
-class HtmlOutput : public LaunchOutput {
-public:
-  std::string extension() const override { return ".html"; }
-  std::optional<std::string> render(const DecodedLaunch &launch) const override {
-    if (launch.map == nullptr || launch.trace == nullptr)
-      return std::nullopt;
-    return export_html(*launch.map, *launch.trace);
-  }
-};
-
-class PerfettoOutput : public LaunchOutput {
-public:
-  std::string extension() const override { return ".perfetto.json"; }
-  std::optional<std::string> render(const DecodedLaunch &launch) const override {
-    if (launch.map == nullptr || launch.trace == nullptr)
-      return std::nullopt;
-    return export_perfetto(*launch.map, *launch.trace);
-  }
+private:
+  std::string extension_;
+  Render render_;
 };
 
 } // namespace
@@ -49,11 +37,12 @@ void detail::write_launch_outputs(const std::string &dir, const std::string &ker
   if (formats.ctrace)
     outputs.push_back(ctrace_output());
   if (formats.json)
-    outputs.push_back(std::make_unique<JsonSummaryOutput>());
+    outputs.push_back(std::make_unique<ExportedOutput>(".json", trace_summary_json));
   if (formats.html)
-    outputs.push_back(std::make_unique<HtmlOutput>());
+    outputs.push_back(std::make_unique<ExportedOutput>(
+        ".html", [](const DecodeMap &m, const Trace &t) { return export_html(m, t); }));
   if (formats.perfetto)
-    outputs.push_back(std::make_unique<PerfettoOutput>());
+    outputs.push_back(std::make_unique<ExportedOutput>(".perfetto.json", export_perfetto));
 
   Expected<DecodeMap> map = parse_decode_map(raw.map_json);
   if (!map)
