@@ -174,14 +174,15 @@ private:
   /// The end of the line holding Offset after line splices: a `// comment \` continues onto the
   /// next line, which is then part of the directive and goes with it.
   unsigned logicalLineEnd(unsigned Offset) const {
-    for (size_t NL = Buffer.find('\n', Offset); NL != llvm::StringRef::npos;
-         NL = Buffer.find('\n', NL + 1)) {
-      size_t End = NL > 0 && Buffer[NL - 1] == '\r' ? NL - 1 : NL;
+    // A lone '\r' ends a line for the lexer too, so it ends the directive here as well.
+    for (size_t End = Buffer.find_first_of("\r\n", Offset); End != llvm::StringRef::npos;) {
       size_t Last = End;
       while (Last > Offset && (Buffer[Last - 1] == ' ' || Buffer[Last - 1] == '\t'))
         --Last;
       if (Last == Offset || Buffer[Last - 1] != '\\')
         return static_cast<unsigned>(End);
+      size_t Next = End + (Buffer.substr(End).starts_with("\r\n") ? 2 : 1);
+      End = Buffer.find_first_of("\r\n", Next);
     }
     return static_cast<unsigned>(Buffer.size());
   }

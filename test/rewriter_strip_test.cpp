@@ -60,6 +60,13 @@ TEST(StripRules, IncludeWithAContinuedCommentGoesWithAllItsLines) {
   EXPECT_EQ(strip("#include <cutrace/trace.h> // a \\  \r\n b\r\nint x;\r\n"), "int x;\r\n");
 }
 
+TEST(StripRules, LoneCarriageReturnEndsTheIncludeLine) {
+  // The lexer ends a line at a lone '\r': what follows it is not part of the directive.
+  std::string Once = strip("#include <cutrace/trace.h>\rint x; /* a\r\n b */\n");
+  EXPECT_EQ(Once, "\rint x; /* a\r\n b */\n");
+  EXPECT_EQ(strip(Once), Once);
+}
+
 TEST(StripRules, IncludeLineIsRemoved) {
   EXPECT_EQ(strip("#include <cutrace/trace.h>\n#include \"cutrace/trace.h\"\nint x;\n"),
             "int x;\n");
