@@ -42,6 +42,9 @@ void DiagnosticPrinter::print(const Problem &P) {
       : P.Level == Severity::Warning ? clang::DiagnosticsEngine::Warning
                                      : clang::DiagnosticsEngine::Note;
   unsigned ID = S->Engine.getCustomDiagID(Level, "%0");
+  // Clang drops a note that follows no shown diagnostic; ours stand alone.
+  if (Level == clang::DiagnosticsEngine::Note)
+    S->Engine.setLastDiagnosticIgnored(false);
   clang::SourceLocation Loc = S->Sources.getLocForStartOfFile(S->File).getLocWithOffset(P.Offset);
   S->Engine.Report(Loc, ID) << P.Message;
 }

@@ -12,8 +12,12 @@ std::vector<Edit> deletionEdits(const std::vector<Span> &Deletions) {
 }
 
 llvm::Expected<std::string> applyEdits(llvm::StringRef Buffer, std::vector<Edit> Edits) {
-  std::stable_sort(Edits.begin(), Edits.end(),
-                   [](const Edit &A, const Edit &B) { return A.Range.Begin < B.Range.Begin; });
+  // At one offset an insertion goes before a replacement that starts there.
+  std::stable_sort(Edits.begin(), Edits.end(), [](const Edit &A, const Edit &B) {
+    if (A.Range.Begin != B.Range.Begin)
+      return A.Range.Begin < B.Range.Begin;
+    return A.Range.size() == 0 && B.Range.size() != 0;
+  });
   std::string Out;
   unsigned Pos = 0;
   for (const Edit &E : Edits) {

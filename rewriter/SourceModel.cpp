@@ -160,23 +160,25 @@ public:
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Call) {
-    const FunctionDecl *Kernel = kernelOf(Call->getCallee());
-    if (!Kernel)
-      return true;
+    const Expr *CalleeExpr = Call->getCallee();
+    const FunctionDecl *Kernel = kernelOf(CalleeExpr);
     LaunchSite Site;
     SourceLocation Begin = Call->getBeginLoc();
     Site.InMacro = Begin.isMacroID() || Call->getRParenLoc().isMacroID();
     std::optional<unsigned> Offset = writtenOffset(SM, Begin);
     if (!Offset || !SeenLaunches.insert(*Offset).second)
       return true;
-    Site.Kernel = kernelIndex(Kernel);
+    Site.Kernel = Kernel ? kernelIndex(Kernel) : -1;
     Site.Offset = *Offset;
     Site.ArgsEnd = SM.getFileOffset(SM.getFileLoc(Call->getRParenLoc()));
+    describeCallee(CalleeExpr, Site);
     for (const Expr *Arg : Call->arguments()) {
-      if (isa<CXXDefaultArgExpr>(Arg))
+      if (auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg)) {
         Site.OmitsDefaultedArgs = true;
-      else
+        Site.DefaultArgs.push_back(spelled(Default->getParam()->getDefaultArgRange()));
+      } else {
         Site.HasWrittenArgs = true;
+      }
     }
     if (const CallExpr *Config = Call->getConfig()) {
       auto Text = [&](unsigned I, const char *Default) -> std::string {
@@ -185,24 +187,77 @@ public:
         const Expr *E = Config->getArg(I);
         if (findSideEffect(E, Ctx) && I < 2)
           Site.ConfigHasSideEffects = true;
-        return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM,
-                                    Ctx.getLangOpts())
-            .str();
+        return spelled(E->getSourceRange());
       };
       Site.Grid = Text(0, "1");
       Site.Block = Text(1, "1");
+      Site.Shmem = Text(2, "0");
       Site.Stream = Text(3, "0");
+      // The configuration call ends at `>>>`.
+      if (std::optional<unsigned> GGG = writtenOffset(SM, Config->getRParenLoc()))
+        Site.ConfigEnd = *GGG + 3;
     }
     Model.Launches.push_back(std::move(Site));
     return true;
   }
 
+  /// A kernel named other than as the callee of a launch: its pointer may be launched anywhere.
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()); FD && FD->hasAttr<CUDAGlobalAttr>())
+      recordValueUse(Ref, FD, Ref->getLocation());
+    return true;
+  }
+
+  /// `k<4>` where the kernel's overloads are still unresolved in the syntactic form.
+  bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *Lookup) {
+    for (const NamedDecl *D : Lookup->decls())
+      if (auto *T = dyn_cast<FunctionTemplateDecl>(D);
+          T && T->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>()) {
+        recordValueUse(Lookup, T->getTemplatedDecl(), Lookup->getNameLoc());
+        break;
+      }
+    return true;
+  }
+
 private:
+  void recordValueUse(const Expr *Ref, const FunctionDecl *FD, SourceLocation NameLoc) {
+    std::optional<unsigned> At = writtenOffset(SM, NameLoc);
+    if (!At)
+      return;
+    const Expr *E = Ref;
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    while (!Parents.empty()) {
+      const Expr *Up = Parents[0].get<Expr>();
+      if (!Up || !(isa<ImplicitCastExpr, ParenExpr, UnaryOperator, ExplicitCastExpr>(Up)))
+        break;
+      E = Up;
+      Parents = Ctx.getParents(*E);
+    }
+    KernelValueUse Use;
+    if (!Parents.empty())
+      if (auto *Call = Parents[0].get<CallExpr>()) {
+        if (auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call); Launch && Launch->getCallee() == E)
+          return;
+        if (const FunctionDecl *Callee = Call->getDirectCallee(); Callee && Callee->getIdentifier()) {
+          llvm::StringRef Name = Callee->getName();
+          if (isLaunchApi(Name))
+            return;
+          Use.AttributeCall = Name.starts_with("cudaFunc") || Name.starts_with("cudaOccupancy");
+        }
+      }
+    if (!SeenValueUses.insert(*At).second)
+      return;
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    Use.Kernel = kernelIndex(canonicalKernel(Pattern ? Pattern : FD));
+    Use.Offset = *At;
+    Model.ValueUses.push_back(Use);
+  }
+
   ASTContext &Ctx;
   const SourceManager &SM;
   SourceModel &Model;
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
-  llvm::DenseSet<unsigned> SeenLaunches;
+  llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
 
   /// The kernel a callee expression names, as its template pattern's first declaration.
@@ -222,11 +277,60 @@ private:
       }
     if (!FD || !FD->hasAttr<CUDAGlobalAttr>())
       return nullptr;
+    return canonicalKernel(FD);
+  }
+
+  static const FunctionDecl *canonicalKernel(const FunctionDecl *FD) {
     if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
       FD = Pattern;
     if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate())
       FD = Primary->getTemplatedDecl();
     return FD->getCanonicalDecl();
+  }
+
+  std::string spelled(SourceRange R) const {
+    return Lexer::getSourceText(SM.getExpansionRange(R), SM, Ctx.getLangOpts())
+        .str();
+  }
+
+  static bool isLaunchApi(llvm::StringRef Name) {
+    return Name == "cudaLaunchKernel" || Name == "cudaLaunchKernelEx" ||
+           Name == "cudaLaunchKernelExC" || Name == "cudaLaunchCooperativeKernel";
+  }
+
+  /// Where the callee of a launch is written and how it names its kernel.
+  void describeCallee(const Expr *Callee, LaunchSite &Site) {
+    Callee = Callee->IgnoreImplicit();
+    std::optional<unsigned> B = writtenOffset(SM, Callee->getBeginLoc());
+    std::optional<unsigned> E = writtenOffset(SM, Callee->getEndLoc());
+    if (!B || !E)
+      return;
+    unsigned EndTok = *E + Lexer::MeasureTokenLength(SM.getFileLoc(Callee->getEndLoc()), SM,
+                                                    Ctx.getLangOpts());
+    Site.Callee = {*B, EndTok};
+    const Expr *Named = Callee->IgnoreParenImpCasts();
+    if (auto *Unary = dyn_cast<UnaryOperator>(Named); Unary && Unary->getOpcode() == UO_AddrOf)
+      Named = Unary->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *Ref = dyn_cast<DeclRefExpr>(Named)) {
+      if (std::optional<unsigned> N = writtenOffset(SM, Ref->getLocation()))
+        Site.CalleeName = *N;
+      if (auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl())) {
+        Site.DeducedTemplate = FD->getPrimaryTemplate() && !Ref->hasExplicitTemplateArgs();
+        Site.OverloadedName = hasOverloads(FD);
+      }
+    } else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Named)) {
+      if (std::optional<unsigned> N = writtenOffset(SM, Lookup->getNameLoc()))
+        Site.CalleeName = *N;
+      Site.DeducedTemplate = !Lookup->hasExplicitTemplateArgs();
+      Site.OverloadedName = Lookup->getNumDecls() > 1;
+    }
+  }
+
+  static bool hasOverloads(const FunctionDecl *FD) {
+    unsigned N = 0;
+    for (const NamedDecl *D : FD->getDeclContext()->getRedeclContext()->lookup(FD->getDeclName()))
+      N += isa<FunctionDecl, FunctionTemplateDecl>(D->getUnderlyingDecl());
+    return N > 1;
   }
 
   int kernelIndex(const FunctionDecl *Canonical) {
@@ -249,18 +353,39 @@ private:
     std::sort(Decls.begin(), Decls.end(), [&](const FunctionDecl *A, const FunctionDecl *B) {
       return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
     });
+    K.NumParams = Canonical->getNumParams();
+    const FunctionDecl *Definition = nullptr;
+    K.DefinitionVisible = Canonical->isDefined(Definition);
     for (const FunctionDecl *R : Decls) {
       FunctionTypeLoc TL = R->getFunctionTypeLoc();
       std::optional<unsigned> RParen = TL ? writtenOffset(SM, TL.getRParenLoc()) : std::nullopt;
       if (!RParen)
         continue;
-      K.ParamListEnds.push_back(*RParen);
-      K.HasParams.push_back(R->getNumParams() > 0);
-      if (R->doesThisDeclarationHaveABody()) {
+      KernelDeclSite Site;
+      Site.ParamEnd = *RParen;
+      Site.HasParams = R->getNumParams() > 0;
+      Site.IsDefinition = R->doesThisDeclarationHaveABody();
+      const Decl *Outer = R;
+      if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
+        Outer = T;
+      SourceLocation Begin = Outer->getBeginLoc(), End = Outer->getEndLoc();
+      Site.InMacro = R->getLocation().isMacroID() || End.isMacroID();
+      std::optional<unsigned> B = writtenOffset(SM, Begin), E = writtenOffset(SM, End);
+      std::optional<unsigned> N = writtenOffset(SM, R->getLocation());
+      if (B && E && N) {
+        unsigned EndTok =
+            *E + Lexer::MeasureTokenLength(SM.getFileLoc(End), SM, Ctx.getLangOpts());
+        Site.Range = {*B, EndTok};
+        Site.Name = *N;
+      } else {
+        Site.InMacro = true;
+      }
+      if (Site.IsDefinition) {
         SourceRange Body = R->getBody()->getSourceRange();
         K.Body = {SM.getFileOffset(SM.getFileLoc(Body.getBegin())),
                   SM.getFileOffset(SM.getFileLoc(Body.getEnd())) + 1};
       }
+      K.Decls.push_back(Site);
     }
     Model.Kernels.push_back(std::move(K));
     return It->second;
@@ -340,31 +465,38 @@ private:
     Model.Uses.push_back(std::move(Use));
   }
 
+  /// Calls of the CUDA launch API written in the main file, whatever they launch: the rewrite
+  /// routes them through the runtime, which knows at run time which kernels have a traced twin.
   void recordLaunchApiCall(const CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->getIdentifier())
+    if (!Callee || !Callee->getIdentifier() || !isLaunchApi(Callee->getName()))
       return;
-    llvm::StringRef Name = Callee->getName();
-    if (Name != "cudaLaunchKernel" && Name != "cudaLaunchKernelEx" &&
-        Name != "cudaLaunchKernelExC" && Name != "cudaLaunchCooperativeKernel")
+    std::optional<unsigned> At = writtenOffset(SM, Call->getBeginLoc());
+    if (!At || !SeenLaunches.insert(*At).second)
       return;
+    LaunchSite Site;
+    Site.Offset = *At;
+    Site.ViaLaunchApi = true;
+    Site.ApiFunction = Callee->getName().str();
+    Site.InMacro = Call->getBeginLoc().isMacroID();
+    const Expr *Name = Call->getCallee()->IgnoreParenImpCasts();
+    // The whole name, a `::` or `std::`-style qualifier included, is what gets replaced.
+    if (auto *Ref = dyn_cast<DeclRefExpr>(Name); Ref && !Ref->getBeginLoc().isMacroID())
+      if (std::optional<unsigned> B = writtenOffset(SM, Ref->getBeginLoc()))
+        if (std::optional<unsigned> N = writtenOffset(SM, Ref->getLocation()))
+          Site.ApiName = {*B, *N + static_cast<unsigned>(Site.ApiFunction.size())};
     for (const Expr *Arg : Call->arguments()) {
       const Expr *E = Arg->IgnoreParenImpCasts();
       while (auto *Cast = dyn_cast<ExplicitCastExpr>(E))
         E = Cast->getSubExpr()->IgnoreParenImpCasts();
       if (const FunctionDecl *Kernel = kernelOf(E)) {
-        std::optional<unsigned> At = writtenOffset(SM, Call->getBeginLoc());
-        if (!At || !SeenLaunches.insert(*At).second)
-          return;
-        LaunchSite Site;
         Site.Kernel = kernelIndex(Kernel);
-        Site.Offset = *At;
-        Site.ViaLaunchApi = true;
-        Model.Launches.push_back(std::move(Site));
-        return;
+        break;
       }
     }
+    Model.Launches.push_back(std::move(Site));
   }
+
 };
 
 class ModelConsumer : public ASTConsumer {

@@ -26,26 +26,53 @@ struct AnnotationUse {
   std::vector<Problem> Problems;         // semantic rule violations (side effects)
 };
 
+/// One declaration of a kernel written in the main file.
+struct KernelDeclSite {
+  Span Range;          // the whole declaration (template header included), without its ';'
+  unsigned Name = 0;   // the kernel's name token
+  unsigned ParamEnd = 0; // ')' closing the parameter list
+  bool HasParams = false;
+  bool IsDefinition = false;
+  bool InMacro = false; // written by a macro expansion: cannot be copied
+};
+
 struct KernelDecl {
   std::string Name; // as spelled
   std::string QualifiedName;
-  std::vector<unsigned> ParamListEnds; // ')' of every declaration in the file, first first
-  std::vector<bool> HasParams;
-  Span Body; // braces included (definition)
+  std::vector<KernelDeclSite> Decls; // in the main file, first first
+  Span Body;                         // braces included (definition)
+  unsigned NumParams = 0;
   bool IsTemplate = false;
   bool HasParameterPack = false;
+  bool DefinitionVisible = false; // defined somewhere in the translation unit
 };
 
+/// A `<<<>>>` launch, or a call of the CUDA launch API, written in the main file.
 struct LaunchSite {
-  int Kernel = -1;
-  unsigned Offset = 0;  // the kernel name in `k<<<...>>>(...)`
+  int Kernel = -1;      // -1: the callee is not a kernel name (a function pointer, a parameter)
+  unsigned Offset = 0;  // the callee's first character
   unsigned ArgsEnd = 0; // ')' closing the argument list
+  Span Callee;          // the callee expression as written (`ns::k<T>`, `&k`, `fn`)
+  unsigned CalleeName = 0; // the kernel's name token inside Callee (when Kernel >= 0)
+  unsigned ConfigEnd = 0;  // just past `>>>`
   bool HasWrittenArgs = false;
   bool OmitsDefaultedArgs = false;
+  std::vector<std::string> DefaultArgs; // spelled defaults of the arguments left out
   bool InMacro = false;
+  bool DeducedTemplate = false;    // a template kernel named without template arguments
+  bool OverloadedName = false;     // the callee's name denotes more than one function
   bool ViaLaunchApi = false;       // cudaLaunchKernel / cudaLaunchKernelEx / cooperative
-  std::string Grid, Block, Stream; // spelled launch configuration
+  Span ApiName;                    // the API function's name token, when ViaLaunchApi
+  std::string ApiFunction;         // e.g. "cudaLaunchKernel"
+  std::string Grid, Block, Shmem, Stream; // spelled launch configuration
   bool ConfigHasSideEffects = false;
+};
+
+/// A kernel named other than as a launch's callee (a pointer taken, a template argument).
+struct KernelValueUse {
+  int Kernel = -1;
+  unsigned Offset = 0;
+  bool AttributeCall = false; // an argument of cudaFunc* / cudaOccupancy*: no launch follows
 };
 
 struct ClangDiagnostic {
@@ -60,6 +87,7 @@ struct SourceModel {
   std::vector<AnnotationUse> Uses;
   std::vector<KernelDecl> Kernels;
   std::vector<LaunchSite> Launches;
+  std::vector<KernelValueUse> ValueUses;
   std::vector<unsigned> FunctionsWithErrors; // offsets of function bodies' '{' holding errors
   std::vector<Span> FunctionBodies;          // every function body written in the file, braces
                                              // included (template instantiations repeat theirs)

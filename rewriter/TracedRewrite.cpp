@@ -1,6 +1,7 @@
 #include "TracedRewrite.h"
 
 #include "StringLiteral.h"
+#include "Strip.h"
 
 #include "LineIndex.h"
 #include "llvm/ADT/DenseMap.h"
@@ -39,8 +40,10 @@ using AnnotationsByOffset = llvm::DenseMap<unsigned, const Annotation *>;
 class KernelPlanner {
 public:
   KernelPlanner(llvm::StringRef Buffer, const AnnotationsByOffset &LexicalAt,
-                const TracedOptions &Options, const LineIndex &Lines, TracedPlan &Plan)
-      : Buffer(Buffer), LexicalAt(LexicalAt), Options(Options), Lines(Lines), Plan(Plan) {}
+                const TracedOptions &Options, const LineIndex &Lines, TracedPlan &Plan,
+                std::vector<Edit> &TwinEdits)
+      : Buffer(Buffer), LexicalAt(LexicalAt), Options(Options), Lines(Lines), Plan(Plan),
+        TwinEdits(TwinEdits) {}
 
   void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses) {
     std::sort(Uses.begin(), Uses.end(),
@@ -76,10 +79,11 @@ public:
         M.Groups.push_back({literal(A->Args[0]), text(A->Args[1]).str()});
       }
     unsigned NumGroups = M.Groups.size();
+    // On the brace's own line, so the twin's lines stay those of the source.
     if (NeedsBlockGroup && Kernel.Body.End > Kernel.Body.Begin)
       edit({Kernel.Body.Begin + 1, Kernel.Body.Begin + 1},
-           "\n" + bodyIndent(Kernel.Body) + groupType + " __cutrace_block(__cutrace_slots, 0, " +
-               std::to_string(NumGroups) + ", 0);");
+           " " + groupType + " __cutrace_block(__cutrace_slots, 0, " + std::to_string(NumGroups) +
+               ", 0);");
 
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
@@ -102,6 +106,7 @@ private:
   const TracedOptions &Options;
   const LineIndex &Lines;
   TracedPlan &Plan;
+  std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
   std::map<unsigned, size_t> GroupIndex;
   std::map<std::string, unsigned> LaneIds;
@@ -117,20 +122,7 @@ private:
     return text(S).str();
   }
 
-  /// The indentation of the body's first statement line, so the implicit group's declaration
-  /// reads like the code around it.
-  std::string bodyIndent(Span Body) const {
-    llvm::StringRef Inside = Buffer.substr(Body.Begin + 1, Body.size() - 1);
-    size_t NL = Inside.find('\n');
-    if (NL != llvm::StringRef::npos) {
-      llvm::StringRef Next = Inside.substr(NL + 1);
-      llvm::StringRef Indent = Next.take_while([](char C) { return C == ' ' || C == '\t'; });
-      if (!Indent.empty() && Indent.size() < Next.size() && Next[Indent.size()] != '}')
-        return Indent.str();
-    }
-    return "  ";
-  }
-  void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
+  void edit(Span S, std::string Text) { TwinEdits.push_back({S, std::move(Text)}); }
 
   const Annotation *lexical(unsigned MacroOffset) const { return LexicalAt.lookup(MacroOffset); }
 
@@ -209,18 +201,24 @@ private:
                               "label; put this case's statements in braces"});
   }
 
+  /// The twin's name and trailing parameter, in the copy of every declaration written here
+  /// (the first one carries the default, as C++ wants it once).
   void addSlotsParameter(const KernelDecl &Kernel) {
-    for (size_t I = 0; I < Kernel.ParamListEnds.size(); ++I) {
-      unsigned RParen = Kernel.ParamListEnds[I];
+    bool First = true;
+    for (const KernelDeclSite &D : Kernel.Decls) {
+      if (D.InMacro)
+        continue;
+      edit({D.Name, D.Name + static_cast<unsigned>(Kernel.Name.size())}, twinName(Kernel.Name));
       std::string Param =
-          std::string("cutrace::Slots* __cutrace_slots") + (I == 0 ? " = nullptr" : "");
-      if (Kernel.HasParams[I]) {
-        edit({RParen, RParen}, ", " + Param);
+          std::string("cutrace::Slots* __cutrace_slots") + (First ? " = nullptr" : "");
+      First = false;
+      if (D.HasParams) {
+        edit({D.ParamEnd, D.ParamEnd}, ", " + Param);
         continue;
       }
       // `k()` or `k(void)`: the parameter replaces whatever sits between the parentheses.
-      size_t LParen = Buffer.substr(0, RParen).rfind('(');
-      edit({static_cast<unsigned>(LParen + 1), RParen}, Param);
+      size_t LParen = Buffer.substr(0, D.ParamEnd).rfind('(');
+      edit({static_cast<unsigned>(LParen + 1), D.ParamEnd}, Param);
     }
   }
 };
@@ -230,15 +228,19 @@ private:
 SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
   SourceModel Merged;
   std::map<std::string, int> KernelByName;
-  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets; // what Merged already holds
+  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets; // what Merged already holds
   for (const ParseOutcome &Pass : Passes) {
     std::vector<int> Remap;
     for (const KernelDecl &K : Pass.Model.Kernels) {
       auto [It, New] = KernelByName.try_emplace(K.QualifiedName, Merged.Kernels.size());
       if (New)
         Merged.Kernels.push_back(K);
-      else if (Merged.Kernels[It->second].Body.End == 0)
+      else if (Merged.Kernels[It->second].Body.End == 0 && K.Body.End != 0) {
+        // A pass that saw the definition knows every declaration up to it.
         Merged.Kernels[It->second].Body = K.Body;
+        Merged.Kernels[It->second].Decls = K.Decls;
+        Merged.Kernels[It->second].DefinitionVisible = true;
+      }
       Remap.push_back(It->second);
     }
     for (AnnotationUse U : Pass.Model.Uses) {
@@ -251,8 +253,15 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
     for (LaunchSite L : Pass.Model.Launches) {
       if (!LaunchOffsets.insert(L.Offset).second)
         continue;
-      L.Kernel = Remap[L.Kernel];
+      if (L.Kernel >= 0)
+        L.Kernel = Remap[L.Kernel];
       Merged.Launches.push_back(std::move(L));
+    }
+    for (KernelValueUse V : Pass.Model.ValueUses) {
+      if (!ValueOffsets.insert(V.Offset).second)
+        continue;
+      V.Kernel = Remap[V.Kernel];
+      Merged.ValueUses.push_back(V);
     }
   }
   return Merged;
@@ -260,57 +269,253 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
 
 namespace {
 
-void planLaunches(const SourceModel &Model, const std::map<int, std::string> &Symbols,
-                  TracedPlan &Plan) {
-  for (const LaunchSite &L : Model.Launches) {
-    auto It = Symbols.find(L.Kernel);
-    if (It == Symbols.end())
-      continue;
-    const std::string &Name = Model.Kernels[L.Kernel].Name;
-    auto Warn = [&](const std::string &Why) {
-      Plan.Problems.push_back({L.Offset,
-                               "launch of '" + Name + "' cannot be rewritten (" + Why +
-                                   "); it records nothing unless it passes slots from "
-                                   "cutrace::Recorder (see docs/guide.md)",
-                               Severity::Warning});
-    };
-    if (L.ViaLaunchApi) {
-      Warn("launched through the CUDA launch API");
-      continue;
+/// What the rewrite knows of one kernel of this file that has a traced twin.
+struct TwinInfo {
+  std::string Symbol; // its KernelMap in namespace cutrace_map
+  bool Registered = false;
+};
+
+/// `"file"` for a #line directive.
+std::string lineFile(const TracedOptions &Options) {
+  return "\"" + escapeForCpp(Options.LinePath.empty() ? Options.SourceName : Options.LinePath) +
+         "\"";
+}
+
+/// Just past the newline that ends the line holding Offset (the buffer's end if none).
+unsigned nextLineStart(llvm::StringRef Buffer, unsigned Offset) {
+  size_t NL = Buffer.find('\n', Offset);
+  return NL == llvm::StringRef::npos ? Buffer.size() : NL + 1;
+}
+
+/// Text inserted as whole lines after the line holding After, numbered as the source lines from
+/// FromLine on, with the numbering of the lines that follow restored.
+Edit linesAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptions &Options,
+                unsigned After, unsigned FromLine, const std::string &Text) {
+  unsigned At = nextLineStart(Buffer, After);
+  std::string File = lineFile(Options);
+  std::string Out = At == Buffer.size() && !Buffer.ends_with("\n") ? "\n" : "";
+  Out += "#line " + std::to_string(FromLine) + " " + File + "\n" + Text + "\n";
+  if (At < Buffer.size())
+    Out += "#line " + std::to_string(Lines.line(At)) + " " + File + "\n";
+  return {{At, At}, Out};
+}
+
+/// Buffer[R] with the edits that lie inside R applied.
+std::string applyWithin(llvm::StringRef Buffer, Span R, const std::vector<Edit> &Edits) {
+  std::vector<Edit> Inside;
+  for (const Edit &E : Edits)
+    if (E.Range.Begin >= R.Begin && E.Range.End <= R.End)
+      Inside.push_back({{E.Range.Begin - R.Begin, E.Range.End - R.Begin}, E.Text});
+  llvm::Expected<std::string> Text = applyEdits(Buffer.substr(R.Begin, R.size()), Inside);
+  if (!Text) {
+    llvm::consumeError(Text.takeError());
+    return "";
+  }
+  return *Text;
+}
+
+/// The twin of every annotated kernel: a copy of each of its declarations written here, with the
+/// traced edits applied, after the original, which keeps its signature and loses its annotations.
+void planTwins(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel &Model,
+               const std::map<int, TwinInfo> &Twins, const std::vector<Edit> &TwinEdits,
+               const TracedOptions &Options, TracedPlan &Plan) {
+  for (const auto &[Index, Info] : Twins) {
+    const KernelDecl &K = Model.Kernels[Index];
+    for (const KernelDeclSite &D : K.Decls) {
+      if (D.InMacro || D.Range.End <= D.Range.Begin)
+        continue;
+      std::string Copy = applyWithin(Buffer, D.Range, TwinEdits);
+      if (!D.IsDefinition)
+        Copy += ";";
+      else if (Info.Registered)
+        Copy += "\n#if !defined(__CUDA_ARCH__)\nstatic const bool " + twinName(K.Name) +
+                "_registered = cutrace::registerTwin((const void *)&" + K.Name +
+                ", (const void *)&" + twinName(K.Name) + ", cutrace_map::" + Info.Symbol + ", " +
+                std::to_string(K.NumParams) + ");\n#endif";
+      Plan.Edits.push_back(
+          linesAfter(Buffer, Lines, Options, D.Range.End - 1, Lines.line(D.Range.Begin), Copy));
     }
-    if (L.InMacro) {
-      Warn("inside a macro expansion");
-      continue;
-    }
-    if (L.OmitsDefaultedArgs) {
-      Warn("it leaves defaulted kernel arguments out");
-      continue;
-    }
-    if (L.ConfigHasSideEffects)
-      Plan.Problems.push_back({L.Offset,
-                               "launch configuration of '" + Name +
-                                   "' has side effects and is evaluated twice in traced builds",
-                               Severity::Warning});
-    std::string Arg = "cutrace::launch(cutrace_map::" + It->second + ", " + L.Grid + ", " +
-                      L.Block + ", " + L.Stream + ")";
-    Plan.Edits.push_back({{L.ArgsEnd, L.ArgsEnd}, (L.HasWrittenArgs ? ", " : "") + Arg});
   }
 }
 
-void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const TracedOptions &Options,
-                  TracedPlan &Plan) {
+void warnAt(TracedPlan &Plan, unsigned Offset, std::string Message) {
+  Plan.Problems.push_back({Offset, std::move(Message), Severity::Warning});
+}
+
+std::string text(llvm::StringRef Buffer, Span S) { return Buffer.substr(S.Begin, S.size()).str(); }
+
+/// `, d1, d2` (or `d1, d2` when nothing was written): the defaults a launch left out, spelled,
+/// so that an argument can follow them.
+std::string spelledDefaults(const LaunchSite &L) {
+  std::string Out;
+  for (const std::string &D : L.DefaultArgs)
+    Out += (Out.empty() && !L.HasWrittenArgs ? "" : ", ") + D;
+  return Out;
+}
+
+std::string configArgs(const LaunchSite &L) {
+  return L.Grid + ", " + L.Block + ", " + L.Shmem + ", " + L.Stream;
+}
+
+const char *runtimeLaunchFunction(llvm::StringRef Api) {
+  if (Api == "cudaLaunchKernel")
+    return "cutrace::launchKernel";
+  if (Api == "cudaLaunchCooperativeKernel")
+    return "cutrace::launchCooperativeKernel";
+  if (Api == "cudaLaunchKernelEx")
+    return "cutrace::launchKernelEx";
+  return "cutrace::launchKernelExC";
+}
+
+class LaunchPlanner {
+public:
+  LaunchPlanner(llvm::StringRef Buffer, const SourceModel &Model,
+                const std::map<int, TwinInfo> &Twins, TracedPlan &Plan)
+      : Buffer(Buffer), Model(Model), Twins(Twins), Plan(Plan) {}
+
+  void plan(const LaunchSite &L) {
+    const TwinInfo *Twin = twinOf(L.Kernel);
+    if (L.ViaLaunchApi)
+      return planApiCall(L, Twin);
+    if (L.InMacro) {
+      if (Twin)
+        cannotRecord(L, "it is written inside a macro expansion");
+      return;
+    }
+    if (!L.ConfigEnd || L.Callee.End <= L.Callee.Begin)
+      return;
+    if (Twin)
+      return planTwinLaunch(L, *Twin);
+    // Not annotated here: the runtime looks the kernel up in its twin registry at launch time.
+    const KernelDecl *K = L.Kernel >= 0 ? &Model.Kernels[L.Kernel] : nullptr;
+    if (K && (K->DefinitionVisible || L.DeducedTemplate || L.OverloadedName))
+      return;
+    edit({L.Callee.Begin, L.ConfigEnd},
+         "cutrace::via(" + text(Buffer, L.Callee) + ", " + configArgs(L) + ")");
+    if (L.OmitsDefaultedArgs)
+      edit({L.ArgsEnd, L.ArgsEnd}, spelledDefaults(L));
+    Plan.EditedLaunches.push_back(L.Offset);
+  }
+
+private:
+  llvm::StringRef Buffer;
+  const SourceModel &Model;
+  const std::map<int, TwinInfo> &Twins;
+  TracedPlan &Plan;
+
+  void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
+
+  const TwinInfo *twinOf(int Kernel) const {
+    auto It = Twins.find(Kernel);
+    return It == Twins.end() ? nullptr : &It->second;
+  }
+
+  void cannotRecord(const LaunchSite &L, const std::string &Why) {
+    warnAt(Plan, L.Offset,
+           "launch of '" + Model.Kernels[L.Kernel].Name + "' is not recorded (" + Why +
+               "); it runs the kernel as the plain build does. To record it, launch " +
+               twinName(Model.Kernels[L.Kernel].Name) +
+               " with slots from cutrace::Recorder (docs/guide.md)");
+  }
+
+  void planTwinLaunch(const LaunchSite &L, const TwinInfo &Twin) {
+    const KernelDecl &K = Model.Kernels[L.Kernel];
+    std::string Map = "cutrace_map::" + Twin.Symbol;
+    if (L.DeducedTemplate || L.OverloadedName || !L.CalleeName) {
+      // No function to take the address of: the twin itself runs, recording when given slots.
+      if (L.ConfigHasSideEffects)
+        warnAt(Plan, L.Offset,
+               "launch configuration of '" + K.Name +
+                   "' has side effects and is evaluated twice in traced builds");
+      edit({L.CalleeName, L.CalleeName + static_cast<unsigned>(K.Name.size())},
+           twinName(K.Name));
+      edit({L.ArgsEnd, L.ArgsEnd},
+           spelledDefaults(L) + (L.HasWrittenArgs || !L.DefaultArgs.empty() ? ", " : "") +
+               "cutrace::launch(" + Map + ", " + L.Grid + ", " + L.Block + ", " + L.Stream + ")");
+      Plan.EditedLaunches.push_back(L.Offset);
+      return;
+    }
+    std::string Callee = text(Buffer, L.Callee);
+    unsigned NameAt = L.CalleeName - L.Callee.Begin;
+    std::string TwinCallee = Callee.substr(0, NameAt) + twinName(K.Name) +
+                             Callee.substr(NameAt + K.Name.size());
+    edit({L.Callee.Begin, L.ConfigEnd}, "cutrace::launchPair(" + Map + ", " + Callee + ", " +
+                                            TwinCallee + ", " + configArgs(L) + ")");
+    if (L.OmitsDefaultedArgs)
+      edit({L.ArgsEnd, L.ArgsEnd}, spelledDefaults(L));
+    Plan.EditedLaunches.push_back(L.Offset);
+  }
+
+  void planApiCall(const LaunchSite &L, const TwinInfo *Twin) {
+    if (L.InMacro || L.ApiName.End <= L.ApiName.Begin) {
+      if (Twin)
+        cannotRecord(L, "the " + L.ApiFunction + " call is written inside a macro expansion");
+      return;
+    }
+    if (Twin && Model.Kernels[L.Kernel].IsTemplate)
+      cannotRecord(L, "a template kernel launched through " + L.ApiFunction +
+                          " has no run-time twin registration");
+    edit(L.ApiName, runtimeLaunchFunction(L.ApiFunction));
+    Plan.EditedLaunches.push_back(L.Offset);
+  }
+};
+
+/// Value uses of annotated kernels: what a pointer to the kernel records when launched.
+void planValueUses(const SourceModel &Model, const std::map<int, TwinInfo> &Twins,
+                   TracedPlan &Plan) {
+  for (const KernelValueUse &U : Model.ValueUses) {
+    auto It = Twins.find(U.Kernel);
+    if (It == Twins.end() || U.AttributeCall)
+      continue;
+    const KernelDecl &K = Model.Kernels[U.Kernel];
+    if (It->second.Registered)
+      Plan.Problems.push_back(
+          {U.Offset,
+           "'" + K.Name +
+               "' is used as a value here: launches through it are recorded when this "
+               "program's own code makes them (<<<>>>, cudaLaunchKernel*); a library that launches "
+               "it runs it unrecorded",
+           Severity::Note});
+    else
+      warnAt(Plan, U.Offset,
+             "'" + K.Name +
+                 "' is used as a value here: launches through this pointer run it unrecorded "
+                 "(a template kernel has no run-time twin); launch it with <<<>>> in this "
+                 "file, or launch " +
+                 twinName(K.Name) + " with slots from cutrace::Recorder (docs/guide.md)");
+  }
+}
+
+void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineIndex &Lines,
+                  const TracedOptions &Options, TracedPlan &Plan) {
   std::string Includes = "#include <cutrace/traced.h>\n#include \"" + Options.MapInclude + "\"";
   std::string Banner = std::string(TracedBanner) + " from " + escapeForComment(Options.SourceName) +
                        "; edit the source, not this file.\n";
+  std::string File = lineFile(Options);
   // After a UTF-8 byte-order mark, which must stay the first bytes of the file.
   unsigned Top = Buffer.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   if (Scan.IncludeDirectives.empty()) {
-    Plan.Edits.push_back({{Top, Top}, Banner + Includes + "\n"});
+    Plan.Edits.push_back({{Top, Top}, Banner + Includes + "\n#line 1 " + File + "\n"});
     return;
   }
-  Plan.Edits.push_back({{Top, Top}, Banner});
+  Plan.Edits.push_back({{Top, Top}, Banner + "#line 1 " + File + "\n"});
+  // The two includes take one line more than the directive they replace.
   for (const Span &S : Scan.IncludeDirectives)
-    Plan.Edits.push_back({S, Includes});
+    Plan.Edits.push_back(
+        {S, Includes + "\n#line " + std::to_string(Lines.line(S.Begin) + 1) + " " + File});
+}
+
+/// Annotations no parse saw (an #if branch inactive for every parsed arch) cannot be expanded:
+/// the traced build drops them, as strip does, rather than leave a raw macro call.
+void warnUnexpanded(const ScanResult &Scan, const llvm::DenseSet<unsigned> &Expanded,
+                    TracedPlan &Plan) {
+  for (const Annotation &A : Scan.Annotations)
+    if (!Expanded.contains(A.MacroOffset))
+      warnAt(Plan, A.MacroOffset,
+             A.spelling().Macro.str() +
+                 " is in code that no parsed configuration compiles (an inactive #if branch); "
+                 "the traced build omits it and it records nothing. Give the build's arch "
+                 "list (e.g. -gencode flags after --) so that a parse sees it");
 }
 
 } // namespace
@@ -327,13 +532,41 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   for (const AnnotationUse &U : Model.Uses)
     if (U.Side == FunctionSide::Global && U.Kernel >= 0)
       UsesByKernel[U.Kernel].push_back(&U);
-  std::map<int, std::string> Symbols;
+
+  // The originals lose their annotations exactly as strip removes them.
+  std::vector<Span> Statements;
+  for (const Annotation &A : Scan.Annotations)
+    Statements.push_back(A.Statement);
+  std::vector<Span> Deletions = planStripDeletions(Buffer, Statements);
+  for (Edit &E : deletionEdits(Deletions))
+    Plan.Edits.push_back(std::move(E));
+
+  std::vector<Edit> TwinEdits;
+  std::map<int, TwinInfo> Twins;
+  llvm::DenseSet<unsigned> Expanded;
   for (auto &[Kernel, Uses] : UsesByKernel) {
-    KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan).plan(Model.Kernels[Kernel], Uses);
-    Symbols[Kernel] = Plan.Map.Kernels.back().Symbol;
+    KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
+        .plan(Model.Kernels[Kernel], Uses);
+    const KernelDecl &K = Model.Kernels[Kernel];
+    Twins[Kernel] = {Plan.Map.Kernels.back().Symbol, !K.IsTemplate && !K.HasParameterPack};
+    for (const AnnotationUse *U : Uses)
+      Expanded.insert(U->MacroOffset);
   }
-  planLaunches(Model, Symbols, Plan);
-  planIncludes(Buffer, Scan, Options, Plan);
+  // Annotations no parse saw are dropped from the twins' copies too.
+  std::vector<Span> Unseen;
+  for (const Annotation &A : Scan.Annotations)
+    if (!Expanded.contains(A.MacroOffset))
+      Unseen.push_back(A.Statement);
+  for (Edit &E : deletionEdits(planStripDeletions(Buffer, Unseen)))
+    TwinEdits.push_back(std::move(E));
+  warnUnexpanded(Scan, Expanded, Plan);
+
+  planTwins(Buffer, Lines, Model, Twins, TwinEdits, Options, Plan);
+  LaunchPlanner Launches(Buffer, Model, Twins, Plan);
+  for (const LaunchSite &L : Model.Launches)
+    Launches.plan(L);
+  planValueUses(Model, Twins, Plan);
+  planIncludes(Buffer, Scan, Lines, Options, Plan);
   return Plan;
 }
 

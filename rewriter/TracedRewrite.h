@@ -18,7 +18,11 @@ struct TracedOptions {
   std::string Clock = "clock64"; // or "globaltimer"
   std::string SourceName;        // how locations name the file in the map
   std::string MapInclude;        // what the traced file writes in #include "..."
+  std::string LinePath;          // the source as #line directives name it (SourceName if empty)
 };
+
+/// The name of an annotated kernel's traced twin (docs/design.md, "Traced contract").
+inline std::string twinName(llvm::StringRef Kernel) { return Kernel.str() + "_cutrace_traced"; }
 
 struct TracedPlan {
   std::vector<Edit> Edits;
@@ -26,6 +30,7 @@ struct TracedPlan {
   std::vector<Problem> Problems; // errors stop the run; warnings (unrewritable launches) do not
   /// Per kernel: its body span, and the launch sites edited; for reports.
   std::vector<std::pair<std::string, Span>> KernelSpans;
+  std::vector<unsigned> EditedLaunches; // offsets of the launch sites rewritten
 };
 
 /// Both passes' models merged: kernels by qualified name, annotations and launches by offset.

@@ -43,16 +43,6 @@ std::string includePath(llvm::StringRef Out, llvm::StringRef Map) {
   return MapAbs.str().str();
 }
 
-unsigned editedLaunchSites(const TracedPlan &Plan, const SourceModel &Model) {
-  llvm::DenseSet<unsigned> Insertions; // a set, so many launches and edits stay linear
-  for (const Edit &E : Plan.Edits)
-    if (E.Range.Begin == E.Range.End)
-      Insertions.insert(E.Range.Begin);
-  return std::count_if(Model.Launches.begin(), Model.Launches.end(), [&](const LaunchSite &L) {
-    return L.Kernel >= 0 && Insertions.contains(L.ArgsEnd);
-  });
-}
-
 } // namespace
 
 std::vector<Count> mapCounts(const DecodeMap &Map) {
@@ -140,12 +130,13 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   TracedEmission E;
   Options.SourceName = llvm::sys::path::filename(F.Path).str();
   Options.MapInclude = Paths.Include;
+  Options.LinePath = F.Path;
   Log.start(stage::Plan);
   E.Model = mergeModels(Passes);
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown);
   std::vector<Count> Counts = {{"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},
-                               {"launch sites", editedLaunchSites(E.Plan, E.Model)},
+                               {"launch sites", static_cast<unsigned>(E.Plan.EditedLaunches.size())},
                                {"edits", static_cast<unsigned>(E.Plan.Edits.size())},
                                {"warnings", countLevel(E.Plan.Problems, Severity::Warning)}};
   if (hasErrors(E.Plan.Problems)) {

@@ -229,20 +229,19 @@ std::vector<NamedRegion> tracedRegions(llvm::StringRef Buffer, const TracedPlan 
                                        const SourceModel &Model) {
   std::vector<bool> Code = codeMask(Buffer);
   LineIndex Lines(Buffer);
-  llvm::DenseSet<unsigned> Insertions; // offsets of the plan's zero-width edits
-  for (const Edit &E : Plan.Edits)
-    if (E.Range.Begin == E.Range.End)
-      Insertions.insert(E.Range.Begin);
+  llvm::DenseSet<unsigned> Edited(Plan.EditedLaunches.begin(), Plan.EditedLaunches.end());
   std::vector<NamedRegion> Regions;
   for (const auto &[Name, Body] : Plan.KernelSpans)
     if (Body.End > Body.Begin)
       Regions.push_back(
           {ChangedRegion::Kernel, Name, {headerStart(Buffer, Code, Body.Begin), Body.End}});
   for (const LaunchSite &L : Model.Launches) {
-    if (!Insertions.contains(L.ArgsEnd) || L.Kernel < 0)
+    if (!Edited.contains(L.Offset))
       continue;
+    std::string Callee = L.Kernel >= 0 ? Model.Kernels[L.Kernel].QualifiedName
+                                       : (L.ViaLaunchApi ? L.ApiFunction : "kernel pointer");
     Regions.push_back({ChangedRegion::LaunchSite,
-                       Model.Kernels[L.Kernel].QualifiedName + "<<<>>> at line " +
+                       Callee + (L.ViaLaunchApi ? "()" : "<<<>>>") + " at line " +
                            std::to_string(Lines.line(L.Offset)),
                        {L.Offset, L.ArgsEnd + 1}});
   }
