@@ -1,5 +1,6 @@
 #include "SourceModel.h"
 
+#include "AnnotationScanner.h"
 #include "compat/CrashGuard.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -9,6 +10,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -121,20 +124,22 @@ const Stmt *findSideEffect(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
-/// Where a call's argument is written in the main file: macro arguments resolve to their spelling.
-std::optional<unsigned> writtenOffset(const SourceManager &SM, SourceLocation Loc) {
+/// Where Loc is written in the model's file (the main file, or one project header): macro
+/// arguments resolve to their spelling.
+std::optional<unsigned> writtenOffset(const SourceManager &SM, const FileEntry *Target,
+                                      SourceLocation Loc) {
   if (Loc.isInvalid())
     return std::nullopt;
   SourceLocation File = SM.getFileLoc(Loc);
-  if (!SM.isWrittenInMainFile(File))
+  if (SM.getFileEntryForID(SM.getFileID(File)) != Target)
     return std::nullopt;
   return SM.getFileOffset(File);
 }
 
 class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
 public:
-  ModelBuilder(ASTContext &Ctx, SourceModel &Model)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model) {}
+  ModelBuilder(ASTContext &Ctx, SourceModel &Model, const FileEntry *Target)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Target(Target) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -152,8 +157,8 @@ public:
     if (!FD->doesThisDeclarationHaveABody() || !FD->getBody())
       return true;
     SourceRange Body = FD->getBody()->getSourceRange();
-    std::optional<unsigned> Begin = writtenOffset(SM, Body.getBegin());
-    std::optional<unsigned> End = writtenOffset(SM, Body.getEnd());
+    std::optional<unsigned> Begin = writtenOffset(SM, Target, Body.getBegin());
+    std::optional<unsigned> End = writtenOffset(SM, Target, Body.getEnd());
     if (Begin && End && *Begin < *End)
       Model.FunctionBodies.push_back({*Begin, *End + 1});
     return true;
@@ -165,7 +170,7 @@ public:
     LaunchSite Site;
     SourceLocation Begin = Call->getBeginLoc();
     Site.InMacro = Begin.isMacroID() || Call->getRParenLoc().isMacroID();
-    std::optional<unsigned> Offset = writtenOffset(SM, Begin);
+    std::optional<unsigned> Offset = writtenOffset(SM, Target, Begin);
     if (!Offset || !SeenLaunches.insert(*Offset).second)
       return true;
     Site.Kernel = Kernel ? kernelIndex(Kernel) : -1;
@@ -194,7 +199,7 @@ public:
       Site.Shmem = Text(2, "0");
       Site.Stream = Text(3, "0");
       // The configuration call ends at `>>>`.
-      if (std::optional<unsigned> GGG = writtenOffset(SM, Config->getRParenLoc()))
+      if (std::optional<unsigned> GGG = writtenOffset(SM, Target, Config->getRParenLoc()))
         Site.ConfigEnd = *GGG + 3;
     }
     Model.Launches.push_back(std::move(Site));
@@ -221,7 +226,7 @@ public:
 
 private:
   void recordValueUse(const Expr *Ref, const FunctionDecl *FD, SourceLocation NameLoc) {
-    std::optional<unsigned> At = writtenOffset(SM, NameLoc);
+    std::optional<unsigned> At = writtenOffset(SM, Target, NameLoc);
     if (!At)
       return;
     const Expr *E = Ref;
@@ -256,6 +261,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   SourceModel &Model;
+  const FileEntry *Target; // the file the model describes
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
   llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
@@ -301,8 +307,8 @@ private:
   /// Where the callee of a launch is written and how it names its kernel.
   void describeCallee(const Expr *Callee, LaunchSite &Site) {
     Callee = Callee->IgnoreImplicit();
-    std::optional<unsigned> B = writtenOffset(SM, Callee->getBeginLoc());
-    std::optional<unsigned> E = writtenOffset(SM, Callee->getEndLoc());
+    std::optional<unsigned> B = writtenOffset(SM, Target, Callee->getBeginLoc());
+    std::optional<unsigned> E = writtenOffset(SM, Target, Callee->getEndLoc());
     if (!B || !E)
       return;
     unsigned EndTok = *E + Lexer::MeasureTokenLength(SM.getFileLoc(Callee->getEndLoc()), SM,
@@ -312,14 +318,14 @@ private:
     if (auto *Unary = dyn_cast<UnaryOperator>(Named); Unary && Unary->getOpcode() == UO_AddrOf)
       Named = Unary->getSubExpr()->IgnoreParenImpCasts();
     if (auto *Ref = dyn_cast<DeclRefExpr>(Named)) {
-      if (std::optional<unsigned> N = writtenOffset(SM, Ref->getLocation()))
+      if (std::optional<unsigned> N = writtenOffset(SM, Target, Ref->getLocation()))
         Site.CalleeName = *N;
       if (auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl())) {
         Site.DeducedTemplate = FD->getPrimaryTemplate() && !Ref->hasExplicitTemplateArgs();
         Site.OverloadedName = hasOverloads(FD);
       }
     } else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Named)) {
-      if (std::optional<unsigned> N = writtenOffset(SM, Lookup->getNameLoc()))
+      if (std::optional<unsigned> N = writtenOffset(SM, Target, Lookup->getNameLoc()))
         Site.CalleeName = *N;
       Site.DeducedTemplate = !Lookup->hasExplicitTemplateArgs();
       Site.OverloadedName = Lookup->getNumDecls() > 1;
@@ -358,7 +364,7 @@ private:
     K.DefinitionVisible = Canonical->isDefined(Definition);
     for (const FunctionDecl *R : Decls) {
       FunctionTypeLoc TL = R->getFunctionTypeLoc();
-      std::optional<unsigned> RParen = TL ? writtenOffset(SM, TL.getRParenLoc()) : std::nullopt;
+      std::optional<unsigned> RParen = TL ? writtenOffset(SM, Target, TL.getRParenLoc()) : std::nullopt;
       if (!RParen)
         continue;
       KernelDeclSite Site;
@@ -370,8 +376,8 @@ private:
         Outer = T;
       SourceLocation Begin = Outer->getBeginLoc(), End = Outer->getEndLoc();
       Site.InMacro = R->getLocation().isMacroID() || End.isMacroID();
-      std::optional<unsigned> B = writtenOffset(SM, Begin), E = writtenOffset(SM, End);
-      std::optional<unsigned> N = writtenOffset(SM, R->getLocation());
+      std::optional<unsigned> B = writtenOffset(SM, Target, Begin), E = writtenOffset(SM, Target, End);
+      std::optional<unsigned> N = writtenOffset(SM, Target, R->getLocation());
       if (B && E && N) {
         unsigned EndTok =
             *E + Lexer::MeasureTokenLength(SM.getFileLoc(End), SM, Ctx.getLangOpts());
@@ -432,14 +438,14 @@ private:
       return;
     for (const Stmt *Child : Block->body())
       for (const Stmt *S = Child; S && isa<SwitchCase>(S); S = cast<SwitchCase>(S)->getSubStmt())
-        if (std::optional<unsigned> At = writtenOffset(SM, S->getBeginLoc());
+        if (std::optional<unsigned> At = writtenOffset(SM, Target, S->getBeginLoc());
             At && *At > Use.MacroOffset)
           Use.LaterCaseLabels.push_back(*At);
   }
 
   void recordUse(const CallExpr *Call, AnnotationKind Kind) {
     SourceLocation Macro = SM.getExpansionLoc(Call->getBeginLoc());
-    if (!SM.isWrittenInMainFile(Macro))
+    if (SM.getFileEntryForID(SM.getFileID(Macro)) != Target)
       return;
     AnnotationUse Use;
     Use.MacroOffset = SM.getFileOffset(Macro);
@@ -451,7 +457,7 @@ private:
       if ((Role != ArgRole::Payload && Role != ArgRole::Lead) || isa<CXXDefaultArgExpr>(Arg))
         continue;
       if (findSideEffect(Arg, Ctx))
-        Use.Problems.push_back({writtenOffset(SM, Arg->getBeginLoc()).value_or(Use.MacroOffset),
+        Use.Problems.push_back({writtenOffset(SM, Target, Arg->getBeginLoc()).value_or(Use.MacroOffset),
                                 roleName(Role).str() + " of " + Spelling.Macro.str() +
                                     " has side effects (stripping would change behaviour)"});
     }
@@ -471,7 +477,7 @@ private:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || !Callee->getIdentifier() || !isLaunchApi(Callee->getName()))
       return;
-    std::optional<unsigned> At = writtenOffset(SM, Call->getBeginLoc());
+    std::optional<unsigned> At = writtenOffset(SM, Target, Call->getBeginLoc());
     if (!At || !SeenLaunches.insert(*At).second)
       return;
     LaunchSite Site;
@@ -482,8 +488,8 @@ private:
     const Expr *Name = Call->getCallee()->IgnoreParenImpCasts();
     // The whole name, a `::` or `std::`-style qualifier included, is what gets replaced.
     if (auto *Ref = dyn_cast<DeclRefExpr>(Name); Ref && !Ref->getBeginLoc().isMacroID())
-      if (std::optional<unsigned> B = writtenOffset(SM, Ref->getBeginLoc()))
-        if (std::optional<unsigned> N = writtenOffset(SM, Ref->getLocation()))
+      if (std::optional<unsigned> B = writtenOffset(SM, Target, Ref->getBeginLoc()))
+        if (std::optional<unsigned> N = writtenOffset(SM, Target, Ref->getLocation()))
           Site.ApiName = {*B, *N + static_cast<unsigned>(Site.ApiFunction.size())};
     for (const Expr *Arg : Call->arguments()) {
       const Expr *E = Arg->IgnoreParenImpCasts();
@@ -499,34 +505,145 @@ private:
 
 };
 
-class ModelConsumer : public ASTConsumer {
+/// Every #include of the translation unit: who includes what, and where it is written.
+struct Inclusion {
+  const FileEntry *Includer = nullptr;
+  const FileEntry *Included = nullptr;
+  IncludeSite Site;
+};
+
+class IncludeRecorder : public PPCallbacks {
 public:
-  ModelConsumer(SourceModel &Model, bool &Reached) : Model(Model), Reached(Reached) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    Reached = true;
-    ModelBuilder(Ctx, Model).TraverseDecl(Ctx.getTranslationUnitDecl());
+  IncludeRecorder(const SourceManager &SM, std::vector<Inclusion> &Out) : SM(SM), Out(Out) {}
+
+  void InclusionDirective(SourceLocation Hash, const Token &, StringRef, bool,
+                          CharSourceRange FileName, OptionalFileEntryRef File, StringRef,
+                          StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
+    if (!File || Hash.isMacroID() || FileName.getBegin().isMacroID())
+      return;
+    Inclusion I;
+    I.Includer = SM.getFileEntryForID(SM.getFileID(Hash));
+    I.Included = &File->getFileEntry();
+    unsigned Begin = SM.getFileOffset(FileName.getBegin());
+    unsigned End = SM.getFileOffset(FileName.getEnd());
+    I.Site.FileName = {Begin, End};
+    llvm::StringRef Real = File->getFileEntry().tryGetRealPathName();
+    I.Site.Resolved = Real.empty() ? File->getName().str() : Real.str();
+    Out.push_back(std::move(I));
   }
 
 private:
-  SourceModel &Model;
+  const SourceManager &SM;
+  std::vector<Inclusion> &Out;
+};
+
+/// A header the traced build must copy: it is the user's (not a system header, not the tool's
+/// own), and it holds annotations or includes, directly or not, a header that does.
+class HeaderSelection {
+public:
+  HeaderSelection(const SourceManager &SM, const std::vector<Inclusion> &Inclusions)
+      : SM(SM), Inclusions(Inclusions) {}
+
+  std::vector<std::pair<const FileEntry *, bool>> select() {
+    llvm::DenseMap<const FileEntry *, bool> Annotated;
+    for (const Inclusion &I : Inclusions)
+      if (!Annotated.count(I.Included))
+        Annotated[I.Included] = isProjectFile(I.Included) && holdsAnnotations(I.Included);
+    llvm::DenseSet<const FileEntry *> Needed;
+    for (auto &[File, Has] : Annotated)
+      if (Has)
+        Needed.insert(File);
+    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
+    for (bool Grew = true; Grew;) {
+      Grew = false;
+      for (const Inclusion &I : Inclusions)
+        if (Needed.contains(I.Included) && I.Includer != Main && isProjectFile(I.Includer))
+          Grew |= Needed.insert(I.Includer).second;
+    }
+    std::vector<std::pair<const FileEntry *, bool>> Out;
+    for (const FileEntry *F : Needed)
+      Out.push_back({F, Annotated.lookup(F)});
+    return Out;
+  }
+
+private:
+  const SourceManager &SM;
+  const std::vector<Inclusion> &Inclusions;
+
+  bool isProjectFile(const FileEntry *F) const {
+    if (!F)
+      return false;
+    llvm::StringRef Name = F->tryGetRealPathName();
+    if (Name.empty() || Name.starts_with("/__cutrace__/"))
+      return false;
+    FileID ID = SM.translateFile(F);
+    return ID.isValid() && !SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForStartOfFile(ID)));
+  }
+
+  bool holdsAnnotations(const FileEntry *F) const {
+    FileID ID = SM.translateFile(F);
+    std::optional<llvm::StringRef> Text = SM.getBufferDataOrNone(ID);
+    return Text && Text->contains("TRACE_") && !scanAnnotations(*Text).Annotations.empty();
+  }
+};
+
+class ModelConsumer : public ASTConsumer {
+public:
+  ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions)
+      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    Reached = true;
+    const SourceManager &SM = Ctx.getSourceManager();
+    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
+    ModelBuilder(Ctx, Outcome.Model, Main).TraverseDecl(Ctx.getTranslationUnitDecl());
+    Outcome.Model.Includes = includesOf(Main);
+    for (auto [File, Annotated] : HeaderSelection(SM, Inclusions).select()) {
+      HeaderModel H;
+      H.Path = File->tryGetRealPathName().str();
+      H.Annotated = Annotated;
+      if (Annotated)
+        ModelBuilder(Ctx, H.Model, File).TraverseDecl(Ctx.getTranslationUnitDecl());
+      H.Model.Includes = includesOf(File);
+      Outcome.Headers.push_back(std::move(H));
+    }
+    std::sort(Outcome.Headers.begin(), Outcome.Headers.end(),
+              [](const HeaderModel &A, const HeaderModel &B) { return A.Path < B.Path; });
+  }
+
+private:
+  ParseOutcome &Outcome;
   bool &Reached;
+  const std::vector<Inclusion> &Inclusions;
+
+  /// A header included several times (no guard) lists its directives once.
+  std::vector<IncludeSite> includesOf(const FileEntry *File) const {
+    std::vector<IncludeSite> Sites;
+    llvm::DenseSet<unsigned> Seen;
+    for (const Inclusion &I : Inclusions)
+      if (I.Includer == File && Seen.insert(I.Site.FileName.Begin).second)
+        Sites.push_back(I.Site);
+    return Sites;
+  }
 };
 
 class ModelAction : public ASTFrontendAction {
 public:
-  ModelAction(SourceModel &Model, bool &Reached) : Model(Model), Reached(Reached) {}
+  ModelAction(ParseOutcome &Outcome, bool &Reached) : Outcome(Outcome), Reached(Reached) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     // Clang's "N errors generated" summary is ours to decide on, not to print.
     CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
     return true;
   }
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<ModelConsumer>(Model, Reached);
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
+    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions);
   }
 
 private:
-  SourceModel &Model;
+  ParseOutcome &Outcome;
   bool &Reached;
+  std::vector<Inclusion> Inclusions;
 };
 
 } // namespace
@@ -556,7 +673,7 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
   DiagnosticCollector Collector;
   bool Reached = false;
   tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
-                                     std::make_unique<ModelAction>(Outcome.Model, Reached),
+                                     std::make_unique<ModelAction>(Outcome, Reached),
                                      Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
   if (!compat::runGuarded([&] { Invocation.run(); })) {

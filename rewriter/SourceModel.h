@@ -83,14 +83,29 @@ struct ClangDiagnostic {
   unsigned Offset = 0; // when InMainFile (file location)
 };
 
+/// An #include written in the file, and the file it resolved to.
+struct IncludeSite {
+  Span FileName;        // `"x.h"` or `<x.h>`, delimiters included
+  std::string Resolved; // absolute path of the file found
+};
+
 struct SourceModel {
   std::vector<AnnotationUse> Uses;
   std::vector<KernelDecl> Kernels;
   std::vector<LaunchSite> Launches;
   std::vector<KernelValueUse> ValueUses;
+  std::vector<IncludeSite> Includes;
   std::vector<unsigned> FunctionsWithErrors; // offsets of function bodies' '{' holding errors
   std::vector<Span> FunctionBodies;          // every function body written in the file, braces
                                              // included (template instantiations repeat theirs)
+};
+
+/// A project header of the translation unit (not a system or CUDA header) that holds
+/// annotations, or includes one that does: the traced build needs its own copy of it.
+struct HeaderModel {
+  std::string Path; // absolute
+  bool Annotated = false;
+  SourceModel Model; // offsets in that header
 };
 
 struct ParseOutcome {
@@ -99,6 +114,7 @@ struct ParseOutcome {
   std::string FailureReason; // why it did not
   std::vector<ClangDiagnostic> Diagnostics;
   SourceModel Model;
+  std::vector<HeaderModel> Headers;
 
   unsigned errorCount() const;
 };

@@ -225,13 +225,37 @@ private:
 
 } // namespace
 
+static bool isRegistered(const KernelDecl &K) { return !K.IsTemplate && !K.HasParameterPack; }
+
+std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model) {
+  std::map<std::string, TracedTwin> Twins;
+  for (const AnnotationUse &U : Model.Uses)
+    if (U.Side == FunctionSide::Global && U.Kernel >= 0) {
+      const KernelDecl &K = Model.Kernels[U.Kernel];
+      Twins[K.QualifiedName] = {identifierFrom(K.QualifiedName), isRegistered(K)};
+    }
+  return Twins;
+}
+
 SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
+  std::vector<const SourceModel *> Models;
+  for (const ParseOutcome &Pass : Passes)
+    Models.push_back(&Pass.Model);
+  return mergeSourceModels(Models);
+}
+
+SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   SourceModel Merged;
   std::map<std::string, int> KernelByName;
-  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets; // what Merged already holds
-  for (const ParseOutcome &Pass : Passes) {
+  // What Merged already holds, by offset.
+  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets;
+  for (const SourceModel *PassModel : Models) {
+    const SourceModel &Pass = *PassModel;
     std::vector<int> Remap;
-    for (const KernelDecl &K : Pass.Model.Kernels) {
+    for (const IncludeSite &I : Pass.Includes)
+      if (IncludeOffsets.insert(I.FileName.Begin).second)
+        Merged.Includes.push_back(I);
+    for (const KernelDecl &K : Pass.Kernels) {
       auto [It, New] = KernelByName.try_emplace(K.QualifiedName, Merged.Kernels.size());
       if (New)
         Merged.Kernels.push_back(K);
@@ -243,21 +267,21 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
       }
       Remap.push_back(It->second);
     }
-    for (AnnotationUse U : Pass.Model.Uses) {
+    for (AnnotationUse U : Pass.Uses) {
       if (!UseOffsets.insert(U.MacroOffset).second)
         continue;
       if (U.Kernel >= 0)
         U.Kernel = Remap[U.Kernel];
       Merged.Uses.push_back(std::move(U));
     }
-    for (LaunchSite L : Pass.Model.Launches) {
+    for (LaunchSite L : Pass.Launches) {
       if (!LaunchOffsets.insert(L.Offset).second)
         continue;
       if (L.Kernel >= 0)
         L.Kernel = Remap[L.Kernel];
       Merged.Launches.push_back(std::move(L));
     }
-    for (KernelValueUse V : Pass.Model.ValueUses) {
+    for (KernelValueUse V : Pass.ValueUses) {
       if (!ValueOffsets.insert(V.Offset).second)
         continue;
       V.Kernel = Remap[V.Kernel];
@@ -268,12 +292,6 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
 }
 
 namespace {
-
-/// What the rewrite knows of one kernel of this file that has a traced twin.
-struct TwinInfo {
-  std::string Symbol; // its KernelMap in namespace cutrace_map
-  bool Registered = false;
-};
 
 /// `"file"` for a #line directive.
 std::string lineFile(const TracedOptions &Options) {
@@ -317,7 +335,7 @@ std::string applyWithin(llvm::StringRef Buffer, Span R, const std::vector<Edit> 
 /// The twin of every annotated kernel: a copy of each of its declarations written here, with the
 /// traced edits applied, after the original, which keeps its signature and loses its annotations.
 void planTwins(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel &Model,
-               const std::map<int, TwinInfo> &Twins, const std::vector<Edit> &TwinEdits,
+               const std::map<int, TracedTwin> &Twins, const std::vector<Edit> &TwinEdits,
                const TracedOptions &Options, TracedPlan &Plan) {
   for (const auto &[Index, Info] : Twins) {
     const KernelDecl &K = Model.Kernels[Index];
@@ -370,11 +388,11 @@ const char *runtimeLaunchFunction(llvm::StringRef Api) {
 class LaunchPlanner {
 public:
   LaunchPlanner(llvm::StringRef Buffer, const SourceModel &Model,
-                const std::map<int, TwinInfo> &Twins, TracedPlan &Plan)
+                const std::map<int, TracedTwin> &Twins, TracedPlan &Plan)
       : Buffer(Buffer), Model(Model), Twins(Twins), Plan(Plan) {}
 
   void plan(const LaunchSite &L) {
-    const TwinInfo *Twin = twinOf(L.Kernel);
+    const TracedTwin *Twin = twinOf(L.Kernel);
     if (L.ViaLaunchApi)
       return planApiCall(L, Twin);
     if (L.InMacro) {
@@ -400,12 +418,12 @@ public:
 private:
   llvm::StringRef Buffer;
   const SourceModel &Model;
-  const std::map<int, TwinInfo> &Twins;
+  const std::map<int, TracedTwin> &Twins;
   TracedPlan &Plan;
 
   void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
 
-  const TwinInfo *twinOf(int Kernel) const {
+  const TracedTwin *twinOf(int Kernel) const {
     auto It = Twins.find(Kernel);
     return It == Twins.end() ? nullptr : &It->second;
   }
@@ -418,7 +436,7 @@ private:
                " with slots from cutrace::Recorder (docs/guide.md)");
   }
 
-  void planTwinLaunch(const LaunchSite &L, const TwinInfo &Twin) {
+  void planTwinLaunch(const LaunchSite &L, const TracedTwin &Twin) {
     const KernelDecl &K = Model.Kernels[L.Kernel];
     std::string Map = "cutrace_map::" + Twin.Symbol;
     if (L.DeducedTemplate || L.OverloadedName || !L.CalleeName) {
@@ -446,7 +464,7 @@ private:
     Plan.EditedLaunches.push_back(L.Offset);
   }
 
-  void planApiCall(const LaunchSite &L, const TwinInfo *Twin) {
+  void planApiCall(const LaunchSite &L, const TracedTwin *Twin) {
     if (L.InMacro || L.ApiName.End <= L.ApiName.Begin) {
       if (Twin)
         cannotRecord(L, "the " + L.ApiFunction + " call is written inside a macro expansion");
@@ -461,7 +479,7 @@ private:
 };
 
 /// Value uses of annotated kernels: what a pointer to the kernel records when launched.
-void planValueUses(const SourceModel &Model, const std::map<int, TwinInfo> &Twins,
+void planValueUses(const SourceModel &Model, const std::map<int, TracedTwin> &Twins,
                    TracedPlan &Plan) {
   for (const KernelValueUse &U : Model.ValueUses) {
     auto It = Twins.find(U.Kernel);
@@ -494,6 +512,10 @@ void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineInde
   std::string File = lineFile(Options);
   // After a UTF-8 byte-order mark, which must stay the first bytes of the file.
   unsigned Top = Buffer.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  if (!Options.WithRuntime) {
+    Plan.Edits.push_back({{Top, Top}, Banner + "#line 1 " + File + "\n"});
+    return;
+  }
   if (Scan.IncludeDirectives.empty()) {
     Plan.Edits.push_back({{Top, Top}, Banner + Includes + "\n#line 1 " + File + "\n"});
     return;
@@ -503,6 +525,22 @@ void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineInde
   for (const Span &S : Scan.IncludeDirectives)
     Plan.Edits.push_back(
         {S, Includes + "\n#line " + std::to_string(Lines.line(S.Begin) + 1) + " " + File});
+}
+
+/// Includes of headers that have a traced copy name the copy; a copy's own "..." includes name
+/// their files by full path, since the copy does not sit beside them.
+void planRedirects(llvm::StringRef Buffer, const SourceModel &Model, const TracedOptions &Options,
+                   TracedPlan &Plan) {
+  for (const IncludeSite &I : Model.Includes) {
+    if (I.FileName.End <= I.FileName.Begin || I.FileName.End > Buffer.size())
+      continue;
+    auto Shadow = Options.ShadowOf.find(I.Resolved);
+    if (Shadow != Options.ShadowOf.end())
+      Plan.Edits.push_back({I.FileName, "\"" + Shadow->second + "\""});
+    else if (Options.AbsoluteQuoteIncludes && Buffer[I.FileName.Begin] == '"' &&
+             !I.Resolved.empty())
+      Plan.Edits.push_back({I.FileName, "\"" + I.Resolved + "\""});
+  }
 }
 
 /// Annotations no parse saw (an #if branch inactive for every parsed arch) cannot be expanded:
@@ -542,13 +580,13 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
     Plan.Edits.push_back(std::move(E));
 
   std::vector<Edit> TwinEdits;
-  std::map<int, TwinInfo> Twins;
+  std::map<int, TracedTwin> Twins;
   llvm::DenseSet<unsigned> Expanded;
   for (auto &[Kernel, Uses] : UsesByKernel) {
     KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
         .plan(Model.Kernels[Kernel], Uses);
     const KernelDecl &K = Model.Kernels[Kernel];
-    Twins[Kernel] = {Plan.Map.Kernels.back().Symbol, !K.IsTemplate && !K.HasParameterPack};
+    Twins[Kernel] = {Plan.Map.Kernels.back().Symbol, isRegistered(K)};
     for (const AnnotationUse *U : Uses)
       Expanded.insert(U->MacroOffset);
   }
@@ -562,11 +600,19 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   warnUnexpanded(Scan, Expanded, Plan);
 
   planTwins(Buffer, Lines, Model, Twins, TwinEdits, Options, Plan);
-  LaunchPlanner Launches(Buffer, Model, Twins, Plan);
+  // Kernels defined in an included project header are launched through their twins too.
+  std::map<int, TracedTwin> Reachable = Twins;
+  for (size_t I = 0; I < Model.Kernels.size(); ++I) {
+    auto It = Options.HeaderTwins.find(Model.Kernels[I].QualifiedName);
+    if (It != Options.HeaderTwins.end())
+      Reachable.try_emplace(static_cast<int>(I), It->second);
+  }
+  LaunchPlanner Launches(Buffer, Model, Reachable, Plan);
   for (const LaunchSite &L : Model.Launches)
     Launches.plan(L);
-  planValueUses(Model, Twins, Plan);
+  planValueUses(Model, Reachable, Plan);
   planIncludes(Buffer, Scan, Lines, Options, Plan);
+  planRedirects(Buffer, Model, Options, Plan);
   return Plan;
 }
 

@@ -8,10 +8,17 @@
 #include "DecodeMap.h"
 #include "Edit.h"
 #include "SourceModel.h"
+#include <map>
 #include <string>
 #include <vector>
 
 namespace cutrace {
+
+/// An annotated kernel that has a traced twin: how launch sites reach it.
+struct TracedTwin {
+  std::string Symbol;      // its KernelMap in namespace cutrace_map
+  bool Registered = false; // the twin registers itself at run time (non-template kernels)
+};
 
 struct TracedOptions {
   unsigned MaxEvents = 1024;
@@ -19,7 +26,16 @@ struct TracedOptions {
   std::string SourceName;        // how locations name the file in the map
   std::string MapInclude;        // what the traced file writes in #include "..."
   std::string LinePath;          // the source as #line directives name it (SourceName if empty)
+  /// Kernels annotated in the project headers the file includes, by qualified name.
+  std::map<std::string, TracedTwin> HeaderTwins;
+  /// #include targets that have a traced copy: resolved path -> the copy's path.
+  std::map<std::string, std::string> ShadowOf;
+  bool AbsoluteQuoteIncludes = false; // a traced header copy: its "..." includes by full path
+  bool WithRuntime = true; // false: a header copy without annotations needs no runtime include
 };
+
+/// The twins a file's annotated kernels get, by qualified name.
+std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model);
 
 /// The name of an annotated kernel's traced twin (docs/design.md, "Traced contract").
 inline std::string twinName(llvm::StringRef Kernel) { return Kernel.str() + "_cutrace_traced"; }
@@ -35,6 +51,7 @@ struct TracedPlan {
 
 /// Both passes' models merged: kernels by qualified name, annotations and launches by offset.
 SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes);
+SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models);
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
                       const TracedOptions &Options);

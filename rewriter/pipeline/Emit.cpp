@@ -1,6 +1,9 @@
 #include "pipeline/Emit.h"
 
 #include "Strip.h"
+#include "Verify.h"
+#include "pipeline/Input.h"
+#include <map>
 #include "pipeline/Check.h"
 #include "pipeline/Status.h"
 #include "llvm/ADT/DenseSet.h"
@@ -52,6 +55,8 @@ std::vector<Count> mapCounts(const DecodeMap &Map) {
   return {{"kernels", static_cast<unsigned>(Map.Kernels.size())}, {"sites", Sites}};
 }
 
+static std::string absolute(llvm::StringRef Path);
+
 TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::StringRef MapPath) {
   TracedPaths P;
   P.Output = Output.str();
@@ -68,17 +73,23 @@ TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::
   llvm::sys::path::replace_extension(Json, ".json");
   P.Json = Json.str().str();
   P.Include = includePath(P.Output, P.Map);
+  if (Output != "-") {
+    llvm::SmallString<256> Dir(Output);
+    llvm::sys::path::remove_filename(Dir);
+    llvm::sys::path::append(Dir, llvm::sys::path::stem(Input) + ".traced.headers");
+    P.HeaderDir = absolute(Dir);
+  }
   return P;
 }
 
-namespace {
-
-std::string absolute(llvm::StringRef Path) {
+static std::string absolute(llvm::StringRef Path) {
   llvm::SmallString<256> P(Path);
   llvm::sys::fs::make_absolute(P);
   llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
   return P.str().str();
 }
+
+namespace {
 
 /// Same file: the same inode when both exist (links, other spellings), else the same path.
 bool sameFile(llvm::StringRef A, llvm::StringRef B) {
@@ -123,6 +134,90 @@ std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedP
   return std::nullopt;
 }
 
+namespace {
+
+/// The passes' view of each project header that needs a traced copy, merged per header.
+struct HeaderPasses {
+  bool Annotated = false;
+  std::vector<const SourceModel *> Models;
+};
+
+std::map<std::string, HeaderPasses> headersOf(llvm::ArrayRef<ParseOutcome> Passes) {
+  std::map<std::string, HeaderPasses> Headers;
+  for (const ParseOutcome &P : Passes)
+    for (const HeaderModel &H : P.Headers) {
+      HeaderPasses &Entry = Headers[H.Path];
+      Entry.Annotated |= H.Annotated;
+      Entry.Models.push_back(&H.Model);
+    }
+  return Headers;
+}
+
+/// Checks a header's annotations (the rules of the main file) and plans its traced copy.
+std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPasses &H,
+                                         llvm::ArrayRef<ParseOutcome> Passes,
+                                         TracedOptions Options, llvm::raw_ostream &Shown,
+                                         int &Status) {
+  llvm::Expected<SourceFile> Read = readSource(Path);
+  if (!Read) {
+    Shown << "trace-rewrite: error: " << llvm::toString(Read.takeError()) << "\n";
+    Status = UsageOrIo;
+    return std::nullopt;
+  }
+  const SourceFile &F = *Read;
+  HeaderEmission E;
+  E.Original = Path;
+  E.Copy = Options.ShadowOf.at(Path);
+  SourceModel Model = mergeSourceModels(H.Models);
+  ScanResult Scan = H.Annotated ? scanAnnotations(F.text()) : ScanResult{};
+  std::vector<ParseOutcome> Views;
+  for (size_t I = 0; I < H.Models.size() && I < Passes.size(); ++I) {
+    ParseOutcome View;
+    View.Pass = Passes[I].Pass;
+    View.Ran = Passes[I].Ran;
+    View.Model = *H.Models[I];
+    Views.push_back(std::move(View));
+  }
+  Verdict V = verifyAnnotations(Scan, Views);
+  if (V.failed()) {
+    showProblems(F, V.Problems, Shown);
+    Status = AnnotationErrors;
+    return std::nullopt;
+  }
+  llvm::SmallString<256> Stem(llvm::sys::path::stem(E.Copy));
+  Options.SourceName = llvm::sys::path::filename(Path).str();
+  Options.LinePath = Path;
+  Options.MapInclude = (Stem + ".trace_map.h").str();
+  Options.AbsoluteQuoteIncludes = true;
+  Options.WithRuntime = H.Annotated;
+  E.Plan = planTraced(F.text(), Scan, Model, Options);
+  showProblems(F, E.Plan.Problems, Shown);
+  if (hasErrors(E.Plan.Problems)) {
+    Status = AnnotationErrors;
+    return std::nullopt;
+  }
+  llvm::Expected<std::string> Text = applyEdits(F.text(), E.Plan.Edits);
+  if (!Text) {
+    Shown << "trace-rewrite: error: " << llvm::toString(Text.takeError()) << "\n";
+    Status = UsageOrIo;
+    return std::nullopt;
+  }
+  E.Text = std::move(*Text);
+  if (H.Annotated) {
+    llvm::SmallString<256> Map(E.Copy);
+    llvm::sys::path::remove_filename(Map);
+    llvm::sys::path::append(Map, Options.MapInclude);
+    E.MapPath = Map.str().str();
+    llvm::sys::path::replace_extension(Map, ".json");
+    E.JsonPath = Map.str().str();
+    E.MapHeader = renderMapHeader(E.Plan.Map);
+    E.MapJson = renderMapJson(E.Plan.Map);
+  }
+  return E;
+}
+
+} // namespace
+
 std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &Scan,
                                          llvm::ArrayRef<ParseOutcome> Passes, TracedOptions Options,
                                          const TracedPaths &Paths, RunLog &Log,
@@ -133,6 +228,28 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   Options.LinePath = F.Path;
   Log.start(stage::Plan);
   E.Model = mergeModels(Passes);
+  std::map<std::string, HeaderPasses> Headers = headersOf(Passes);
+  if (!Headers.empty() && Paths.HeaderDir.empty()) {
+    Shown << "trace-rewrite: error: " << F.Path << " includes project headers that need traced "
+          << "copies (" << Headers.begin()->first << "); give the output a file name with -o\n";
+    Log.fail(stage::Plan, "traced header copies need an output directory");
+    Status = UsageOrIo;
+    return std::nullopt;
+  }
+  for (auto &[Path, H] : Headers) {
+    Options.ShadowOf[Path] = Paths.HeaderDir + Path;
+    if (H.Annotated)
+      for (auto &[Name, Twin] : twinsOf(mergeSourceModels(H.Models)))
+        Options.HeaderTwins.try_emplace(Name, Twin);
+  }
+  for (auto &[Path, H] : Headers) {
+    std::optional<HeaderEmission> Header = emitHeader(Path, H, Passes, Options, Shown, Status);
+    if (!Header) {
+      Log.fail(stage::Plan, "the traced copy of '" + Path + "' could not be planned");
+      return std::nullopt;
+    }
+    E.Headers.push_back(std::move(*Header));
+  }
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown);
   std::vector<Count> Counts = {{"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},

@@ -31,6 +31,7 @@ struct TracedPaths {
   std::string Map;
   std::string Json;
   std::string Include; // how the traced file names the map in its #include "..."
+  std::string HeaderDir; // where traced copies of project headers go; empty for stdout
 };
 
 /// The map goes to MapPath when given, else to <input stem>.trace_map.h beside the output.
@@ -44,11 +45,21 @@ std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std
 /// outputClash for a traced run, and a map path that an #include cannot spell.
 std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedPaths &Paths);
 
+/// The traced copy of a project header: its annotated kernels' twins, and includes that lead
+/// to other copies.
+struct HeaderEmission {
+  std::string Original, Copy; // paths
+  std::string Text;
+  std::string MapPath, JsonPath, MapHeader, MapJson; // only for annotated headers
+  TracedPlan Plan;
+};
+
 struct TracedEmission {
   SourceModel Model; // both passes merged
   TracedPlan Plan;
   std::string Text;
   std::string MapHeader, MapJson;
+  std::vector<HeaderEmission> Headers;
 };
 
 /// Plans the traced edits over the merged passes, applies them and renders the decode map (the

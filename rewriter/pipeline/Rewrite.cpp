@@ -144,6 +144,13 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   R.Pending.push_back({Paths.Map, std::move(E->MapHeader), true});
   R.Pending.push_back({Paths.Json, std::move(E->MapJson), true});
   R.Pending.push_back({Paths.Output, std::move(E->Text)});
+  for (HeaderEmission &H : E->Headers) {
+    if (!H.MapPath.empty()) {
+      R.Pending.push_back({H.MapPath, std::move(H.MapHeader), true});
+      R.Pending.push_back({H.JsonPath, std::move(H.MapJson), true});
+    }
+    R.Pending.push_back({H.Copy, std::move(H.Text)});
+  }
 }
 
 } // namespace
