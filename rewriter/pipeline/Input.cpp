@@ -30,6 +30,8 @@ void anchorIncludePaths(std::vector<std::string> &Args, const std::string &Direc
 
 std::vector<std::string> databaseArgs(const std::string &Path, const CompileSettings &Settings,
                                       llvm::raw_ostream &Warnings) {
+  if (Settings.BuildPath.empty() && !Settings.FindDatabase)
+    return {};
   std::string Error;
   std::unique_ptr<clang::tooling::CompilationDatabase> Db =
       Settings.BuildPath.empty()

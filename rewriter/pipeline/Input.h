@@ -27,6 +27,7 @@ struct CompileSettings {
   std::string CudaPath = "/usr/local/cuda";
   std::string GpuArch = "sm_90";
   std::string BuildPath;                // -p: directory holding compile_commands.json
+  bool FindDatabase = true; // without -p, look for compile_commands.json upward from the file
   std::vector<std::string> ExtraArgs;   // --extra-arg, passed to Clang as they are
   std::vector<std::string> CommandTail; // what followed `--`: a compiler command line
 };

@@ -1,0 +1,118 @@
+// cutrace-nvcc's reading of nvcc command lines and its dependency-file repair (docs/cli.md,
+// "cutrace-nvcc"). The wrapper end to end, with nvcc and make, is test/wrapper/check_make.sh.
+#include "DependencyFile.h"
+#include "NvccCommand.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+
+using namespace cutrace;
+
+namespace {
+
+NvccCommand read(std::vector<std::string> Args) { return readNvccCommand(Args); }
+
+std::vector<std::string> cudaInputs(const NvccCommand &C) {
+  std::vector<std::string> Paths;
+  for (const NvccInput &I : C.Inputs)
+    if (I.IsCuda)
+      Paths.push_back(I.Path + "@" + std::to_string(I.ArgIndex));
+  return Paths;
+}
+
+} // namespace
+
+TEST(NvccCommand, OptionValuesAreNeverInputs) {
+  NvccCommand C =
+      read({"-o", "out.cu.o", "-I", "inc.cu", "-MF", "x.cu", "-MT", "t.cu", "-x", "cu", "-c",
+            "main.cu", "--output-directory", "d.cu", "-Xcompiler", "-O2", "-ccbin", "g++"});
+  EXPECT_EQ(cudaInputs(C), std::vector<std::string>{"main.cu@11"});
+  EXPECT_EQ(C.Output, "out.cu.o");
+  EXPECT_EQ(C.DependencyFile, "x.cu");
+  EXPECT_FALSE(C.Links);
+}
+
+TEST(NvccCommand, EqualsAndLongSpellingsAreRead) {
+  NvccCommand C = read({"--output-file=a.o", "--compile", "k.cu", "--dependency-output=k.d",
+                        "--generate-dependencies-with-compile"});
+  EXPECT_EQ(C.Output, "a.o");
+  EXPECT_EQ(C.DependencyFile, "k.d");
+  EXPECT_TRUE(C.DependenciesWithCompile);
+  EXPECT_FALSE(C.Links);
+  EXPECT_EQ(cudaInputs(C), std::vector<std::string>{"k.cu@2"});
+}
+
+TEST(NvccCommand, LanguageOptionMakesAnyFileCuda) {
+  NvccCommand C = read({"-x", "cu", "-c", "kernel.cpp", "-x", "none", "host.cpp"});
+  EXPECT_EQ(cudaInputs(C), std::vector<std::string>{"kernel.cpp@3"});
+  ASSERT_EQ(C.Inputs.size(), 2u);
+  EXPECT_FALSE(C.Inputs[1].IsCuda);
+}
+
+TEST(NvccCommand, OnlyCommandsWithoutAPhaseFlagLink) {
+  EXPECT_TRUE(read({"a.o", "b.o", "-o", "app"}).Links);
+  EXPECT_TRUE(read({"a.cu", "-o", "app", "-MD"}).Links);
+  for (const char *Phase : {"-c", "-dc", "-lib", "-E", "-M", "-MM", "-cubin", "-ptx", "-dlink",
+                            "--preprocess", "--lib"})
+    EXPECT_FALSE(read({Phase, "a.cu"}).Links) << Phase;
+  EXPECT_TRUE(read({"-lineinfo", "a.cu"}).Links) << "-lineinfo is not -l ineinfo";
+  EXPECT_TRUE(read({"--version"}).Informational);
+}
+
+TEST(NvccCommand, ParseFlagsAreTranslatedForClang) {
+  NvccCommand C = read({"-Iinc", "-I", "a,b", "--include-path=c", "-DX=1", "-D", "Y,Z", "-isystem",
+                        "sys", "-std=c++17", "-UW", "-O3", "-Xcompiler", "-Wall", "-c", "k.cu"});
+  std::vector<std::string> Expected = {"-I",       "inc", "-I",         "a",  "-I", "b",  "-I",
+                                       "c",        "-D",  "X=1",        "-D", "Y",  "-D", "Z",
+                                       "-isystem", "sys", "-std=c++17", "-U", "W"};
+  EXPECT_EQ(C.ClangArgs, Expected);
+}
+
+TEST(NvccCommand, FirstNamedArchitectureIsTheParseArchitecture) {
+  EXPECT_EQ(read({"-arch=sm_80", "-c", "k.cu"}).GpuArch, "sm_80");
+  EXPECT_EQ(read({"-gencode", "arch=compute_90a,code=sm_90a", "-c", "k.cu"}).GpuArch, "sm_90a");
+  EXPECT_EQ(read({"--generate-code=arch=compute_86,code=[compute_86,sm_86]", "k.cu"}).GpuArch,
+            "sm_86");
+  EXPECT_EQ(read({"-arch=native", "k.cu"}).GpuArch, "");
+}
+
+TEST(NvccCommand, OptionsFilesGiveParseFlagsButNotCudaInputs) {
+  std::string File = testing::TempDir() + "/cutrace-nvcc-options.rsp";
+  std::ofstream(File) << "-I\"dir with space\" -DFROM_FILE\n";
+  NvccCommand C = read({"--options-file", File, "-c", "k.cu"});
+  EXPECT_FALSE(C.Problem);
+  EXPECT_EQ(C.ClangArgs, (std::vector<std::string>{"-I", "dir with space", "-D", "FROM_FILE"}));
+  std::ofstream(File) << "k2.cu\n";
+  NvccCommand Bad = read({"-optf", File, "-c"});
+  ASSERT_TRUE(Bad.Problem);
+  EXPECT_NE(Bad.Problem->find("'k2.cu' is listed in the options file"), std::string::npos);
+  std::remove(File.c_str());
+}
+
+TEST(NvccCommand, DependencyFileDefaultsFollowNvcc) {
+  NvccCommand C = read({"-MD", "-c", "src/main.cu", "-o", "out/x.cu.o"});
+  EXPECT_EQ(defaultDependencyFile(C, C.Inputs[0]), "out/x.cu.d");
+  NvccCommand NoOutput = read({"-MD", "-c", "src/main.cu"});
+  EXPECT_EQ(defaultDependencyFile(NoOutput, NoOutput.Inputs[0]), "main.d");
+}
+
+TEST(DependencyFile, GeneratedSourceBecomesTheOriginalAndHelpersAreDropped) {
+  std::vector<GeneratedSource> Sources = {
+      {"o/main.o.cutrace/main.cu", "src/main.cu", "o/main.o.cutrace"}};
+  std::string In = "o/main.o : o/main.o.cutrace/main.cu \\\n"
+                   "    /usr/include/stdio.h \\\n"
+                   "    o/main.o.cutrace/main.trace_map.h \\\n"
+                   "    src/k.h\n";
+  std::string Out = "o/main.o : src/main.cu \\\n"
+                    "    /usr/include/stdio.h \\\n"
+                    "     \\\n"
+                    "    src/k.h\n";
+  EXPECT_EQ(restoreOriginals(In, Sources), Out);
+}
+
+TEST(DependencyFile, EscapedSpacesStayEscaped) {
+  std::vector<GeneratedSource> Sources = {{"g/a b.cu", "my dir/a b.cu", "g"}};
+  EXPECT_EQ(restoreOriginals("x.o: g/a\\ b.cu my\\ inc/h.h\n", Sources),
+            "x.o: my\\ dir/a\\ b.cu my\\ inc/h.h\n");
+}
