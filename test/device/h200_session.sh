@@ -55,6 +55,20 @@ JSON_INCLUDE=$PWD/.carry/include bash test/device/run_demo.sh sm_90 > "$R/logs/r
 echo "exit $?"; tail -5 "$R/logs/run_demo.txt"
 cp -r build-device/traces "$R/traces/demo" 2>/dev/null
 
+echo "== launch entry points (cutrace/launch.h): every form recorded, then CUTRACE=0"
+$NVCC test/device/launch_forms.cu $OBJ -o "$R/launch_forms" > "$R/logs/build_launch_forms.txt" 2>&1 ||
+  { echo "BUILD FAILED: launch_forms"; cat "$R/logs/build_launch_forms.txt"; }
+CUTRACE_FORMAT=ctrace CUTRACE_OUTPUT="$R/traces/launch_forms" "$R/launch_forms" \
+  > "$R/logs/run_launch_forms.txt" 2>&1
+echo "exit $?"; grep -v "^PASS" "$R/logs/run_launch_forms.txt"
+rc=0
+for t in "$R/traces/launch_forms"/*.ctrace; do "$R/check_ctrace" "$t" || rc=1; done \
+  > "$R/logs/check_launch_forms.txt" 2>&1
+echo "check_ctrace on $(ls "$R/traces/launch_forms" | wc -l) files: exit $rc"
+CUTRACE=0 CUTRACE_OUTPUT="$R/traces/launch_forms_off" "$R/launch_forms" \
+  > "$R/logs/run_launch_forms_off.txt" 2>&1
+echo "CUTRACE=0: exit $?"; grep -v "^PASS" "$R/logs/run_launch_forms_off.txt"
+
 echo "== per-event cost"
 {
   "$R/bench_stripped" clock

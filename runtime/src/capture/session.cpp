@@ -1,9 +1,11 @@
 // Automatic mode: launch() registers one buffer per launch; flush() (or normal exit) copies
 // them back and hands each to detail::write_launch_outputs. One process-wide session behind a
 // mutex.
+#include "session.h"
 #include "device_buffer.h"
 #include "outputs.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -73,6 +75,21 @@ public:
     Slots *slots = buf->slots();
     pending_.push_back({map.kernel, map.json ? map.json : "", count++, std::move(*buf)});
     return slots;
+  }
+
+  // Whether launch() would give this launch a buffer now; a launch over the limit is counted here,
+  // as launch() counts it. Disabled tracing answers without the lock; nothing is allocated.
+  bool admits(const KernelMap &map) {
+    if (!enabled_.load(std::memory_order_relaxed))
+      return false;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!enabled_)
+      return false;
+    const auto it = launches_.find(map.kernel);
+    if (it == launches_.end() || it->second < max_launches_)
+      return true;
+    ++skipped_[map.kernel];
+    return false;
   }
 
   void flush() {
@@ -145,13 +162,14 @@ private:
   }
 
   std::mutex mu_;
-  bool enabled_ = true;
+  std::atomic<bool> enabled_{true}; // written under mu_; admits() reads it without
+
   bool exit_hook_registered_ = false;
   bool mapped_ = false; // CUTRACE_MAPPED=1: buffers in mapped host memory (survive a trap)
   std::string dir_;
   uint32_t max_launches_ = 64;
-  std::map<std::string, uint32_t> launches_; // recorded launches per kernel
-  std::map<std::string, uint32_t> skipped_;  // launches over the limit since the last flush
+  std::map<std::string, uint32_t, std::less<>> launches_; // recorded launches per kernel
+  std::map<std::string, uint32_t> skipped_; // launches over the limit since the last flush
   std::vector<PendingLaunch> pending_;
 };
 
@@ -167,6 +185,7 @@ Slots *launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream) 
   return session().launch(map, grid, block, stream);
 }
 void enable(const char *dir) { session().enable(dir); }
+bool detail::admits(const KernelMap &map) { return session().admits(map); }
 void disable() { session().disable(); }
 void flush() { session().flush(); }
 
