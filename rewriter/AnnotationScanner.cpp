@@ -154,6 +154,10 @@ private:
   std::vector<size_t> BlockEnds;                      // endOfBlock of every token, built lazily
 
   void report(unsigned Offset, std::string Message) {
+    // Two checks can fail on the same annotation for one reason (no ';' and not a statement).
+    if (!Result.Problems.empty() && Result.Problems.back().Offset == Offset &&
+        Result.Problems.back().Message == Message)
+      return;
     Result.Problems.push_back({Offset, std::move(Message), Severity::Error});
   }
 

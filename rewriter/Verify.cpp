@@ -11,12 +11,14 @@ std::optional<std::string> placementError(const AnnotationUse &Use) {
   case FunctionSide::Global:
     return std::nullopt;
   case FunctionSide::Device:
-    return "annotations in __device__ functions are not supported yet";
+    return "annotations in __device__ functions are not supported yet; annotate the calling "
+           "__global__ kernel around the call instead";
   case FunctionSide::Host:
     return "annotations are only allowed in __global__ functions (found in host function '" +
            Use.FunctionName + "')";
   case FunctionSide::Lambda:
-    return "annotations in lambdas are not supported yet";
+    return "annotations in lambdas are not supported yet; put the annotation in the enclosing "
+           "__global__ function, around the lambda's call";
   case FunctionSide::None:
     break;
   }

@@ -127,6 +127,14 @@ Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
   return V;
 }
 
+/// A header the parse cannot find is almost always a missing include directory.
+static std::string missingHeaderHint(llvm::StringRef Reason) {
+  if (!Reason.contains("file not found"))
+    return "";
+  return "; give the file's include directories: -p <build dir> (its compile_commands.json) or "
+         "the compile command after `--` (-- -I<dir> -D<macro>)";
+}
+
 bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
                     llvm::ArrayRef<ParseOutcome> Passes, RunLog &Log, llvm::raw_ostream &Shown,
                     int &Status) {
@@ -136,7 +144,8 @@ bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
           P.Pass == compat::CudaPass::Host ? stage::ParseHost : stage::ParseDevice;
       Log.fail(Stage, Log.stage(Stage)->Reason,
                showLine(F.Path + ": error: cannot rewrite: the " + compat::passName(P.Pass).str() +
-                            " pass could not parse the file (" + P.FailureReason + ")",
+                            " pass could not parse the file (" + P.FailureReason + ")" +
+                            missingHeaderHint(P.FailureReason),
                         Shown) +
                    Log.stage(Stage)->Diagnostics);
       Status = ParseFailure;

@@ -5,6 +5,7 @@
 #include "report/ExplainOutput.h"
 #include "report/RunReport.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -145,6 +146,22 @@ RewriteRequest requestFor(const std::string &Path, std::vector<std::string> Comm
   return R;
 }
 
+/// `--traced -o -` writes the source to stdout but the decode map to files: say where, so they
+/// are not found later by surprise in the working directory (docs/cli.md).
+void noteMapBesideStdout(const RewriteResult &Result) {
+  if (Result.Mode != RewriteMode::Traced || Result.Status != Ok || Output != "-" ||
+      !MapPath.empty())
+    return;
+  std::vector<std::string> Maps;
+  for (const PendingOutput &P : Result.Pending)
+    if (P.IsMap)
+      Maps.push_back("'" + P.Path + "'");
+  if (!Maps.empty())
+    llvm::errs() << "trace-rewrite: note: the traced source went to stdout; its decode map was "
+                 << "written to " << llvm::join(Maps, " and ")
+                 << " (choose the place with --map)\n";
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -184,6 +201,7 @@ int main(int Argc, const char **Argv) {
   commitRewrites(Results, llvm::errs());
   int Worst = Ok;
   for (const RewriteResult &Result : Results) {
+    noteMapBesideStdout(Result);
     if (!Result.AgainstDiff.empty())
       llvm::outs() << Result.AgainstDiff;
     if (Explaining->on())

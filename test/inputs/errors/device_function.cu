@@ -1,4 +1,4 @@
-// EXPECT: 5:3: annotations in __device__ functions are not supported yet
+// EXPECT: 5:3: annotations in __device__ functions are not supported yet; annotate the calling __global__ kernel around the call instead
 #include <cutrace/trace.h>
 
 __device__ int g(int v) {

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# trace-rewrite's messages to a new user (issue: error messages): each case asserts the exit
+# status, the message and what was (not) written.
+# usage: check_messages.sh <trace-rewrite>
+set -uo pipefail
+tool=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+check() { # check <rule> <command...>: the command must succeed
+  local what=$1; shift
+  if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
+}
+cd "$work"
+
+cat >missing.cu <<'CU'
+#include <cutrace/trace.h>
+#include "config.h"
+__global__ void k(int *p) {
+  TRACE_RECORD("x", p[0]);
+}
+CU
+"$tool" --traced missing.cu -o out/missing.traced.cu >out.txt 2>err.txt
+status=$?
+check "Messages.MissingHeaderExits3 ($status)" test $status -eq 3
+check "Messages.MissingHeaderNamesTheHeader" grep -q "missing.cu:2:10: 'config.h' file not found" err.txt
+check "Messages.MissingHeaderSuggestsDashPOrIncludeDirs" \
+  grep -qF -- "-p <build dir> (its compile_commands.json) or the compile command after \`--\` (-- -I<dir>" err.txt
+check "Messages.MissingHeaderWritesNothing" test ! -e out
+
+cat >twice.cu <<'CU'
+#include <cutrace/trace.h>
+int g = (TRACE_RECORD("x"), 1);
+__global__ void k(int *p) { p[0] = g; }
+CU
+"$tool" twice.cu -o twice.strip.cu >out.txt 2>err.txt
+status=$?
+check "Messages.StripProblemExits1 ($status)" test $status -eq 1
+check "Messages.StripPrintsEachProblemOnce" \
+  test "$(grep -c 'twice.cu:2:10: error: annotation must be a whole statement' err.txt)" -eq 1
+check "Messages.StripProblemWritesNothing" test ! -e twice.strip.cu
+
+cat >device.cu <<'CU'
+#include <cutrace/trace.h>
+__device__ int g(int v) {
+  TRACE_RECORD("x", v);
+  return v;
+}
+CU
+"$tool" --traced device.cu -o device.traced.cu >out.txt 2>err.txt
+status=$?
+check "Messages.NotSupportedExits1 ($status)" test $status -eq 1
+check "Messages.NotSupportedSaysWhatToDoInstead" grep -q \
+  'device.cu:3:3: error: annotations in __device__ functions are not supported yet; annotate the calling __global__ kernel around the call instead' err.txt
+check "Messages.NotSupportedWritesNothing" \
+  test ! -e device.traced.cu -a ! -e device.trace_map.h -a ! -e device.trace_map.json
+
+cat >ok.cu <<'CU'
+#include <cutrace/trace.h>
+__global__ void k(int *p) {
+  TRACE_RECORD("x", p[0]);
+}
+CU
+"$tool" --traced ok.cu -o - >out.txt 2>err.txt
+status=$?
+check "Messages.TracedToStdoutExits0 ($status)" test $status -eq 0
+check "Messages.TracedToStdoutSaysWhereTheMapWent" grep -qF \
+  "note: the traced source went to stdout; its decode map was written to './ok.trace_map.h' and './ok.trace_map.json' (choose the place with --map)" err.txt
+check "Messages.TracedToStdoutMapIsWhereItSaid" test -f ok.trace_map.h -a -f ok.trace_map.json
+rm -f ok.trace_map.*
+"$tool" --traced ok.cu -o - --map maps/ok.h >out.txt 2>err.txt
+check "Messages.TracedToStdoutWithMapIsQuiet" bash -c "! grep -q note err.txt && test -f maps/ok.h"
+
+exit $fail
