@@ -44,6 +44,13 @@ CUTRACE_COMPAT_LOADS_(float4)
 CUTRACE_COMPAT_LOADS_(double2)
 #undef CUTRACE_COMPAT_LOADS_
 
+// nvcc's builtin traits for extended lambdas, which libcu++ calls in host code once __NVCC__ and
+// __CUDACC_EXTENDED_LAMBDA__ are defined (the parse defines them as nvcc does). A Clang parse
+// has no extended-lambda closure types, so each answers false.
+#define __nv_is_extended_device_lambda_closure_type(...) false
+#define __nv_is_extended_host_device_lambda_closure_type(...) false
+#define __nv_is_extended_device_lambda_with_preserved_return_type(...) false
+
 // nvcc's headers give host code a global isfinite/isinf/isnan; with clang's CUDA wrapper the
 // global names are the __device__ overloads only, so host and __host__ __device__ code calling
 // `isfinite(x)` fails to resolve. The standard ones (constexpr, hence host and device) fill in.
