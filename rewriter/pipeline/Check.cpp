@@ -3,6 +3,7 @@
 #include "DiagnosticPrinter.h"
 #include "pipeline/Status.h"
 #include <algorithm>
+#include <set>
 
 namespace cutrace {
 
@@ -59,25 +60,108 @@ bool lexicalRulesHold(const SourceFile &F, const ScanResult &Scan, RunLog &Log,
   return false;
 }
 
+namespace {
+
+constexpr llvm::StringLiteral AcceptedMark = " [nvcc accepts this: ";
+
+/// Errors Clang 19 reports on code nvcc accepts become warnings that say so (compat/CudaCompat.h),
+/// so no check counts them; the text before each on its line tells which they are.
+void tolerateClangOnlyErrors(const SourceFile &F, ParseOutcome &P) {
+  for (ClangDiagnostic &D : P.Diagnostics) {
+    if (D.Level != Severity::Error)
+      continue;
+    llvm::StringRef Before;
+    if (D.InMainFile && D.Offset <= F.text().size()) {
+      llvm::StringRef Head = F.text().take_front(D.Offset);
+      Before = Head.substr(Head.find_last_of('\n') + 1);
+    }
+    if (std::optional<std::string> Why = compat::clangOnlyReason(D.Message, Before)) {
+      D.Level = Severity::Warning;
+      D.Message += AcceptedMark.str() + *Why + "]";
+    }
+  }
+}
+
+std::string diagnosticText(const SourceFile &F, const ParseOutcome &P, llvm::StringRef Prefix) {
+  std::string Text;
+  for (const ClangDiagnostic &D : P.Diagnostics)
+    if (D.Level != Severity::Note)
+      Text += (D.Location.empty() ? F.Path : D.Location) +
+              (D.Level == Severity::Error ? ": error: " : ": warning: ") + Prefix.str() +
+              D.Message + "\n";
+  return Text;
+}
+
+std::vector<Count> passCounts(const ParseOutcome &P) {
+  return {{"kernels", static_cast<unsigned>(P.Model.Kernels.size())},
+          {"launch sites", static_cast<unsigned>(P.Model.Launches.size())},
+          {"annotations seen", static_cast<unsigned>(P.Model.Uses.size())},
+          {"clang errors", P.errorCount()}};
+}
+
+} // namespace
+
 ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
                        compat::CudaPass Pass, RunLog &Log) {
   llvm::StringRef Stage = Pass == compat::CudaPass::Host ? stage::ParseHost : stage::ParseDevice;
   Log.start(Stage);
   ParseOutcome P = parseSource(F.Path, Options, Pass);
-  std::string Diagnostics;
-  for (const ClangDiagnostic &D : P.Diagnostics)
-    if (D.Level != Severity::Note)
-      Diagnostics += (D.Location.empty() ? F.Path : D.Location) +
-                     (D.Level == Severity::Error ? ": error: " : ": warning: ") + D.Message + "\n";
-  std::vector<Count> Counts = {{"kernels", static_cast<unsigned>(P.Model.Kernels.size())},
-                               {"launch sites", static_cast<unsigned>(P.Model.Launches.size())},
-                               {"annotations seen", static_cast<unsigned>(P.Model.Uses.size())},
-                               {"clang errors", P.errorCount()}};
+  tolerateClangOnlyErrors(F, P);
+  std::string Diagnostics = diagnosticText(F, P, "");
   if (P.Ran)
-    Log.complete(Stage, std::move(Counts), std::move(Diagnostics));
+    Log.complete(Stage, passCounts(P), std::move(Diagnostics));
   else
     Log.fail(Stage, "could not parse the file: " + P.FailureReason, std::move(Diagnostics));
   return P;
+}
+
+std::vector<ParseOutcome> parseDevicePasses(const SourceFile &F, compat::ParseOptions Options,
+                                            llvm::ArrayRef<std::string> Archs, RunLog &Log) {
+  if (Archs.size() == 1) {
+    Options.GpuArch = Archs.front();
+    return {parsePass(F, Options, compat::CudaPass::Device, Log)};
+  }
+  // One stage for all arches: its counts and diagnostics name the arch of each.
+  Log.start(stage::ParseDevice);
+  std::vector<ParseOutcome> Passes;
+  std::string Diagnostics;
+  std::vector<Count> Counts = {{"arches", static_cast<unsigned>(Archs.size())}};
+  for (const std::string &Arch : Archs) {
+    Options.GpuArch = Arch;
+    ParseOutcome P = parseSource(F.Path, Options, compat::CudaPass::Device);
+    tolerateClangOnlyErrors(F, P);
+    Diagnostics += diagnosticText(F, P, "[" + Arch + "] ");
+    for (Count &C : passCounts(P))
+      Counts.push_back({C.What + " (" + Arch + ")", C.Value});
+    bool Ran = P.Ran;
+    std::string Reason = P.FailureReason;
+    Passes.push_back(std::move(P));
+    if (!Ran) {
+      Log.fail(stage::ParseDevice, "could not parse the file for " + Arch + ": " + Reason,
+               std::move(Diagnostics), std::move(Counts));
+      return Passes;
+    }
+  }
+  Log.complete(stage::ParseDevice, std::move(Counts), std::move(Diagnostics));
+  return Passes;
+}
+
+std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::raw_ostream &Shown) {
+  std::set<std::string> Seen;
+  std::string Text;
+  for (const ParseOutcome &P : Passes)
+    for (const ClangDiagnostic &D : P.Diagnostics) {
+      size_t Mark = D.Message.find(AcceptedMark.str());
+      if (D.Level != Severity::Warning || Mark == std::string::npos ||
+          !Seen.insert(D.Location + D.Message).second)
+        continue;
+      std::string Why = D.Message.substr(Mark + AcceptedMark.size());
+      Why.pop_back(); // the closing ']'
+      Text += showLine(D.Location + ": note: Clang 19 rejects this and nvcc accepts it (" + Why +
+                           "), so the rewrite goes on: " + D.Message.substr(0, Mark),
+                       Shown);
+    }
+  return Text;
 }
 
 /// One plain statement of what a --verify-strip run could not check, and how to fix that.
@@ -110,6 +194,7 @@ Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
     Diagnostics += showLine(F.Path + ": " + (Strict ? "error" : "note") + ": " +
                                 uncheckedSummary(V.Unchecked, Strict),
                             Shown);
+  Diagnostics += showAcceptedClangErrors(Passes, Shown);
   if (V.IgnoredClangErrors)
     Diagnostics += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
                                 " Clang error(s) outside annotated functions were ignored",
@@ -159,8 +244,16 @@ bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
     Status = AnnotationErrors;
     return false;
   }
+  // What was tolerated is said, so that nobody mistakes it for a clean parse.
+  std::string Notes = showAcceptedClangErrors(Passes, Shown);
+  if (V.IgnoredClangErrors)
+    Notes += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
+                          " Clang error(s) outside annotated functions were ignored (code nvcc "
+                          "compiles and Clang 19 does not; --explain lists them)",
+                      Shown);
   Log.complete(stage::Check,
-               {{"errors", 0}, {"warnings", countLevel(V.Problems, Severity::Warning)}});
+               {{"errors", 0}, {"warnings", countLevel(V.Problems, Severity::Warning)}},
+               std::move(Notes));
   return true;
 }
 

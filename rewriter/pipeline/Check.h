@@ -36,6 +36,15 @@ bool lexicalRulesHold(const SourceFile &F, const ScanResult &Scan, RunLog &Log,
 ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
                        compat::CudaPass Pass, RunLog &Log);
 
+/// The device passes of a run, one per arch in Archs (each parsed as compat::archParse says),
+/// logged as one stage; stops at the first pass that cannot parse.
+std::vector<ParseOutcome> parseDevicePasses(const SourceFile &F, compat::ParseOptions Options,
+                                            llvm::ArrayRef<std::string> Archs, RunLog &Log);
+
+/// A note for each Clang error the passes accepted as Clang-only (code nvcc compiles), once;
+/// returns the text shown.
+std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::raw_ostream &Shown);
+
 /// --verify-strip's check: every rule over both passes; what could not be checked is a note (an
 /// error when Strict).
 Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,

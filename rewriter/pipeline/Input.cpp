@@ -29,7 +29,7 @@ void anchorIncludePaths(std::vector<std::string> &Args, const std::string &Direc
 }
 
 std::vector<std::string> databaseArgs(const std::string &Path, const CompileSettings &Settings,
-                                      llvm::raw_ostream &Warnings) {
+                                      llvm::raw_ostream &Warnings, compat::BuildArchs &Archs) {
   if (Settings.BuildPath.empty() && !Settings.FindDatabase)
     return {};
   std::string Error;
@@ -46,6 +46,7 @@ std::vector<std::string> databaseArgs(const std::string &Path, const CompileSett
   for (const clang::tooling::CompileCommand &C : Db->getCompileCommands(Absolute)) {
     std::vector<std::string> Args = compat::translateCompileCommand(C.CommandLine);
     anchorIncludePaths(Args, C.Directory);
+    Archs = compat::buildArchsOf(C.CommandLine);
     return Args;
   }
   return {};
@@ -59,23 +60,56 @@ std::optional<std::string> compileSettingsProblem(const CompileSettings &Setting
   if (!llvm::sys::fs::exists(Header))
     return "--cuda-path '" + Settings.CudaPath + "' holds no CUDA installation (no " +
            Header.str().str() + ")";
-  llvm::StringRef Arch = Settings.GpuArch;
-  llvm::StringRef Number = Arch.starts_with("sm_") ? Arch.drop_front(3) : "";
-  if (Number.ends_with("a") || Number.ends_with("f"))
-    Number = Number.drop_back();
-  if (Number.empty() || !llvm::all_of(Number, llvm::isDigit))
-    return "--cuda-gpu-arch '" + Settings.GpuArch +
-           "' is not a GPU architecture (sm_80, sm_90, "
-           "sm_90a, ...)";
+  llvm::SmallVector<llvm::StringRef, 4> Archs;
+  llvm::StringRef(Settings.GpuArch).split(Archs, ',');
+  for (llvm::StringRef Arch : Archs) {
+    llvm::StringRef Number = Arch.starts_with("sm_") ? Arch.drop_front(3) : "";
+    if (Number.ends_with("a") || Number.ends_with("f"))
+      Number = Number.drop_back();
+    if (Number.empty() || !llvm::all_of(Number, llvm::isDigit))
+      return "--cuda-gpu-arch '" + Arch.str() +
+             "' is not a GPU architecture (sm_80, sm_90, "
+             "sm_90a, ...)";
+  }
   return std::nullopt;
 }
+
+namespace {
+
+/// The build's arches: from the command after `--`, else the database's command, else
+/// --cuda-gpu-arch (a comma-separated list). What nvcc 13 cannot compile is left out, with a note.
+void setArchs(compat::ParseOptions &Options, const CompileSettings &Settings,
+              compat::BuildArchs FromDatabase, llvm::raw_ostream &Warnings) {
+  std::vector<std::string> Command = {"cc"};
+  Command.insert(Command.end(), Settings.CommandTail.begin(), Settings.CommandTail.end());
+  compat::BuildArchs FromTail = compat::buildArchsOf(Command);
+  compat::BuildArchs &Found =
+      FromTail.Archs.empty() && FromTail.Dropped.empty() ? FromDatabase : FromTail;
+  for (const std::string &Arch : Found.Dropped)
+    Warnings << "trace-rewrite: note: the compile command names GPU architecture '" << Arch
+             << "', which nvcc 13 does not compile for (sm_75 and up); no pass parses for it\n";
+  if (!Found.Archs.empty()) {
+    Options.GpuArchs = Found.Archs;
+  } else {
+    llvm::SmallVector<llvm::StringRef, 4> Listed;
+    llvm::StringRef(Settings.GpuArch).split(Listed, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Arch : Listed)
+      Options.GpuArchs.push_back(Arch.trim().str());
+  }
+  if (Options.GpuArchs.empty())
+    Options.GpuArchs.push_back("sm_90");
+  Options.GpuArch = Options.GpuArchs.front();
+}
+
+} // namespace
 
 compat::ParseOptions parseOptionsFor(const std::string &Path, const CompileSettings &Settings,
                                      llvm::raw_ostream &Warnings) {
   compat::ParseOptions Options;
   Options.CudaPath = Settings.CudaPath;
-  Options.GpuArch = Settings.GpuArch;
-  Options.ExtraArgs = databaseArgs(Path, Settings, Warnings);
+  compat::BuildArchs DatabaseArchs;
+  Options.ExtraArgs = databaseArgs(Path, Settings, Warnings, DatabaseArchs);
+  setArchs(Options, Settings, std::move(DatabaseArchs), Warnings);
   Options.ExtraArgs.insert(Options.ExtraArgs.end(), Settings.ExtraArgs.begin(),
                            Settings.ExtraArgs.end());
   std::vector<std::string> Command = {"cc"};

@@ -25,9 +25,10 @@ llvm::Expected<SourceFile> readSource(const std::string &Path);
 /// Where compile flags come from, in order of precedence (later wins for -D/-U).
 struct CompileSettings {
   std::string CudaPath = "/usr/local/cuda";
-  std::string GpuArch = "sm_90";
-  std::string BuildPath;                // -p: directory holding compile_commands.json
-  bool FindDatabase = true; // without -p, look for compile_commands.json upward from the file
+  std::string GpuArch = "sm_90"; // one arch or a comma-separated list; an -arch or -gencode of
+                                 // the compile command (database or `--`) replaces it
+  std::string BuildPath;         // -p: directory holding compile_commands.json
+  bool FindDatabase = true;      // without -p, look for compile_commands.json upward from the file
   std::vector<std::string> ExtraArgs;   // --extra-arg, passed to Clang as they are
   std::vector<std::string> CommandTail; // what followed `--`: a compiler command line
 };

@@ -6,6 +6,7 @@
 #include "pipeline/Emit.h"
 #include "pipeline/Write.h"
 #include <algorithm>
+#include <set>
 
 namespace cutrace {
 
@@ -39,6 +40,36 @@ void fail(RewriteResult &R, llvm::StringRef Stage, const std::string &Why,
   Shown << "trace-rewrite: error: " << Why << "\n";
   R.Log.fail(Stage, Why);
   R.Status = UsageOrIo;
+}
+
+/// The arches the device passes parse: one per distinct parse of the build's arches. An arch
+/// Clang 19 cannot target is parsed as the nearest one it can, and a note says so.
+std::vector<std::string> deviceArchs(const compat::ParseOptions &Options,
+                                     llvm::raw_ostream &Shown) {
+  std::vector<std::string> Archs = compat::distinctParses(
+      Options.GpuArchs.empty() ? std::vector<std::string>{Options.GpuArch} : Options.GpuArchs);
+  for (const std::string &Arch : Archs) {
+    compat::ArchParse P = compat::archParse(Arch);
+    if (P.Fallback)
+      Shown << "trace-rewrite: note: Clang 19 cannot target " << Arch << "; its device pass parses"
+            << " as " << P.ClangArch << " with __CUDA_ARCH__=" << P.ArchValue
+            << " and the arch's feature macros (docs/cli.md, \"GPU architectures\")\n";
+  }
+  return Archs;
+}
+
+/// Offsets of the annotations the scan found that no pass saw (every arch's #if skips them).
+std::vector<unsigned> unseenAnnotations(const ScanResult &Scan,
+                                        llvm::ArrayRef<ParseOutcome> Passes) {
+  std::set<unsigned> Seen;
+  for (const ParseOutcome &P : Passes)
+    for (const AnnotationUse &U : P.Model.Uses)
+      Seen.insert(U.MacroOffset);
+  std::vector<unsigned> Unseen;
+  for (const Annotation &A : Scan.Annotations)
+    if (!Seen.count(A.MacroOffset))
+      Unseen.push_back(A.MacroOffset);
+  return Unseen;
 }
 
 void runStrip(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostream &Shown) {
@@ -89,8 +120,9 @@ void runVerify(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   const SourceFile &F = R.Input;
   R.Scan = collectAnnotations(F, R.Log);
   compat::ParseOptions Options = parseOptionsFor(F.Path, Request.Compile, Shown);
-  std::vector<ParseOutcome> Passes = {parsePass(F, Options, compat::CudaPass::Host, R.Log),
-                                      parsePass(F, Options, compat::CudaPass::Device, R.Log)};
+  std::vector<ParseOutcome> Passes = {parsePass(F, Options, compat::CudaPass::Host, R.Log)};
+  for (ParseOutcome &P : parseDevicePasses(F, Options, deviceArchs(Options, Shown), R.Log))
+    Passes.push_back(std::move(P));
   Verdict V = checkForVerify(F, R.Scan, Passes, Request.Strict, R.Log, Shown);
   R.Status = V.failed() ? AnnotationErrors : Ok;
   StripEmission Stripped = emitStrip(F, R.Scan, R.Log);
@@ -115,14 +147,19 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
     R.Status = AnnotationErrors;
     return;
   }
-  // One parse when the host pass saw every annotation: the device pass could add nothing.
+  // One parse when the host pass saw every annotation: the device passes could add nothing.
+  // Otherwise one device pass per distinct arch of the build, so that every #if branch an arch
+  // compiles is seen and checked.
   compat::ParseOptions Options = parseOptionsFor(F.Path, Request.Compile, Shown);
+  Options.Traced = true;
   std::vector<ParseOutcome> Passes = {parsePass(F, Options, compat::CudaPass::Host, R.Log)};
   if (needsDevicePass(R.Scan, Passes.front()))
-    Passes.push_back(parsePass(F, Options, compat::CudaPass::Device, R.Log));
+    for (ParseOutcome &P : parseDevicePasses(F, Options, deviceArchs(Options, Shown), R.Log))
+      Passes.push_back(std::move(P));
   else
     R.Log.skip(stage::ParseDevice, "the host pass saw every annotation; the device pass could "
                                    "add nothing");
+  R.UnseenAnnotations = unseenAnnotations(R.Scan, Passes);
   if (!checkForTraced(F, R.Scan, Passes, R.Log, Shown, R.Status))
     return;
   TracedOptions Traced;

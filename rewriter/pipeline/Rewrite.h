@@ -57,6 +57,9 @@ struct RewriteResult {
   std::optional<std::vector<Edit>> AppliedEdits;
   SourceModel Model;
   TracedPlan Plan;
+  /// Traced runs: offsets of annotations the lexer found and no Clang pass saw (a branch no
+  /// arch of the build compiles), in file order; the plan must not leave them raw.
+  std::vector<unsigned> UnseenAnnotations;
 };
 
 /// Runs one file through every stage but the write: diagnostics are shown on Shown as they are
