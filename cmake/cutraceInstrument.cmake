@@ -28,19 +28,33 @@ function(cutrace_instrument target)
     set(arg_TRACED ON)
   endif()
 
+  # Checked in both builds, so a value that would break the traced build fails the stripped
+  # configure too (the limits of trace-rewrite --max-events, docs/cli.md).
+  if(DEFINED arg_MAX_EVENTS AND NOT arg_MAX_EVENTS MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "cutrace_instrument: MAX_EVENTS must be a whole number between 1 and "
+                        "16777216 (events kept per row), not '${arg_MAX_EVENTS}'")
+  endif()
+  if(DEFINED arg_MAX_EVENTS AND (arg_MAX_EVENTS LESS 1 OR arg_MAX_EVENTS GREATER 16777216))
+    message(FATAL_ERROR "cutrace_instrument: MAX_EVENTS must be between 1 and 16777216 (events "
+                        "kept per row), not ${arg_MAX_EVENTS}")
+  endif()
+  if(arg_CLOCK AND NOT arg_CLOCK MATCHES "^(clock64|globaltimer)$")
+    message(FATAL_ERROR "cutrace_instrument: CLOCK must be clock64 or globaltimer, "
+                        "not '${arg_CLOCK}'")
+  endif()
+
   if(NOT arg_TRACED)
     target_link_libraries(${target} PRIVATE cutrace::annotations)
     return()
   endif()
+  # Host code that must differ between the builds tests this (docs/cmake.md); every source of
+  # the target sees it, .cpp files too, and so does the tool's parse (COMPILE_DEFINITIONS).
+  target_compile_definitions(${target} PRIVATE CUTRACE_TRACED)
 
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(NOT "CUDA" IN_LIST languages)
     message(FATAL_ERROR "cutrace_instrument: enable the CUDA language first "
                         "(project(... LANGUAGES CXX CUDA)); its compiler writes the depfile")
-  endif()
-  if(arg_CLOCK AND NOT arg_CLOCK MATCHES "^(clock64|globaltimer)$")
-    message(FATAL_ERROR "cutrace_instrument: CLOCK must be clock64 or globaltimer, "
-                        "not '${arg_CLOCK}'")
   endif()
   if(NOT TARGET cutrace::cutrace)
     message(FATAL_ERROR "cutrace_instrument: TRACED ON links cutrace::cutrace, which this cutrace "
@@ -62,7 +76,7 @@ function(cutrace_instrument target)
 
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/cutrace/${target})
   set(tool_options "")
-  if(arg_MAX_EVENTS)
+  if(DEFINED arg_MAX_EVENTS)
     list(APPEND tool_options --max-events ${arg_MAX_EVENTS})
   endif()
   if(arg_CLOCK)

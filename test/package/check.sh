@@ -36,7 +36,7 @@ fi
 prefix=$work/prefix
 step "install $build to $prefix"
 quiet cmake --install "$build" --prefix "$prefix"
-for f in bin/trace-rewrite include/cutrace/trace.h include/cutrace/traced.h \
+for f in bin/trace-rewrite bin/cutrace-nvcc include/cutrace/trace.h include/cutrace/traced.h \
   include/cutrace/device.h include/cutrace/host.h include/cutrace/map.h \
   lib/libcutrace.a lib/libcutrace_capture.a lib/libcutrace_analysis.a lib/libcutrace_format.a \
   lib/cmake/cutrace/cutraceConfig.cmake \
@@ -121,6 +121,52 @@ if configure "$off" OFF; then
 else
   fail "configure (TRACED OFF) failed"
 fi
+
+step "installed cutrace-nvcc finds the installed runtime"
+"$prefix/bin/cutrace-nvcc" --cutrace-libs >"$work/libs.txt" 2>&1
+grep -qx "$prefix/lib/libcutrace.a $prefix/lib/libcutrace_analysis.a $prefix/lib/libcutrace_format.a" \
+  "$work/libs.txt" && pass "cutrace-nvcc --cutrace-libs names the prefix's libraries" ||
+  fail "cutrace-nvcc --cutrace-libs: $(cat "$work/libs.txt")"
+
+# A target with a .cu and a .cpp (test/package/instrument_project).
+step "cutrace_instrument: CUTRACE_TRACED, the CUDA runtime, MAX_EVENTS"
+project=$repo/test/package/instrument_project
+configure_project() { # <build dir> [cmake args...]
+  local dir=$1; shift
+  quiet cmake -S "$project" -B "$dir" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 "$@"
+}
+for traced in ON OFF; do
+  dir=$work/instrument-$traced
+  if configure_project "$dir" -DAPP_TRACED=$traced && quiet ninja -C "$dir"; then
+    expected=$([[ $traced == ON ]] && echo traced || echo plain)
+    grep -q "cutrace build: $expected" "$dir/app" &&
+      pass "TRACED $traced: host.cpp sees CUTRACE_TRACED only in the traced build" ||
+      fail "TRACED $traced: host.cpp did not build the '$expected' branch"
+    ! ldd "$dir/app" | grep -q libcudart &&
+      pass "TRACED $traced: the CUDA runtime is linked statically, as nvcc does" ||
+      fail "TRACED $traced: links libcudart.so ($(ldd "$dir/app" | grep libcudart))"
+    ninja -C "$dir" -t commands app | tail -1 >"$work/link.txt"
+    [[ $(grep -o 'cudart[a-z_]*' "$work/link.txt" | sort -u) == cudart_static ]] &&
+      pass "TRACED $traced: one CUDA runtime on the link line" ||
+      fail "TRACED $traced: link line has $(grep -o 'cudart[a-z_.]*' "$work/link.txt" | tr '\n' ' ')"
+    echo "    app size (TRACED $traced): $(stat -c %s "$dir/app") bytes"
+  else
+    fail "TRACED $traced: instrument_project did not build"
+  fi
+done
+for bad in 0 16777217 lots; do
+  dir=$work/instrument-bad-$bad
+  if cmake -S "$project" -B "$dir" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DAPP_MAX_EVENTS=$bad \
+    >"$work/bad.log" 2>&1; then
+    fail "MAX_EVENTS $bad was accepted at configure time"
+  else
+    grep -q "cutrace_instrument: MAX_EVENTS must be" "$work/bad.log" && [[ ! -e $dir/build.ninja ]] &&
+      pass "MAX_EVENTS $bad stops the configure with a message, no build files" ||
+      fail "MAX_EVENTS $bad: $(cat "$work/bad.log")"
+  fi
+done
 
 if ((failures)); then
   echo "package check: $failures failure(s)"
