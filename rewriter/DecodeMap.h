@@ -1,5 +1,6 @@
 // The decode map: what the runtime needs to turn a kernel's buffer back into named events
-// (docs/design.md, "Traced contract"). Rendered as a C++ header the traced file includes and as JSON.
+// (docs/design.md, "Traced contract"). Rendered as a C++ header the traced file includes and as
+// JSON.
 #ifndef CUTRACE_REWRITER_DECODEMAP_H
 #define CUTRACE_REWRITER_DECODEMAP_H
 

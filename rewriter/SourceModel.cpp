@@ -171,7 +171,8 @@ public:
     SourceLocation Begin = Call->getBeginLoc();
     Site.InMacro = Begin.isMacroID() || Call->getRParenLoc().isMacroID();
     std::optional<unsigned> Offset = writtenOffset(SM, Target, Begin);
-    if (!Offset || !SeenLaunches.insert(*Offset).second)
+    // Launches from device code (dynamic parallelism) stay as they are: the runtime is host-only.
+    if (!Offset || inDeviceCode(Call) || !SeenLaunches.insert(*Offset).second)
       return true;
     Site.Kernel = Kernel ? kernelIndex(Kernel) : -1;
     Site.Offset = *Offset;
@@ -201,9 +202,79 @@ public:
       // The configuration call ends at `>>>`.
       if (std::optional<unsigned> GGG = writtenOffset(SM, Target, Config->getRParenLoc()))
         Site.ConfigEnd = *GGG + 3;
+      if (Site.InMacro)
+        describeMacroBody(CalleeExpr, Config, Site);
     }
     Model.Launches.push_back(std::move(Site));
     return true;
+  }
+
+  /// True inside a function compiled for the device (__device__, __global__, __host__ __device__).
+  bool inDeviceCode(const Stmt *S) {
+    llvm::DenseSet<const FunctionDecl *> HostLambdas; // passed on to their enclosing function
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty()) {
+      DynTypedNode Node = Parents[0];
+      const FunctionDecl *FD = Node.get<FunctionDecl>();
+      if (auto *Lambda = Node.get<LambdaExpr>())
+        FD = Lambda->getCallOperator();
+      if (FD && !HostLambdas.contains(FD)) {
+        // Clang makes unannotated lambdas implicitly __host__ __device__: such a lambda runs
+        // where its enclosing function does.
+        auto *Method = dyn_cast<CXXMethodDecl>(FD);
+        const auto *Device = FD->getAttr<CUDADeviceAttr>();
+        if (!(Method && Method->getParent()->isLambda()) || (Device && !Device->isImplicit()))
+          return Device || FD->hasAttr<CUDAGlobalAttr>();
+        HostLambdas.insert(FD);
+      }
+      Parents = Ctx.getParents(Node);
+    }
+    return false;
+  }
+
+  /// Where a macro's body (defined in this file) writes Loc: a macro argument maps to the
+  /// parameter that receives it.
+  SourceLocation bodyLoc(SourceLocation Loc) const {
+    while (Loc.isMacroID())
+      Loc = SM.isMacroArgExpansion(Loc) ? SM.getImmediateExpansionRange(Loc).getBegin()
+                                        : SM.getImmediateSpellingLoc(Loc);
+    return SM.getFileEntryForID(SM.getFileID(Loc)) == Target ? Loc : SourceLocation();
+  }
+
+  std::optional<Span> bodySpan(SourceRange R) const {
+    SourceLocation B = bodyLoc(R.getBegin()), E = bodyLoc(R.getEnd());
+    if (B.isInvalid() || E.isInvalid() || SM.getFileID(B) != SM.getFileID(E))
+      return std::nullopt;
+    unsigned End = SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
+    if (End <= SM.getFileOffset(B))
+      return std::nullopt;
+    return Span{SM.getFileOffset(B), End};
+  }
+
+  void describeMacroBody(const Expr *Callee, const CallExpr *Config, LaunchSite &Site) {
+    std::optional<Span> C = bodySpan(Callee->IgnoreImplicit()->getSourceRange());
+    SourceLocation GGG = bodyLoc(Config->getRParenLoc());
+    if (!C || GGG.isInvalid())
+      return;
+    FileID File = SM.getFileID(GGG);
+    llvm::StringRef Text = SM.getBufferData(File);
+    auto Arg = [&](unsigned I, const char *Default) -> std::optional<std::string> {
+      if (I >= Config->getNumArgs() || isa<CXXDefaultArgExpr>(Config->getArg(I)))
+        return Default;
+      std::optional<Span> A = bodySpan(Config->getArg(I)->getSourceRange());
+      if (!A)
+        return std::nullopt;
+      return Text.substr(A->Begin, A->size()).str();
+    };
+    std::optional<std::string> G = Arg(0, "1"), B = Arg(1, "1"), S = Arg(2, "0"), St = Arg(3, "0");
+    if (!G || !B || !S || !St)
+      return;
+    Site.Body.Callee = *C;
+    Site.Body.ConfigEnd = SM.getFileOffset(GGG) + 3;
+    Site.Body.Grid = *G;
+    Site.Body.Block = *B;
+    Site.Body.Shmem = *S;
+    Site.Body.Stream = *St;
   }
 
   /// A kernel named other than as the callee of a launch: its pointer may be launched anywhere.
@@ -243,11 +314,14 @@ private:
       if (auto *Call = Parents[0].get<CallExpr>()) {
         if (auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call); Launch && Launch->getCallee() == E)
           return;
-        if (const FunctionDecl *Callee = Call->getDirectCallee(); Callee && Callee->getIdentifier()) {
+        if (const FunctionDecl *Callee = Call->getDirectCallee();
+            Callee && Callee->getIdentifier()) {
           llvm::StringRef Name = Callee->getName();
           if (isLaunchApi(Name))
             return;
           Use.AttributeCall = Name.starts_with("cudaFunc") || Name.starts_with("cudaOccupancy");
+          if (!Use.AttributeCall && SM.isInSystemHeader(Callee->getLocation()))
+            Use.LibraryCall = Callee->getQualifiedNameAsString();
         }
       }
     if (!SeenValueUses.insert(*At).second)
@@ -295,8 +369,7 @@ private:
   }
 
   std::string spelled(SourceRange R) const {
-    return Lexer::getSourceText(SM.getExpansionRange(R), SM, Ctx.getLangOpts())
-        .str();
+    return Lexer::getSourceText(SM.getExpansionRange(R), SM, Ctx.getLangOpts()).str();
   }
 
   static bool isLaunchApi(llvm::StringRef Name) {
@@ -311,8 +384,8 @@ private:
     std::optional<unsigned> E = writtenOffset(SM, Target, Callee->getEndLoc());
     if (!B || !E)
       return;
-    unsigned EndTok = *E + Lexer::MeasureTokenLength(SM.getFileLoc(Callee->getEndLoc()), SM,
-                                                    Ctx.getLangOpts());
+    unsigned EndTok =
+        *E + Lexer::MeasureTokenLength(SM.getFileLoc(Callee->getEndLoc()), SM, Ctx.getLangOpts());
     Site.Callee = {*B, EndTok};
     const Expr *Named = Callee->IgnoreParenImpCasts();
     if (auto *Unary = dyn_cast<UnaryOperator>(Named); Unary && Unary->getOpcode() == UO_AddrOf)
@@ -364,7 +437,8 @@ private:
     K.DefinitionVisible = Canonical->isDefined(Definition);
     for (const FunctionDecl *R : Decls) {
       FunctionTypeLoc TL = R->getFunctionTypeLoc();
-      std::optional<unsigned> RParen = TL ? writtenOffset(SM, Target, TL.getRParenLoc()) : std::nullopt;
+      std::optional<unsigned> RParen =
+          TL ? writtenOffset(SM, Target, TL.getRParenLoc()) : std::nullopt;
       if (!RParen)
         continue;
       KernelDeclSite Site;
@@ -376,11 +450,11 @@ private:
         Outer = T;
       SourceLocation Begin = Outer->getBeginLoc(), End = Outer->getEndLoc();
       Site.InMacro = R->getLocation().isMacroID() || End.isMacroID();
-      std::optional<unsigned> B = writtenOffset(SM, Target, Begin), E = writtenOffset(SM, Target, End);
+      std::optional<unsigned> B = writtenOffset(SM, Target, Begin),
+                              E = writtenOffset(SM, Target, End);
       std::optional<unsigned> N = writtenOffset(SM, Target, R->getLocation());
       if (B && E && N) {
-        unsigned EndTok =
-            *E + Lexer::MeasureTokenLength(SM.getFileLoc(End), SM, Ctx.getLangOpts());
+        unsigned EndTok = *E + Lexer::MeasureTokenLength(SM.getFileLoc(End), SM, Ctx.getLangOpts());
         Site.Range = {*B, EndTok};
         Site.Name = *N;
       } else {
@@ -457,9 +531,10 @@ private:
       if ((Role != ArgRole::Payload && Role != ArgRole::Lead) || isa<CXXDefaultArgExpr>(Arg))
         continue;
       if (findSideEffect(Arg, Ctx))
-        Use.Problems.push_back({writtenOffset(SM, Target, Arg->getBeginLoc()).value_or(Use.MacroOffset),
-                                roleName(Role).str() + " of " + Spelling.Macro.str() +
-                                    " has side effects (stripping would change behaviour)"});
+        Use.Problems.push_back(
+            {writtenOffset(SM, Target, Arg->getBeginLoc()).value_or(Use.MacroOffset),
+             roleName(Role).str() + " of " + Spelling.Macro.str() +
+                 " has side effects (stripping would change behaviour)"});
     }
     // Uses are per spelled location: an instantiation adds only what its pattern could not see.
     auto [Seen, New] = UseAt.try_emplace(Use.MacroOffset, Model.Uses.size());
@@ -478,7 +553,7 @@ private:
     if (!Callee || !Callee->getIdentifier() || !isLaunchApi(Callee->getName()))
       return;
     std::optional<unsigned> At = writtenOffset(SM, Target, Call->getBeginLoc());
-    if (!At || !SeenLaunches.insert(*At).second)
+    if (!At || inDeviceCode(Call) || !SeenLaunches.insert(*At).second)
       return;
     LaunchSite Site;
     Site.Offset = *At;
@@ -502,7 +577,6 @@ private:
     }
     Model.Launches.push_back(std::move(Site));
   }
-
 };
 
 /// Every #include of the translation unit: who includes what, and where it is written.
@@ -517,8 +591,8 @@ public:
   IncludeRecorder(const SourceManager &SM, std::vector<Inclusion> &Out) : SM(SM), Out(Out) {}
 
   void InclusionDirective(SourceLocation Hash, const Token &, StringRef, bool,
-                          CharSourceRange FileName, OptionalFileEntryRef File, StringRef,
-                          StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
+                          CharSourceRange FileName, OptionalFileEntryRef File, StringRef, StringRef,
+                          const Module *, bool, SrcMgr::CharacteristicKind) override {
     if (!File || Hash.isMacroID() || FileName.getBegin().isMacroID())
       return;
     Inclusion I;
@@ -673,8 +747,7 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
   DiagnosticCollector Collector;
   bool Reached = false;
   tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
-                                     std::make_unique<ModelAction>(Outcome, Reached),
-                                     Files.get());
+                                     std::make_unique<ModelAction>(Outcome, Reached), Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
   if (!compat::runGuarded([&] { Invocation.run(); })) {
     Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "

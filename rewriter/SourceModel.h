@@ -28,8 +28,8 @@ struct AnnotationUse {
 
 /// One declaration of a kernel written in the main file.
 struct KernelDeclSite {
-  Span Range;          // the whole declaration (template header included), without its ';'
-  unsigned Name = 0;   // the kernel's name token
+  Span Range;            // the whole declaration (template header included), without its ';'
+  unsigned Name = 0;     // the kernel's name token
   unsigned ParamEnd = 0; // ')' closing the parameter list
   bool HasParams = false;
   bool IsDefinition = false;
@@ -49,23 +49,30 @@ struct KernelDecl {
 
 /// A `<<<>>>` launch, or a call of the CUDA launch API, written in the main file.
 struct LaunchSite {
-  int Kernel = -1;      // -1: the callee is not a kernel name (a function pointer, a parameter)
-  unsigned Offset = 0;  // the callee's first character
-  unsigned ArgsEnd = 0; // ')' closing the argument list
-  Span Callee;          // the callee expression as written (`ns::k<T>`, `&k`, `fn`)
+  int Kernel = -1;         // -1: the callee is not a kernel name (a function pointer, a parameter)
+  unsigned Offset = 0;     // the callee's first character
+  unsigned ArgsEnd = 0;    // ')' closing the argument list
+  Span Callee;             // the callee expression as written (`ns::k<T>`, `&k`, `fn`)
   unsigned CalleeName = 0; // the kernel's name token inside Callee (when Kernel >= 0)
   unsigned ConfigEnd = 0;  // just past `>>>`
   bool HasWrittenArgs = false;
   bool OmitsDefaultedArgs = false;
   std::vector<std::string> DefaultArgs; // spelled defaults of the arguments left out
   bool InMacro = false;
-  bool DeducedTemplate = false;    // a template kernel named without template arguments
-  bool OverloadedName = false;     // the callee's name denotes more than one function
-  bool ViaLaunchApi = false;       // cudaLaunchKernel / cudaLaunchKernelEx / cooperative
-  Span ApiName;                    // the API function's name token, when ViaLaunchApi
-  std::string ApiFunction;         // e.g. "cudaLaunchKernel"
+  bool DeducedTemplate = false;           // a template kernel named without template arguments
+  bool OverloadedName = false;            // the callee's name denotes more than one function
+  bool ViaLaunchApi = false;              // cudaLaunchKernel / cudaLaunchKernelEx / cooperative
+  Span ApiName;                           // the API function's name token, when ViaLaunchApi
+  std::string ApiFunction;                // e.g. "cudaLaunchKernel"
   std::string Grid, Block, Shmem, Stream; // spelled launch configuration
   bool ConfigHasSideEffects = false;
+  /// A launch written in the body of a macro defined in this file: where the body spells it
+  /// (one edit serves every expansion).
+  struct {
+    Span Callee; // the callee as the body writes it (a macro parameter, a kernel name)
+    unsigned ConfigEnd = 0;
+    std::string Grid, Block, Shmem, Stream;
+  } Body;
 };
 
 /// A kernel named other than as a launch's callee (a pointer taken, a template argument).
@@ -73,6 +80,7 @@ struct KernelValueUse {
   int Kernel = -1;
   unsigned Offset = 0;
   bool AttributeCall = false; // an argument of cudaFunc* / cudaOccupancy*: no launch follows
+  std::string LibraryCall;    // the function of a system header it is passed to, if any
 };
 
 struct ClangDiagnostic {

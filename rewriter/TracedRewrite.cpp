@@ -395,11 +395,8 @@ public:
     const TracedTwin *Twin = twinOf(L.Kernel);
     if (L.ViaLaunchApi)
       return planApiCall(L, Twin);
-    if (L.InMacro) {
-      if (Twin)
-        cannotRecord(L, "it is written inside a macro expansion");
-      return;
-    }
+    if (L.InMacro)
+      return planMacroLaunch(L, Twin);
     if (!L.ConfigEnd || L.Callee.End <= L.Callee.Begin)
       return;
     if (Twin)
@@ -420,6 +417,7 @@ private:
   const SourceModel &Model;
   const std::map<int, TracedTwin> &Twins;
   TracedPlan &Plan;
+  llvm::DenseSet<unsigned> MacroEdits; // macro bodies already edited, by offset
 
   void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
 
@@ -436,6 +434,26 @@ private:
                " with slots from cutrace::Recorder (docs/guide.md)");
   }
 
+  /// A launch in a macro body: the body's one launch serves every expansion, whichever kernel
+  /// it is given, so it goes through the registry.
+  void planMacroLaunch(const LaunchSite &L, const TracedTwin *Twin) {
+    const auto &B = L.Body;
+    if (B.ConfigEnd == 0 || L.OmitsDefaultedArgs) {
+      if (Twin)
+        cannotRecord(L, "it is written inside a macro that the rewrite cannot edit");
+      return;
+    }
+    if (Twin && !Twin->Registered)
+      cannotRecord(L, "a template kernel launched inside a macro has no run-time twin "
+                      "registration");
+    if (!MacroEdits.insert(B.Callee.Begin).second)
+      return;
+    edit({B.Callee.Begin, B.ConfigEnd}, "cutrace::via(" + text(Buffer, B.Callee) + ", " + B.Grid +
+                                            ", " + B.Block + ", " + B.Shmem + ", " + B.Stream +
+                                            ")");
+    Plan.EditedLaunches.push_back(L.Offset);
+  }
+
   void planTwinLaunch(const LaunchSite &L, const TracedTwin &Twin) {
     const KernelDecl &K = Model.Kernels[L.Kernel];
     std::string Map = "cutrace_map::" + Twin.Symbol;
@@ -445,8 +463,7 @@ private:
         warnAt(Plan, L.Offset,
                "launch configuration of '" + K.Name +
                    "' has side effects and is evaluated twice in traced builds");
-      edit({L.CalleeName, L.CalleeName + static_cast<unsigned>(K.Name.size())},
-           twinName(K.Name));
+      edit({L.CalleeName, L.CalleeName + static_cast<unsigned>(K.Name.size())}, twinName(K.Name));
       edit({L.ArgsEnd, L.ArgsEnd},
            spelledDefaults(L) + (L.HasWrittenArgs || !L.DefaultArgs.empty() ? ", " : "") +
                "cutrace::launch(" + Map + ", " + L.Grid + ", " + L.Block + ", " + L.Stream + ")");
@@ -455,8 +472,8 @@ private:
     }
     std::string Callee = text(Buffer, L.Callee);
     unsigned NameAt = L.CalleeName - L.Callee.Begin;
-    std::string TwinCallee = Callee.substr(0, NameAt) + twinName(K.Name) +
-                             Callee.substr(NameAt + K.Name.size());
+    std::string TwinCallee =
+        Callee.substr(0, NameAt) + twinName(K.Name) + Callee.substr(NameAt + K.Name.size());
     edit({L.Callee.Begin, L.ConfigEnd}, "cutrace::launchPair(" + Map + ", " + Callee + ", " +
                                             TwinCallee + ", " + configArgs(L) + ")");
     if (L.OmitsDefaultedArgs)
@@ -478,7 +495,8 @@ private:
   }
 };
 
-/// Value uses of annotated kernels: what a pointer to the kernel records when launched.
+/// Value uses of annotated kernels that cannot record: a library function that launches what it
+/// is given, or a template kernel whose instance no launch of this program has registered yet.
 void planValueUses(const SourceModel &Model, const std::map<int, TracedTwin> &Twins,
                    TracedPlan &Plan) {
   for (const KernelValueUse &U : Model.ValueUses) {
@@ -486,21 +504,23 @@ void planValueUses(const SourceModel &Model, const std::map<int, TracedTwin> &Tw
     if (It == Twins.end() || U.AttributeCall)
       continue;
     const KernelDecl &K = Model.Kernels[U.Kernel];
-    if (It->second.Registered)
-      Plan.Problems.push_back(
-          {U.Offset,
-           "'" + K.Name +
-               "' is used as a value here: launches through it are recorded when this "
-               "program's own code makes them (<<<>>>, cudaLaunchKernel*); a library that launches "
-               "it runs it unrecorded",
-           Severity::Note});
-    else
+    std::string HowToRecord = "; to record them, launch " + K.Name +
+                              " with <<<>>> or cudaLaunchKernel* in this program, or launch " +
+                              twinName(K.Name) +
+                              " with slots from cutrace::Recorder (docs/guide.md)";
+    if (!U.LibraryCall.empty())
+      warnAt(Plan, U.Offset,
+             "'" + K.Name + "' is passed to '" + U.LibraryCall +
+                 "' from a library header: launches it makes run the kernel unrecorded, as in "
+                 "the plain build" +
+                 HowToRecord);
+    else if (!It->second.Registered)
       warnAt(Plan, U.Offset,
              "'" + K.Name +
-                 "' is used as a value here: launches through this pointer run it unrecorded "
-                 "(a template kernel has no run-time twin); launch it with <<<>>> in this "
-                 "file, or launch " +
-                 twinName(K.Name) + " with slots from cutrace::Recorder (docs/guide.md)");
+                 "' is used as a value here: a template kernel's instance records through a "
+                 "pointer only after a <<<>>> launch of that instance has run; until then its "
+                 "launches run unrecorded" +
+                 HowToRecord);
   }
 }
 

@@ -1,6 +1,6 @@
-// Traced mode (docs/design.md, "Traced contract"): annotations become calls into cutrace/device.h, annotated kernels gain
-// a trailing slots parameter, their launches get slots from the host runtime, and a decode map
-// describes what each recorded site means.
+// Traced mode (docs/design.md, "Traced contract"): annotations become calls into cutrace/device.h,
+// annotated kernels gain a trailing slots parameter, their launches get slots from the host
+// runtime, and a decode map describes what each recorded site means.
 #ifndef CUTRACE_REWRITER_TRACEDREWRITE_H
 #define CUTRACE_REWRITER_TRACEDREWRITE_H
 

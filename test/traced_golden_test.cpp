@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -123,7 +124,8 @@ TEST_P(Traced, CompilesWithNvccForSm80AndSm90) {
       runCommand(std::string(CUTRACE_NVCC) +
                  " -std=c++17 -gencode arch=compute_80,code=sm_80"
                  " -gencode arch=compute_90,code=sm_90 -I " CUTRACE_RUNTIME_INCLUDE " -I " +
-                 quote(T.Dir) + " -c " + quote(T.traced()) + " -o " + quote(T.Dir / "out.o"));
+                 quote(T.Dir) + " -I " + quote(inputsDir()) + " -c " + quote(T.traced()) + " -o " +
+                 quote(T.Dir / "out.o"));
   EXPECT_EQ(Nvcc.Status, 0) << Nvcc.Output;
   EXPECT_EQ(Nvcc.Output.find("warning"), std::string::npos) << Nvcc.Output;
 }
@@ -207,54 +209,175 @@ TEST(TracedRules, TwoKernelsPerFileEachGetAMapOthersUntouched) {
   EXPECT_EQ(R.Map["kernels"][1]["kernel"], "shift");
   EXPECT_NE(R.Text.find("__global__ void untouched(float *x) { x[0] = 0.0f; }"), std::string::npos);
   EXPECT_NE(R.Text.find("  untouched<<<1, 1>>>(x);\n"), std::string::npos);
-  EXPECT_NE(R.Text.find("shift<<<(n + 255) / 256, 256, 0, stream>>>(x, 1.0f, n, "
-                        "cutrace::launch(cutrace_map::shift, (n + 255) / 256, 256, stream));"),
+  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::shift, shift, shift_cutrace_traced, "
+                        "(n + 255) / 256, 256, 0, stream)(x, 1.0f, n);"),
             std::string::npos)
       << R.Text;
+}
+
+TEST(TracedRules, OriginalKernelKeepsItsSignatureAndLosesItsAnnotationsAsStripDoes) {
+  Rewritten R = rewrite("early_exits");
+  CommandResult Stripped = runCommand("cd " + quote(inputsDir()) + " && " +
+                                      std::string(CUTRACE_REWRITE_BIN) + " early_exits.cu");
+  ASSERT_EQ(Stripped.Status, 0);
+  size_t Begin = Stripped.Output.find("__global__ void early_exits(");
+  size_t End = Stripped.Output.find("\n}\n", Begin);
+  ASSERT_NE(End, std::string::npos);
+  std::string Original = Stripped.Output.substr(Begin, End + 3 - Begin);
+  EXPECT_NE(R.Text.find(Original), std::string::npos) << R.Text;
+  EXPECT_NE(R.Text.find("__global__ void early_exits_cutrace_traced(const int *flags, float *out, "
+                        "int n, cutrace::Slots* __cutrace_slots = nullptr) {"),
+            std::string::npos);
 }
 
 TEST(TracedRules, TemplateKernelWithTwoInstantiationsSharesOneMap) {
   Rewritten R = rewrite("template_kernel");
   ASSERT_EQ(R.Map["kernels"].size(), 1u);
   EXPECT_EQ(R.Map["kernels"][0]["sites"].size(), 1u) << "one edit per spelled location";
-  EXPECT_EQ(count(R.Text, "cutrace::Slots* __cutrace_slots"), 1u);
-  EXPECT_EQ(count(R.Text, "cutrace::launch(cutrace_map::fill,"), 2u) << R.Text;
+  EXPECT_EQ(count(R.Text, "cutrace::Slots* __cutrace_slots"), 1u) << "one twin";
+  EXPECT_EQ(count(R.Text, "cutrace::launchPair(cutrace_map::fill,"), 2u) << R.Text;
+  EXPECT_EQ(count(R.Text, "registerTwin"), 0u) << "template twins register at their launches";
 }
 
-TEST(TracedRules, KernelDeclaredThenDefinedGetsDefaultOnFirstDeclaration) {
+TEST(TracedRules, TwinDeclaredBesideEveryDeclarationWithTheDefaultOnTheFirst) {
   Rewritten R = rewrite("declared_then_defined");
-  EXPECT_NE(R.Text.find("__global__ void later(int *out, cutrace::Slots* __cutrace_slots = "
+  EXPECT_NE(R.Text.find("__global__ void later(int *out);\n#line 4 \"declared_then_defined.cu\"\n"
+                        "__global__ void later_cutrace_traced(int *out, cutrace::Slots* "
+                        "__cutrace_slots = nullptr);\n#line 5 \"declared_then_defined.cu\"\n"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("__global__ void later_cutrace_traced(int *out, cutrace::Slots* "
+                        "__cutrace_slots) {"),
+            std::string::npos);
+  EXPECT_NE(R.Text.find("__global__ void noargs_cutrace_traced(cutrace::Slots* __cutrace_slots = "
                         "nullptr);"),
             std::string::npos);
-  EXPECT_NE(R.Text.find("__global__ void later(int *out, cutrace::Slots* __cutrace_slots) {"),
+  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::noargs, noargs, noargs_cutrace_traced, "
+                        "1, 1, 0, 0)();"),
             std::string::npos);
-  EXPECT_NE(R.Text.find("__global__ void noargs(cutrace::Slots* __cutrace_slots = nullptr);"),
-            std::string::npos);
-  EXPECT_NE(R.Text.find("noargs<<<1, 1>>>(cutrace::launch(cutrace_map::noargs, 1, 1, 0));"),
+  EXPECT_NE(R.Text.find("cutrace::registerTwin((const void *)&later, (const void "
+                        "*)&later_cutrace_traced, cutrace_map::later, 1);"),
             std::string::npos);
 }
 
 TEST(TracedRules, LaunchesInLambdasAndWithTwoToFourParametersAreRewritten) {
   Rewritten R = rewrite("launch_in_lambda");
-  EXPECT_NE(
-      R.Text.find("work<<<blocks, 32>>>(x, cutrace::launch(cutrace_map::work, blocks, 32, 0))"),
-      std::string::npos);
-  EXPECT_NE(R.Text.find("work<<<1, 32, 0>>>(x, cutrace::launch(cutrace_map::work, 1, 32, 0))"),
+  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::work, work, work_cutrace_traced, blocks, "
+                        "32, 0, 0)(x)"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::work, work, work_cutrace_traced, 1, 32, "
+                        "0, 0)(x)"),
             std::string::npos);
-  EXPECT_NE(R.Text.find("work<<<1, 32, 128, s>>>(x, cutrace::launch(cutrace_map::work, 1, 32, s))"),
+  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::work, work, work_cutrace_traced, 1, 32, "
+                        "128, s)(x)"),
             std::string::npos);
 }
 
-TEST(TracedRules, UnrewritableLaunchesAreWarnedAboutWithTheExplicitApi) {
+TEST(TracedRules, MacroBodiesAndLaunchApiCallsGoThroughTheTwinRegistry) {
   Rewritten R = rewrite("launch_in_lambda");
-  EXPECT_NE(R.Diagnostics.find("launch_in_lambda.cu:17:3: warning: launch of 'work' cannot be "
-                               "rewritten (inside a macro expansion)"),
+  EXPECT_NE(R.Text.find("#define LAUNCH_WORK(x) cutrace::via(work, 1, 32, 0, 0)(x)\n"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("  LAUNCH_WORK(x);\n"), std::string::npos) << "expansions stay as written";
+  EXPECT_NE(R.Text.find("cutrace::launchKernel(reinterpret_cast<const void *>(&work), dim3(1), "
+                        "dim3(32), args, 0, s);"),
+            std::string::npos);
+  EXPECT_EQ(R.Diagnostics.find("warning"), std::string::npos) << R.Diagnostics;
+}
+
+TEST(TracedRules, EveryLaunchFormIsRoutedAndLibraryLaunchersAreWarnedAbout) {
+  Rewritten R = rewrite("launch_forms");
+  for (const char *Routed :
+       {"cutrace::launchKernelEx(&cfg, fill, x, 2.0f, n);",
+        "cutrace::launchKernel((const void *)fill, dim3(1), dim3(128), fill_args, 0, s);",
+        "cutrace::launchCooperativeKernel((const void *)axpy, dim3(1), dim3(128), axpy_args, 0, "
+        "s);",
+        "cutrace::launchKernelExC(&cfg, (const void *)axpy, axpy_args);",
+        "cutrace::via(f, 1, 128, 0, s)(x, 3.0f, n);",
+        "cutrace::via(kernel, (n + 127) / 128, 128, 0, 0)(x, 1.0f, n);",
+        "cutrace::launchPair(cutrace_map::axpy, axpy, axpy_cutrace_traced, 1, 128, 0, 0)(a, x, y, "
+        "1024);",
+        "cutrace::launchPair(cutrace_map::stride, stride<32>, stride_cutrace_traced<32>, 1, 32, 0, "
+        "0)(x, n);",
+        "cudaFuncSetAttribute(fill, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);"})
+    EXPECT_NE(R.Text.find(Routed), std::string::npos) << Routed << "\n" << R.Text;
+  EXPECT_NE(R.Diagnostics.find("launch_forms.cu:56:18: warning: 'fill' is passed to "
+                               "'library_launch' from a library header"),
             std::string::npos)
       << R.Diagnostics;
-  EXPECT_NE(R.Diagnostics.find("launch_in_lambda.cu:19:3: warning: launch of 'work' cannot be "
-                               "rewritten (launched through the CUDA launch API)"),
-            std::string::npos);
   EXPECT_NE(R.Diagnostics.find("cutrace::Recorder"), std::string::npos);
+  EXPECT_EQ(count(R.Diagnostics, "warning:"), 1u) << "tables and pointers record: no warning";
+}
+
+TEST(TracedRules, AnnotationInABranchNoParseCompiledIsDroppedWithAWarning) {
+  Rewritten R = rewrite("arch_branches");
+  EXPECT_EQ(R.Text.find("TRACE_"), std::string::npos) << R.Text;
+  EXPECT_NE(R.Diagnostics.find("arch_branches.cu:10:3: warning: TRACE_RANGE is in code that no "
+                               "parsed configuration compiles"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_EQ(R.Map["kernels"][0]["sites"].size(), 1u);
+}
+
+/// An input copied into a fresh directory with one line replaced, rewritten there.
+TracedRun runTracedVariant(const std::string &Stem, int Line, const std::string &NewLine) {
+  TracedRun T;
+  T.Stem = Stem + "_variant";
+  T.Dir = fs::temp_directory_path() / ("cutrace_variant_" + Stem + "_" + std::to_string(getpid()));
+  fs::remove_all(T.Dir);
+  fs::create_directories(T.Dir);
+  std::istringstream In(readFile(inputsDir() / (Stem + ".cu")));
+  std::ofstream Out(T.Dir / (T.Stem + ".cu"), std::ios::binary);
+  std::string Text;
+  for (int N = 1; std::getline(In, Text); ++N)
+    Out << (N == Line ? NewLine : Text) << "\n";
+  Out.close();
+  T.Result = runCommand("cd " + quote(T.Dir) + " && " + CUTRACE_REWRITE_BIN + " --traced " +
+                        T.Stem + ".cu -o " + quote(T.traced()));
+  return T;
+}
+
+TEST(TracedRules, NvccDiagnosticsInTracedBuildsPointAtTheSourceLine) {
+  // Line 11 of early_exits.cu is inside the annotated kernel, after its annotations.
+  // A warning nvcc gives and Clang's parse does not: the rewrite succeeds, nvcc reports it.
+  TracedRun T = runTracedVariant("early_exits", 11, "  float acc = 0.0f; int planted_unused;");
+  ASSERT_EQ(T.Result.Status, 0) << T.Result.Output;
+  CommandResult Nvcc = runCommand(std::string(CUTRACE_NVCC) + " -std=c++17 -arch=sm_90 -I " +
+                                  CUTRACE_RUNTIME_INCLUDE " -I " + quote(T.Dir) + " -c " +
+                                  quote(T.traced()) + " -o " + quote(T.Dir / "out.o"));
+  EXPECT_EQ(Nvcc.Status, 0) << Nvcc.Output;
+  EXPECT_NE(Nvcc.Output.find("early_exits_variant.cu(11): warning #177-D: variable "
+                             "\"planted_unused\" was declared but never referenced"),
+            std::string::npos)
+      << Nvcc.Output;
+  EXPECT_EQ(Nvcc.Output.find(".traced.cu("), std::string::npos) << Nvcc.Output;
+}
+
+TEST(TracedRules, LineinfoOfTracedBuildsNamesTheSourceFile) {
+  TracedRun T = runTraced("early_exits");
+  ASSERT_EQ(T.Result.Status, 0);
+  fs::path Ptx = T.Dir / "out.ptx";
+  CommandResult Nvcc =
+      runCommand(std::string(CUTRACE_NVCC) + " -std=c++17 -arch=sm_90 -lineinfo -ptx -I " +
+                 CUTRACE_RUNTIME_INCLUDE " -I " + quote(T.Dir) + " " + quote(T.traced()) + " -o " +
+                 quote(Ptx));
+  ASSERT_EQ(Nvcc.Status, 0) << Nvcc.Output;
+  std::string Text = readFile(Ptx);
+  std::smatch M;
+  std::regex File(R"re(\.file\s+[0-9]+\s+"([^"]*)")re");
+  std::vector<std::string> Files;
+  for (auto It = std::sregex_iterator(Text.begin(), Text.end(), File); It != std::sregex_iterator();
+       ++It)
+    Files.push_back((*It)[1].str());
+  EXPECT_NE(std::find_if(Files.begin(), Files.end(),
+                         [](const std::string &F) {
+                           return F.find("early_exits.cu") != std::string::npos &&
+                                  F.find(".traced.") == std::string::npos;
+                         }),
+            Files.end());
+  for (const std::string &F : Files)
+    EXPECT_EQ(F.find(".traced.cu"), std::string::npos) << F;
 }
 
 TEST(TracedRules, LanesAndEventNamesAreInternedPayloadFromLoopVariable) {

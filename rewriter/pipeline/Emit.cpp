@@ -2,14 +2,14 @@
 
 #include "Strip.h"
 #include "Verify.h"
-#include "pipeline/Input.h"
-#include <map>
 #include "pipeline/Check.h"
+#include "pipeline/Input.h"
 #include "pipeline/Status.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <map>
 
 namespace cutrace {
 
@@ -136,6 +136,46 @@ std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedP
 
 namespace {
 
+/// Where the traced copy of Header goes: under Dir, at its path relative to the source's
+/// directory (`..` spelled `_parent`), so copies of one project never collide.
+std::string copyPath(llvm::StringRef Dir, llvm::StringRef SourceDir, llvm::StringRef Header) {
+  llvm::SmallString<256> Out(Dir);
+  auto H = llvm::sys::path::begin(Header), HE = llvm::sys::path::end(Header);
+  auto S = llvm::sys::path::begin(SourceDir), SE = llvm::sys::path::end(SourceDir);
+  for (; H != HE && S != SE && *H == *S; ++H, ++S)
+    ;
+  for (; S != SE; ++S)
+    llvm::sys::path::append(Out, "_parent");
+  for (; H != HE; ++H)
+    if (*H != "/")
+      llvm::sys::path::append(Out, *H);
+  return Out.str().str();
+}
+
+/// How a file in FromDir spells To in #include "...": relative when To lies below FromDir's
+/// parent chain at the same root, so that outputs can move together.
+std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To) {
+  auto F = llvm::sys::path::begin(FromDir), FE = llvm::sys::path::end(FromDir);
+  auto T = llvm::sys::path::begin(To), TE = llvm::sys::path::end(To);
+  for (; F != FE && T != TE && *F == *T; ++F, ++T)
+    ;
+  llvm::SmallString<256> Out;
+  for (; F != FE; ++F)
+    llvm::sys::path::append(Out, "..");
+  for (; T != TE; ++T)
+    llvm::sys::path::append(Out, *T);
+  return Out.str().str();
+}
+
+/// Each copy's path as a file in Dir spells it.
+std::map<std::string, std::string> spelledCopies(const std::map<std::string, std::string> &Copies,
+                                                 llvm::StringRef Dir) {
+  std::map<std::string, std::string> Spelled;
+  for (auto &[Original, Copy] : Copies)
+    Spelled[Original] = spelledFrom(Dir, Copy);
+  return Spelled;
+}
+
 /// The passes' view of each project header that needs a traced copy, merged per header.
 struct HeaderPasses {
   bool Annotated = false;
@@ -156,6 +196,7 @@ std::map<std::string, HeaderPasses> headersOf(llvm::ArrayRef<ParseOutcome> Passe
 /// Checks a header's annotations (the rules of the main file) and plans its traced copy.
 std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPasses &H,
                                          llvm::ArrayRef<ParseOutcome> Passes,
+                                         const std::map<std::string, std::string> &Copies,
                                          TracedOptions Options, llvm::raw_ostream &Shown,
                                          int &Status) {
   llvm::Expected<SourceFile> Read = readSource(Path);
@@ -167,7 +208,8 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
   const SourceFile &F = *Read;
   HeaderEmission E;
   E.Original = Path;
-  E.Copy = Options.ShadowOf.at(Path);
+  E.Copy = Copies.at(Path);
+  Options.ShadowOf = spelledCopies(Copies, llvm::sys::path::parent_path(E.Copy));
   SourceModel Model = mergeSourceModels(H.Models);
   ScanResult Scan = H.Annotated ? scanAnnotations(F.text()) : ScanResult{};
   std::vector<ParseOutcome> Views;
@@ -236,26 +278,32 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
     Status = UsageOrIo;
     return std::nullopt;
   }
+  std::map<std::string, std::string> Copies; // original -> traced copy, both absolute
+  std::string SourceDir = llvm::sys::path::parent_path(absolute(F.Path)).str();
   for (auto &[Path, H] : Headers) {
-    Options.ShadowOf[Path] = Paths.HeaderDir + Path;
+    Copies[Path] = copyPath(Paths.HeaderDir, SourceDir, Path);
     if (H.Annotated)
       for (auto &[Name, Twin] : twinsOf(mergeSourceModels(H.Models)))
         Options.HeaderTwins.try_emplace(Name, Twin);
   }
   for (auto &[Path, H] : Headers) {
-    std::optional<HeaderEmission> Header = emitHeader(Path, H, Passes, Options, Shown, Status);
+    std::optional<HeaderEmission> Header =
+        emitHeader(Path, H, Passes, Copies, Options, Shown, Status);
     if (!Header) {
       Log.fail(stage::Plan, "the traced copy of '" + Path + "' could not be planned");
       return std::nullopt;
     }
     E.Headers.push_back(std::move(*Header));
   }
+  Options.ShadowOf = spelledCopies(
+      Copies, llvm::sys::path::parent_path(absolute(Paths.Output == "-" ? "x" : Paths.Output)));
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown);
-  std::vector<Count> Counts = {{"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},
-                               {"launch sites", static_cast<unsigned>(E.Plan.EditedLaunches.size())},
-                               {"edits", static_cast<unsigned>(E.Plan.Edits.size())},
-                               {"warnings", countLevel(E.Plan.Problems, Severity::Warning)}};
+  std::vector<Count> Counts = {
+      {"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},
+      {"launch sites", static_cast<unsigned>(E.Plan.EditedLaunches.size())},
+      {"edits", static_cast<unsigned>(E.Plan.Edits.size())},
+      {"warnings", countLevel(E.Plan.Problems, Severity::Warning)}};
   if (hasErrors(E.Plan.Problems)) {
     Log.fail(stage::Plan, "the plan has errors", std::move(PlanDiagnostics), std::move(Counts));
     Status = AnnotationErrors;

@@ -30,7 +30,7 @@ struct TracedPaths {
   std::string Output; // "-" is stdout
   std::string Map;
   std::string Json;
-  std::string Include; // how the traced file names the map in its #include "..."
+  std::string Include;   // how the traced file names the map in its #include "..."
   std::string HeaderDir; // where traced copies of project headers go; empty for stdout
 };
 

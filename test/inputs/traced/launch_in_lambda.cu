@@ -1,5 +1,5 @@
-// Launches inside lambdas and with 2, 3 and 4 launch parameters are all rewritten; a launch the
-// tool cannot rewrite (inside a macro, or through cudaLaunchKernel) is warned about.
+// Launches inside lambdas and with 2, 3 and 4 launch parameters are all rewritten; a launch in
+// a macro body and a cudaLaunchKernel call go through the twin registry.
 #include <cutrace/trace.h>
 
 __global__ void work(float *x) {
