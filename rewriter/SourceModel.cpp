@@ -618,14 +618,19 @@ public:
   HeaderSelection(const SourceManager &SM, const std::vector<Inclusion> &Inclusions)
       : SM(SM), Inclusions(Inclusions) {}
 
-  std::vector<std::pair<const FileEntry *, bool>> select() {
-    llvm::DenseMap<const FileEntry *, bool> Annotated;
+  /// What a needed header holds.
+  struct Content {
+    bool Annotations = false, Launches = false;
+  };
+
+  std::vector<std::pair<const FileEntry *, Content>> select() {
+    llvm::DenseMap<const FileEntry *, Content> Holds;
     for (const Inclusion &I : Inclusions)
-      if (!Annotated.count(I.Included))
-        Annotated[I.Included] = isProjectFile(I.Included) && holdsAnnotations(I.Included);
+      if (!Holds.count(I.Included) && isProjectFile(I.Included))
+        Holds[I.Included] = contentOf(I.Included);
     llvm::DenseSet<const FileEntry *> Needed;
-    for (auto &[File, Has] : Annotated)
-      if (Has)
+    for (auto &[File, C] : Holds)
+      if (C.Annotations || C.Launches)
         Needed.insert(File);
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     for (bool Grew = true; Grew;) {
@@ -634,9 +639,9 @@ public:
         if (Needed.contains(I.Included) && I.Includer != Main && isProjectFile(I.Includer))
           Grew |= Needed.insert(I.Includer).second;
     }
-    std::vector<std::pair<const FileEntry *, bool>> Out;
+    std::vector<std::pair<const FileEntry *, Content>> Out;
     for (const FileEntry *F : Needed)
-      Out.push_back({F, Annotated.lookup(F)});
+      Out.push_back({F, Holds.lookup(F)});
     return Out;
   }
 
@@ -654,10 +659,16 @@ private:
     return ID.isValid() && !SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForStartOfFile(ID)));
   }
 
-  bool holdsAnnotations(const FileEntry *F) const {
-    FileID ID = SM.translateFile(F);
-    std::optional<llvm::StringRef> Text = SM.getBufferDataOrNone(ID);
-    return Text && Text->contains("TRACE_") && !scanAnnotations(*Text).Annotations.empty();
+  /// Cheap text tests first: most headers hold neither.
+  Content contentOf(const FileEntry *F) const {
+    std::optional<llvm::StringRef> Text = SM.getBufferDataOrNone(SM.translateFile(F));
+    Content C;
+    if (!Text)
+      return C;
+    C.Annotations = Text->contains("TRACE_") && !scanAnnotations(*Text).Annotations.empty();
+    C.Launches = Text->contains("<<<") || Text->contains("cudaLaunchKernel") ||
+                 Text->contains("cudaLaunchCooperativeKernel");
+    return C;
   }
 };
 
@@ -671,11 +682,12 @@ public:
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     ModelBuilder(Ctx, Outcome.Model, Main).TraverseDecl(Ctx.getTranslationUnitDecl());
     Outcome.Model.Includes = includesOf(Main);
-    for (auto [File, Annotated] : HeaderSelection(SM, Inclusions).select()) {
+    for (auto [File, Holds] : HeaderSelection(SM, Inclusions).select()) {
       HeaderModel H;
       H.Path = File->tryGetRealPathName().str();
-      H.Annotated = Annotated;
-      if (Annotated)
+      H.Annotated = Holds.Annotations;
+      H.Launches = Holds.Launches;
+      if (H.Annotated || H.Launches)
         ModelBuilder(Ctx, H.Model, File).TraverseDecl(Ctx.getTranslationUnitDecl());
       H.Model.Includes = includesOf(File);
       Outcome.Headers.push_back(std::move(H));

@@ -109,11 +109,13 @@ struct SourceModel {
 };
 
 /// A project header of the translation unit (not a system or CUDA header) that holds
-/// annotations, or includes one that does: the traced build needs its own copy of it.
+/// annotations or kernel launches, or includes one that does: the traced build needs its own
+/// copy of it.
 struct HeaderModel {
   std::string Path; // absolute
   bool Annotated = false;
-  SourceModel Model; // offsets in that header
+  bool Launches = false; // writes `<<<` or calls the CUDA launch API
+  SourceModel Model;     // offsets in that header
 };
 
 struct ParseOutcome {

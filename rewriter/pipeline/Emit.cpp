@@ -178,7 +178,7 @@ std::map<std::string, std::string> spelledCopies(const std::map<std::string, std
 
 /// The passes' view of each project header that needs a traced copy, merged per header.
 struct HeaderPasses {
-  bool Annotated = false;
+  bool Annotated = false, Launches = false;
   std::vector<const SourceModel *> Models;
 };
 
@@ -188,6 +188,7 @@ std::map<std::string, HeaderPasses> headersOf(llvm::ArrayRef<ParseOutcome> Passe
     for (const HeaderModel &H : P.Headers) {
       HeaderPasses &Entry = Headers[H.Path];
       Entry.Annotated |= H.Annotated;
+      Entry.Launches |= H.Launches;
       Entry.Models.push_back(&H.Model);
     }
   return Headers;
@@ -231,7 +232,7 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
   Options.LinePath = Path;
   Options.MapInclude = (Stem + ".trace_map.h").str();
   Options.AbsoluteQuoteIncludes = true;
-  Options.WithRuntime = H.Annotated;
+  Options.WithRuntime = H.Annotated || H.Launches;
   E.Plan = planTraced(F.text(), Scan, Model, Options);
   showProblems(F, E.Plan.Problems, Shown);
   if (hasErrors(E.Plan.Problems)) {
@@ -245,7 +246,7 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
     return std::nullopt;
   }
   E.Text = std::move(*Text);
-  if (H.Annotated) {
+  if (Options.WithRuntime) {
     llvm::SmallString<256> Map(E.Copy);
     llvm::sys::path::remove_filename(Map);
     llvm::sys::path::append(Map, Options.MapInclude);
