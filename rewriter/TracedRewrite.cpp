@@ -7,6 +7,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <map>
 
@@ -224,6 +225,19 @@ private:
 };
 
 } // namespace
+
+std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To) {
+  auto F = llvm::sys::path::begin(FromDir), FE = llvm::sys::path::end(FromDir);
+  auto T = llvm::sys::path::begin(To), TE = llvm::sys::path::end(To);
+  for (; F != FE && T != TE && *F == *T; ++F, ++T)
+    ;
+  llvm::SmallString<256> Out;
+  for (; F != FE; ++F)
+    llvm::sys::path::append(Out, "..");
+  for (; T != TE; ++T)
+    llvm::sys::path::append(Out, *T);
+  return Out.str().str();
+}
 
 static bool isRegistered(const KernelDecl &K) { return !K.IsTemplate && !K.HasParameterPack; }
 
@@ -557,9 +571,10 @@ void planRedirects(llvm::StringRef Buffer, const SourceModel &Model, const Trace
     auto Shadow = Options.ShadowOf.find(I.Resolved);
     if (Shadow != Options.ShadowOf.end())
       Plan.Edits.push_back({I.FileName, "\"" + Shadow->second + "\""});
-    else if (Options.AbsoluteQuoteIncludes && Buffer[I.FileName.Begin] == '"' &&
+    else if (!Options.QuoteIncludesFrom.empty() && Buffer[I.FileName.Begin] == '"' &&
              !I.Resolved.empty())
-      Plan.Edits.push_back({I.FileName, "\"" + I.Resolved + "\""});
+      Plan.Edits.push_back(
+          {I.FileName, "\"" + spelledFrom(Options.QuoteIncludesFrom, I.Resolved) + "\""});
   }
 }
 

@@ -30,9 +30,15 @@ struct TracedOptions {
   std::map<std::string, TracedTwin> HeaderTwins;
   /// #include targets that have a traced copy: resolved path -> the copy's path.
   std::map<std::string, std::string> ShadowOf;
-  bool AbsoluteQuoteIncludes = false; // a traced header copy: its "..." includes by full path
+  /// A traced header copy's directory: its "..." includes name their files from there, since the
+  /// copy does not sit beside them. Empty for the traced source itself.
+  std::string QuoteIncludesFrom;
   bool WithRuntime = true; // false: a header copy without annotations needs no runtime include
 };
+
+/// How a file in FromDir names To (both absolute) in #include "...": a relative path, so that
+/// outputs and sources can move together.
+std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To);
 
 /// The twins a file's annotated kernels get, by qualified name.
 std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model);

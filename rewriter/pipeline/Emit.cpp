@@ -152,21 +152,6 @@ std::string copyPath(llvm::StringRef Dir, llvm::StringRef SourceDir, llvm::Strin
   return Out.str().str();
 }
 
-/// How a file in FromDir spells To in #include "...": relative when To lies below FromDir's
-/// parent chain at the same root, so that outputs can move together.
-std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To) {
-  auto F = llvm::sys::path::begin(FromDir), FE = llvm::sys::path::end(FromDir);
-  auto T = llvm::sys::path::begin(To), TE = llvm::sys::path::end(To);
-  for (; F != FE && T != TE && *F == *T; ++F, ++T)
-    ;
-  llvm::SmallString<256> Out;
-  for (; F != FE; ++F)
-    llvm::sys::path::append(Out, "..");
-  for (; T != TE; ++T)
-    llvm::sys::path::append(Out, *T);
-  return Out.str().str();
-}
-
 /// Each copy's path as a file in Dir spells it.
 std::map<std::string, std::string> spelledCopies(const std::map<std::string, std::string> &Copies,
                                                  llvm::StringRef Dir) {
@@ -231,7 +216,7 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
   Options.SourceName = llvm::sys::path::filename(Path).str();
   Options.LinePath = Path;
   Options.MapInclude = (Stem + ".trace_map.h").str();
-  Options.AbsoluteQuoteIncludes = true;
+  Options.QuoteIncludesFrom = llvm::sys::path::parent_path(E.Copy).str();
   Options.WithRuntime = H.Annotated || H.Launches;
   E.Plan = planTraced(F.text(), Scan, Model, Options);
   showProblems(F, E.Plan.Problems, Shown);
