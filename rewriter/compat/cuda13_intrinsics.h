@@ -58,4 +58,25 @@ CUTRACE_COMPAT_LOADS_(double2)
 using std::isfinite;
 using std::isinf;
 using std::isnan;
+
+// Surface object reads and writes (surface_indirect_functions.h), which clang's CUDA wrapper does
+// not include: declared in the two forms nvcc's header offers (into a pointer, or returned).
+#define CUTRACE_COMPAT_SURFACE_(Name, ...)                                                         \
+  template <class T>                                                                               \
+  __device__ void Name##read(T *, cudaSurfaceObject_t, __VA_ARGS__,                                \
+                             cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);                      \
+  template <class T>                                                                               \
+  __device__ T Name##read(cudaSurfaceObject_t, __VA_ARGS__,                                        \
+                          cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);                         \
+  template <class T>                                                                               \
+  __device__ void Name##write(T, cudaSurfaceObject_t, __VA_ARGS__,                                 \
+                              cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+CUTRACE_COMPAT_SURFACE_(surf1D, int)
+CUTRACE_COMPAT_SURFACE_(surf2D, int, int)
+CUTRACE_COMPAT_SURFACE_(surf3D, int, int, int)
+CUTRACE_COMPAT_SURFACE_(surf1DLayered, int, int)
+CUTRACE_COMPAT_SURFACE_(surf2DLayered, int, int, int)
+CUTRACE_COMPAT_SURFACE_(surfCubemap, int, int, int)
+CUTRACE_COMPAT_SURFACE_(surfCubemapLayered, int, int, int)
+#undef CUTRACE_COMPAT_SURFACE_
 #endif
