@@ -116,3 +116,26 @@ TEST(DependencyFile, EscapedSpacesStayEscaped) {
   EXPECT_EQ(restoreOriginals("x.o: g/a\\ b.cu my\\ inc/h.h\n", Sources),
             "x.o: my\\ dir/a\\ b.cu my\\ inc/h.h\n");
 }
+
+TEST(DependencyFile, TracedHeaderCopyBecomesTheHeaderItStandsFor) {
+  std::vector<GeneratedSource> Sources = {
+      {"o/main.o.cutrace/main.cu", "main.cu", "o/main.o.cutrace"},
+      {"o/main.o.cutrace/main.traced.headers/tiles.cuh", "/src/tiles.cuh", ""}};
+  std::string In = "o/main.o : o/main.o.cutrace/main.cu \\\n"
+                   "    o/main.o.cutrace/./main.traced.headers/tiles.cuh \\\n"
+                   "    o/main.o.cutrace/main.traced.headers/tiles.trace_map.h\n";
+  std::string Out = "o/main.o : main.cu \\\n"
+                    "    /src/tiles.cuh \\\n"
+                    "    \n";
+  EXPECT_EQ(restoreOriginals(In, Sources), Out);
+}
+
+TEST(DependencyFile, AFileIsNamedOncePerRule) {
+  // nvcc also names the files of a copy's #line directives: the original comes twice.
+  std::vector<GeneratedSource> Sources = {{"g/main.cu", "main.cu", "g"},
+                                          {"g/main.traced.headers/k.h", "k.h", ""}};
+  EXPECT_EQ(restoreOriginals("a.o: g/main.cu main.cu g/main.traced.headers/k.h k.h\n"
+                             "b.o: k.h\n",
+                             Sources),
+            "a.o: main.cu  k.h \nb.o: k.h\n");
+}

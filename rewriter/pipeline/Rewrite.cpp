@@ -186,7 +186,7 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
       R.Pending.push_back({H.MapPath, std::move(H.MapHeader), true});
       R.Pending.push_back({H.JsonPath, std::move(H.MapJson), true});
     }
-    R.Pending.push_back({H.Copy, std::move(H.Text)});
+    R.Pending.push_back({H.Copy, std::move(H.Text), false, H.Original});
   }
 }
 

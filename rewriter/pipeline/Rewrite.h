@@ -40,6 +40,7 @@ struct PendingOutput {
   std::string Path;
   std::string Text;
   bool IsMap = false; // the decode-map header or its JSON (logged as "write map")
+  std::string StandsFor; // a traced copy of a project header: that header's path
 };
 
 struct RewriteResult {

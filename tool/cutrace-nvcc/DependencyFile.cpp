@@ -1,6 +1,10 @@
 #include "DependencyFile.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <optional>
+#include <set>
 
 namespace cutrace {
 
@@ -27,22 +31,33 @@ std::string escape(llvm::StringRef Name) {
   return Token;
 }
 
-/// The token to write for Name: itself, its original, or nothing (a generated helper file).
+/// Name as one spelling per file: absolute, without `.` and `..`.
+std::string canonical(llvm::StringRef Name) {
+  llvm::SmallString<256> Path(Name);
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return Path.str().str();
+}
+
+/// The file to name for Name: itself, its original, or nothing (a generated helper file).
+/// Originals first: a header copy lies under its source's generated folder.
 std::optional<std::string> replacement(const std::string &Name,
                                        llvm::ArrayRef<GeneratedSource> Sources) {
-  for (const GeneratedSource &S : Sources) {
-    if (Name == S.Generated)
-      return escape(S.Original);
+  const std::string Canonical = canonical(Name);
+  for (const GeneratedSource &S : Sources)
+    if (Name == S.Generated || Canonical == canonical(S.Generated))
+      return S.Original;
+  for (const GeneratedSource &S : Sources)
     if (!S.Folder.empty() && llvm::StringRef(Name).starts_with(S.Folder + "/"))
       return std::nullopt;
-  }
-  return escape(Name);
+  return Name;
 }
 
 } // namespace
 
 std::string restoreOriginals(llvm::StringRef Text, llvm::ArrayRef<GeneratedSource> Sources) {
   std::string Out;
+  std::set<std::string> Named; // the files the current rule names
   size_t I = 0;
   while (I < Text.size()) {
     char Ch = Text[I];
@@ -58,11 +73,15 @@ std::string restoreOriginals(llvm::StringRef Text, llvm::ArrayRef<GeneratedSourc
     llvm::StringRef Token = Text.slice(I, End);
     I = End;
     if (Token == "\\" || Token.ends_with(":")) {
+      if (Token != "\\")
+        Named.clear(); // a new rule
       Out += Token;
       continue;
     }
-    if (std::optional<std::string> Kept = replacement(unescape(Token), Sources))
-      Out += *Kept;
+    // nvcc names a copy's original too (through its #line directives): once is enough.
+    std::optional<std::string> Kept = replacement(unescape(Token), Sources);
+    if (Kept && Named.insert(canonical(*Kept)).second)
+      Out += escape(*Kept);
   }
   return Out;
 }

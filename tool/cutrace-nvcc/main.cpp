@@ -209,8 +209,10 @@ std::string lineDirective(llvm::StringRef Original) {
 }
 
 /// Rewrites every CUDA input, all or nothing. False when any rewrite failed (its diagnostics
-/// are printed, like a compiler's, and nothing was written).
-bool rewriteSources(llvm::ArrayRef<GeneratedSource> Sources, const RewriteRequest &Base) {
+/// are printed, like a compiler's, and nothing was written). Each traced header copy written is
+/// added to HeaderCopies with the project header it stands for, for the dependency output.
+bool rewriteSources(llvm::ArrayRef<GeneratedSource> Sources, const RewriteRequest &Base,
+                    std::vector<GeneratedSource> &HeaderCopies) {
   std::vector<RewriteResult> Results;
   for (const GeneratedSource &S : Sources) {
     llvm::Expected<SourceFile> Input = readSource(S.Original);
@@ -227,8 +229,14 @@ bool rewriteSources(llvm::ArrayRef<GeneratedSource> Sources, const RewriteReques
         Out.Text.insert(Bom, lineDirective(S.Original));
       }
   }
-  return commitRewrites(Results, llvm::errs()) &&
-         llvm::all_of(Results, [](const RewriteResult &R) { return R.Status == Ok; });
+  if (!commitRewrites(Results, llvm::errs()) ||
+      !llvm::all_of(Results, [](const RewriteResult &R) { return R.Status == Ok; }))
+    return false;
+  for (const RewriteResult &R : Results)
+    for (const PendingOutput &Out : R.Pending)
+      if (!Out.StandsFor.empty())
+        HeaderCopies.push_back({Out.Path, Out.StandsFor, ""});
+  return true;
 }
 
 /// nvcc's arguments: the original's directory first on the quote-include path (through the host
@@ -383,13 +391,16 @@ int main(int Argc, const char **Argv) {
   }
 
   GeneratedFolder Folder;
-  std::vector<GeneratedSource> Sources;
+  std::vector<GeneratedSource> Sources, HeaderCopies;
   if (HasCuda) {
     if (std::optional<std::string> Problem = makeFolder(C, Folder))
       return wrapperError(*Problem);
     Sources = generatedSources(C, Folder.Path);
-    if (!rewriteSources(Sources, Request))
+    if (!rewriteSources(Sources, Request, HeaderCopies))
       return 1;
   }
-  return compile(Compiler, C, Sources, nvccArguments(C, Sources, Mode, Runtime), Folder.Path);
+  std::vector<std::string> NvccArgs = nvccArguments(C, Sources, Mode, Runtime);
+  // Editing an annotated header must rebuild: the dependency output names it, not its copy.
+  Sources.insert(Sources.end(), HeaderCopies.begin(), HeaderCopies.end());
+  return compile(Compiler, C, Sources, NvccArgs, Folder.Path);
 }
