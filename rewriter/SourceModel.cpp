@@ -420,6 +420,8 @@ private:
     K.Name = Canonical->getNameAsString();
     K.QualifiedName = Canonical->getQualifiedNameAsString();
     K.IsTemplate = Canonical->getDescribedFunctionTemplate() != nullptr;
+    if (const FunctionTemplateDecl *T = Canonical->getDescribedFunctionTemplate())
+      K.Instantiated = !T->getCanonicalDecl()->specializations().empty();
     for (const ParmVarDecl *P : Canonical->parameters())
       K.HasParameterPack |= P->isParameterPack();
     std::vector<const FunctionDecl *> Decls;

@@ -45,6 +45,7 @@ struct KernelDecl {
   bool IsTemplate = false;
   bool HasParameterPack = false;
   bool DefinitionVisible = false; // defined somewhere in the translation unit
+  bool Instantiated = false;      // a template with at least one instantiation in this parse
 };
 
 /// A `<<<>>>` launch, or a call of the CUDA launch API, written in the main file.

@@ -97,6 +97,14 @@ public:
       edit(A->Kind == AnnotationKind::Dag ? A->Statement : A->Call, std::move(Text));
     }
     addSlotsParameter(Kernel);
+    if (Kernel.IsTemplate && !Kernel.Instantiated && !Uses.empty())
+      Plan.Problems.push_back(
+          {Uses.front()->MacroOffset,
+           "template kernel '" + Kernel.Name +
+               "' is not instantiated in this file, so the side-effect checks of payloads that "
+               "depend on its template parameters could not run here; they run in the files "
+               "that launch it",
+           Severity::Note});
     Plan.KernelSpans.push_back({Kernel.QualifiedName, Kernel.Body});
     Plan.Map.Kernels.push_back(std::move(M));
   }
@@ -273,7 +281,9 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       auto [It, New] = KernelByName.try_emplace(K.QualifiedName, Merged.Kernels.size());
       if (New)
         Merged.Kernels.push_back(K);
-      else if (Merged.Kernels[It->second].Body.End == 0 && K.Body.End != 0) {
+      else if (K.Instantiated)
+        Merged.Kernels[It->second].Instantiated = true;
+      if (!New && Merged.Kernels[It->second].Body.End == 0 && K.Body.End != 0) {
         // A pass that saw the definition knows every declaration up to it.
         Merged.Kernels[It->second].Body = K.Body;
         Merged.Kernels[It->second].Decls = K.Decls;

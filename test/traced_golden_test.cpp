@@ -320,6 +320,18 @@ TEST(TracedRules, AnnotationInABranchNoParseCompiledIsDroppedWithAWarning) {
   EXPECT_EQ(R.Map["kernels"][0]["sites"].size(), 1u);
 }
 
+TEST(TracedRules, TemplateKernelNeverInstantiatedGetsANoteOnTheChecksThatCouldNotRun) {
+  Rewritten R = rewrite("uninstantiated_template");
+  EXPECT_NE(R.Diagnostics.find("uninstantiated_template.cu:6:3: note: template kernel 'scale_by' "
+                               "is not instantiated in this file"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_NE(R.Text.find("template <class T> __global__ void scale_by_cutrace_traced(T *x, T "
+                        "factor, cutrace::Slots* __cutrace_slots = nullptr)"),
+            std::string::npos)
+      << R.Text;
+}
+
 /// An input copied into a fresh directory with one line replaced, rewritten there.
 TracedRun runTracedVariant(const std::string &Stem, int Line, const std::string &NewLine) {
   TracedRun T;
