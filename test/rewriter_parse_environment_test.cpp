@@ -124,6 +124,20 @@ TEST(ClangOnlyErrors, AlignasAfterSharedDoesNotBlockTheTracedRewrite) {
   EXPECT_FALSE(R.Pending.empty());
 }
 
+TEST(ClangOnlyErrors, DeviceSideLaunchDoesNotBlockAndStaysAsWritten) {
+  SourceFile F = input("device_launch.cu");
+  std::string Shown;
+  RewriteResult R = planTraced(F, {"nvcc", "-rdc=true", "-arch=sm_90", "-c", F.Path}, Shown);
+  ASSERT_EQ(R.Status, Ok) << Shown;
+  EXPECT_EQ(Shown.find("error"), std::string::npos) << Shown;
+  std::string Traced;
+  for (const PendingOutput &P : R.Pending)
+    if (llvm::StringRef(P.Path).ends_with(".traced.cu"))
+      Traced = P.Text;
+  EXPECT_NE(Traced.find("    child<<<1, 32>>>(x);"), std::string::npos) << Traced;
+  EXPECT_NE(Traced.find("cutrace::launchPair(cutrace_map::parent, parent"), std::string::npos);
+}
+
 TEST(ClangOnlyErrors, ARealErrorInAnAnnotatedKernelStillBlocks) {
   fs::path File = fs::temp_directory_path() / "cutrace_real_error.cu";
   std::ofstream(File) << "#include <cutrace/trace.h>\n__global__ void k(float *x) {\n"

@@ -340,6 +340,10 @@ std::vector<std::string> translateCompileCommand(llvm::ArrayRef<std::string> Com
     for (const auto &[Flag, Macro] : Dialect)
       if (Command[I] == Flag && !llvm::is_contained(Kept, std::string("-D") + Macro))
         Kept.push_back(std::string("-D") + Macro);
+  // Separate compilation is what lets device code launch kernels (dynamic parallelism); Clang
+  // rejects such launches without its own flag for it.
+  if (llvm::is_contained(Kept, "-D__CUDACC_RDC__"))
+    Kept.push_back("-fgpu-rdc");
   static const char *const WithValue[] = {"-D", "-U", "-I", "-isystem", "-include"};
   for (size_t I = 1; I < Command.size(); ++I) {
     llvm::StringRef Arg = Command[I];
@@ -384,6 +388,13 @@ std::optional<std::string> clangOnlyReason(llvm::StringRef Message, llvm::String
   if (Message == "an attribute list cannot appear here" && Space != std::end(MemorySpaces))
     return std::string("nvcc accepts alignas after a CUDA memory space (") + *Space +
            " alignas(...)); Clang 19 ignores the alignment in its parse";
+  // Clang 19 has no dynamic parallelism: a launch from device code is an error there, while nvcc
+  // compiles it with -rdc=true. The traced rewrite leaves such launches as written.
+  if (Message.starts_with("reference to __global__ function '") &&
+      (Message.ends_with("' in __global__ function") ||
+       Message.ends_with("' in __device__ function")))
+    return "nvcc compiles kernel launches from device code (dynamic parallelism, -rdc=true); "
+           "Clang 19 does not";
   return std::nullopt;
 }
 
