@@ -202,7 +202,7 @@ public:
       // The configuration call ends at `>>>`.
       if (std::optional<unsigned> GGG = writtenOffset(SM, Target, Config->getRParenLoc()))
         Site.ConfigEnd = *GGG + 3;
-      if (Site.InMacro)
+      if (Site.InMacro && !describeInArgument(Call, Site))
         describeMacroBody(CalleeExpr, Config, Site);
     }
     Model.Launches.push_back(std::move(Site));
@@ -249,6 +249,60 @@ public:
     if (End <= SM.getFileOffset(B))
       return std::nullopt;
     return Span{SM.getFileOffset(B), End};
+  }
+
+  /// Where the invocation of a macro writes Loc, when Loc comes from one of its arguments.
+  SourceLocation argumentLoc(SourceLocation Loc) const {
+    if (!Loc.isMacroID() || !SM.isMacroArgExpansion(Loc))
+      return Loc.isFileID() ? Loc : SourceLocation();
+    SourceLocation Spelled = SM.getSpellingLoc(Loc);
+    return SM.getFileEntryForID(SM.getFileID(Spelled)) == Target ? Spelled : SourceLocation();
+  }
+
+  std::optional<Span> argumentSpan(SourceRange R) const {
+    SourceLocation B = argumentLoc(R.getBegin()), E = argumentLoc(R.getEnd());
+    if (B.isInvalid() || E.isInvalid() || SM.getFileID(B) != SM.getFileID(E))
+      return std::nullopt;
+    unsigned End = SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
+    if (End <= SM.getFileOffset(B))
+      return std::nullopt;
+    return Span{SM.getFileOffset(B), End};
+  }
+
+  /// A launch written whole inside a macro's argument (`CHECK(k<<<g, b>>>(x))`) is edited where
+  /// the argument is written, like a launch outside any macro.
+  bool describeInArgument(const CUDAKernelCallExpr *Call, LaunchSite &Site) {
+    const CallExpr *Config = Call->getConfig();
+    const Expr *Callee = Call->getCallee()->IgnoreImplicit();
+    std::optional<Span> C = argumentSpan(Callee->getSourceRange());
+    SourceLocation GGG = argumentLoc(Config->getRParenLoc());
+    SourceLocation RParen = argumentLoc(Call->getRParenLoc());
+    if (!C || GGG.isInvalid() || RParen.isInvalid())
+      return false;
+    llvm::StringRef Text = SM.getBufferData(SM.getFileID(GGG));
+    std::string Args[4] = {"1", "1", "0", "0"};
+    for (unsigned I = 0; I < 4 && I < Config->getNumArgs(); ++I) {
+      if (isa<CXXDefaultArgExpr>(Config->getArg(I)))
+        continue;
+      std::optional<Span> A = argumentSpan(Config->getArg(I)->getSourceRange());
+      if (!A)
+        return false;
+      Args[I] = Text.substr(A->Begin, A->size()).str();
+    }
+    const Expr *Named = Callee->IgnoreParenImpCasts();
+    SourceLocation Name =
+        isa<DeclRefExpr>(Named) ? cast<DeclRefExpr>(Named)->getLocation() : Named->getBeginLoc();
+    SourceLocation NameAt = argumentLoc(Name);
+    Site.Callee = *C;
+    Site.CalleeName = NameAt.isValid() ? SM.getFileOffset(NameAt) : 0;
+    Site.ConfigEnd = SM.getFileOffset(GGG) + 3;
+    Site.ArgsEnd = SM.getFileOffset(RParen);
+    Site.Grid = Args[0];
+    Site.Block = Args[1];
+    Site.Shmem = Args[2];
+    Site.Stream = Args[3];
+    Site.InMacro = false;
+    return true;
   }
 
   void describeMacroBody(const Expr *Callee, const CallExpr *Config, LaunchSite &Site) {
@@ -563,11 +617,16 @@ private:
     Site.ApiFunction = Callee->getName().str();
     Site.InMacro = Call->getBeginLoc().isMacroID();
     const Expr *Name = Call->getCallee()->IgnoreParenImpCasts();
-    // The whole name, a `::` or `std::`-style qualifier included, is what gets replaced.
-    if (auto *Ref = dyn_cast<DeclRefExpr>(Name); Ref && !Ref->getBeginLoc().isMacroID())
-      if (std::optional<unsigned> B = writtenOffset(SM, Target, Ref->getBeginLoc()))
-        if (std::optional<unsigned> N = writtenOffset(SM, Target, Ref->getLocation()))
-          Site.ApiName = {*B, *N + static_cast<unsigned>(Site.ApiFunction.size())};
+    // The whole name, a `::` qualifier included, is what gets replaced, where it is written: in
+    // the file, or in the argument of a macro (`CHECK(cudaLaunchKernelEx(...))`).
+    if (auto *Ref = dyn_cast<DeclRefExpr>(Name)) {
+      SourceLocation B = argumentLoc(Ref->getBeginLoc()), N = argumentLoc(Ref->getLocation());
+      if (B.isValid() && N.isValid()) {
+        Site.ApiName = {SM.getFileOffset(B),
+                        SM.getFileOffset(N) + static_cast<unsigned>(Site.ApiFunction.size())};
+        Site.InMacro = false;
+      }
+    }
     for (const Expr *Arg : Call->arguments()) {
       const Expr *E = Arg->IgnoreParenImpCasts();
       while (auto *Cast = dyn_cast<ExplicitCastExpr>(E))
@@ -658,7 +717,8 @@ private:
     if (Name.empty() || Name.starts_with("/__cutrace__/"))
       return false;
     FileID ID = SM.translateFile(F);
-    return ID.isValid() && !SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForStartOfFile(ID)));
+    // At the end of the file: `#pragma GCC system_header` makes the rest of a header a system one.
+    return ID.isValid() && !SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForEndOfFile(ID)));
   }
 
   /// Cheap text tests first: most headers hold neither.

@@ -571,6 +571,24 @@ void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineInde
         {S, Includes + "\n#line " + std::to_string(Lines.line(S.Begin) + 1) + " " + File});
 }
 
+/// Strip's deletions; one that removes whole lines leaves a #line in their place, so the lines
+/// after it keep their numbers in the traced file.
+std::vector<Edit> lineKeepingDeletions(llvm::StringRef Buffer, const LineIndex &Lines,
+                                       const TracedOptions &Options,
+                                       const std::vector<Span> &Deletions) {
+  std::vector<Edit> Edits;
+  for (const Span &D : Deletions) {
+    llvm::StringRef Gone = Buffer.substr(D.Begin, D.size());
+    bool AtLineStart = D.Begin == 0 || Buffer[D.Begin - 1] == '\n';
+    if (Gone.contains('\n') && AtLineStart && Gone.ends_with("\n") && D.End < Buffer.size())
+      Edits.push_back(
+          {D, "#line " + std::to_string(Lines.line(D.End)) + " " + lineFile(Options) + "\n"});
+    else
+      Edits.push_back({D, ""});
+  }
+  return Edits;
+}
+
 /// Includes of headers that have a traced copy name the copy; a copy's own "..." includes name
 /// their files by full path, since the copy does not sit beside them.
 void planRedirects(llvm::StringRef Buffer, const SourceModel &Model, const TracedOptions &Options,
@@ -621,7 +639,7 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   for (const Annotation &A : Scan.Annotations)
     Statements.push_back(A.Statement);
   std::vector<Span> Deletions = planStripDeletions(Buffer, Statements);
-  for (Edit &E : deletionEdits(Deletions))
+  for (Edit &E : lineKeepingDeletions(Buffer, Lines, Options, Deletions))
     Plan.Edits.push_back(std::move(E));
 
   std::vector<Edit> TwinEdits;
@@ -640,7 +658,7 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   for (const Annotation &A : Scan.Annotations)
     if (!Expanded.contains(A.MacroOffset))
       Unseen.push_back(A.Statement);
-  for (Edit &E : deletionEdits(planStripDeletions(Buffer, Unseen)))
+  for (Edit &E : lineKeepingDeletions(Buffer, Lines, Options, planStripDeletions(Buffer, Unseen)))
     TwinEdits.push_back(std::move(E));
   warnUnexpanded(Scan, Expanded, Plan);
 

@@ -8,8 +8,10 @@
 
 __global__ void arch_split(float *x) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#line 8 "arch_branches.cu"
   x[threadIdx.x] *= 2.0f;
 #elif defined(__CUDA_ARCH__)
+#line 11 "arch_branches.cu"
   x[threadIdx.x] += 1.0f;
 #endif
 }
@@ -19,6 +21,7 @@ __global__ void arch_split_cutrace_traced(float *x, cutrace::Slots* __cutrace_sl
   cutrace::Range __cutrace_range_0(__cutrace_block, 0, 0);
   x[threadIdx.x] *= 2.0f;
 #elif defined(__CUDA_ARCH__)
+#line 11 "arch_branches.cu"
   x[threadIdx.x] += 1.0f;
 #endif
 }

@@ -20,6 +20,7 @@ void run(int *out) {
 }
 
 __global__ void later(int *out) {
+#line 14 "declared_then_defined.cu"
   out[threadIdx.x] = 1;
 }
 #line 12 "declared_then_defined.cu"

@@ -6,12 +6,15 @@
 #line 3 "early_exits.cu"
 
 __global__ void early_exits(const int *flags, float *out, int n) {
+#line 6 "early_exits.cu"
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) {
+#line 9 "early_exits.cu"
     return;
   }
   float acc = 0.0f;
   for (int k = 0; k < n; ++k) {
+#line 14 "early_exits.cu"
     if (flags[k] == 1)
       continue;
     if (flags[k] == 2)

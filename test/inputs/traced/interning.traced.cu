@@ -7,8 +7,11 @@
 #line 4 "interning.cu"
 
 __global__ void interning(float *x, int n) {
+#line 7 "interning.cu"
   for (int k = 0; k < n; ++k) {
+#line 10 "interning.cu"
     x[k] += 1.0f;
+#line 14 "interning.cu"
   }
 }
 #line 5 "interning.cu"

@@ -11,6 +11,7 @@
 #include "library_launcher.h"
 
 __global__ void fill(float *x, float v, int n) {
+#line 11 "launch_forms.cu"
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     x[i] = v;
@@ -28,6 +29,7 @@ static const bool fill_cutrace_traced_registered = cutrace::registerTwin((const 
 #line 15 "launch_forms.cu"
 
 __global__ void axpy(float a, const float *x, float *y, int n = 1024) {
+#line 18 "launch_forms.cu"
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] += a * x[i];
@@ -45,6 +47,7 @@ static const bool axpy_cutrace_traced_registered = cutrace::registerTwin((const 
 #line 22 "launch_forms.cu"
 
 template <int Step> __global__ void stride(float *x, int n) {
+#line 25 "launch_forms.cu"
   for (int i = threadIdx.x; i < n; i += Step)
     x[i] = 0.0f;
 }

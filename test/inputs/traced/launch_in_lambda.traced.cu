@@ -7,6 +7,7 @@
 #line 4 "launch_in_lambda.cu"
 
 __global__ void work(float *x) {
+#line 7 "launch_in_lambda.cu"
   x[threadIdx.x] = 1.0f;
 }
 #line 5 "launch_in_lambda.cu"

@@ -7,18 +7,26 @@
 #line 4 "nested_groups.cu"
 
 __global__ void nested_groups(float *data, int tiles) {
+#line 7 "nested_groups.cu"
   const int warp = threadIdx.x / 32;
   if (warp == 0) {
+#line 10 "nested_groups.cu"
     for (int t = 0; t < tiles; ++t) {
+#line 12 "nested_groups.cu"
       data[t] = 1.0f;
       {
+#line 16 "nested_groups.cu"
       }
+#line 18 "nested_groups.cu"
     }
   } else {
+#line 21 "nested_groups.cu"
     for (int t = 0; t < tiles; ++t) {
+#line 23 "nested_groups.cu"
       data[t] *= 2.0f;
     }
   }
+#line 27 "nested_groups.cu"
 }
 #line 5 "nested_groups.cu"
 __global__ void nested_groups_cutrace_traced(float *data, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 4, 0);

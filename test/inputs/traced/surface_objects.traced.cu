@@ -6,6 +6,7 @@
 #include "surface_objects.trace_map.h"
 #line 4 "surface_objects.cu"
 __global__ void w(cudaSurfaceObject_t s, int n) {
+#line 6 "surface_objects.cu"
   float v = surf2Dread<float>(s, threadIdx.x * 4, 0);
   float u;
   surf2Dread(&u, s, 0, 0);

@@ -8,6 +8,7 @@
 
 template <typename T, int Block>
 __global__ void __launch_bounds__(Block) fill(T *out, T value, int n) {
+#line 8 "template_kernel.cu"
   int i = blockIdx.x * Block + threadIdx.x;
   if (i < n)
     out[i] = value;

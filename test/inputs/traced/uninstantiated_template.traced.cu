@@ -7,6 +7,7 @@
 #line 4 "uninstantiated_template.cu"
 
 template <class T> __global__ void scale_by(T *x, T factor) {
+#line 7 "uninstantiated_template.cu"
   x[threadIdx.x] *= factor;
 }
 #line 5 "uninstantiated_template.cu"
