@@ -298,6 +298,9 @@ def check(mutant, args, work):
     d.mkdir(parents=True)
     src = d / source.name
     src.write_text(text, encoding="utf-8", errors="surrogateescape")
+    # Headers an input includes sit beside it.
+    for header in list(source.parent.glob("*.h")) + list(source.parent.glob("*.cuh")):
+        shutil.copy(header, d / header.name)
     rc, _, err = run([args.rewrite, src.name, "-o", "stripped.cu"], d)
     if rc != 0:
         return "strip-rejects", err
@@ -314,7 +317,8 @@ def check(mutant, args, work):
         return "diagnostic", err
     flags = ["-std=c++17"] + [f for f in nvcc_flags(text) if f != "-std=c++17"]
     nvcc = [args.nvcc, "-arch=sm_90", "-c", *flags, "-I", str(args.include)]
-    rc, _, err = run(nvcc + ["-I", str(out), str(traced), "-o", str(out / "traced.o")], d)
+    rc, _, err = run(nvcc + ["-I", str(out), "-I", str(d), str(traced), "-o", str(out / "traced.o")],
+                     d)
     if rc == 0:
         return "compiled", ""
     # Damage strip does not remove (a name split so it is no longer an annotation) breaks the
