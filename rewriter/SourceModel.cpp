@@ -448,13 +448,21 @@ private:
       if (std::optional<unsigned> N = writtenOffset(SM, Target, Ref->getLocation()))
         Site.CalleeName = *N;
       if (auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl())) {
-        Site.DeducedTemplate = FD->getPrimaryTemplate() && !Ref->hasExplicitTemplateArgs();
+        // `k<true>` of a template with more parameters deduces the rest from the arguments:
+        // it names no single function whose address could be taken.
+        const TemplateArgumentList *All = FD->getTemplateSpecializationArgs();
+        Site.DeducedTemplate =
+            FD->getPrimaryTemplate() &&
+            (!Ref->hasExplicitTemplateArgs() || (All && Ref->getNumTemplateArgs() < All->size()));
         Site.OverloadedName = hasOverloads(FD);
       }
     } else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Named)) {
       if (std::optional<unsigned> N = writtenOffset(SM, Target, Lookup->getNameLoc()))
         Site.CalleeName = *N;
       Site.DeducedTemplate = !Lookup->hasExplicitTemplateArgs();
+      for (const NamedDecl *D : Lookup->decls())
+        if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
+          Site.DeducedTemplate |= Lookup->getNumTemplateArgs() < T->getTemplateParameters()->size();
       Site.OverloadedName = Lookup->getNumDecls() > 1;
     }
   }

@@ -306,9 +306,11 @@ TEST(TracedRules, EveryLaunchFormIsRoutedAndLibraryLaunchersAreWarnedAbout) {
         "1024);",
         "cutrace::launchPair(cutrace_map::stride, stride<32>, stride_cutrace_traced<32>, 1, 32, 0, "
         "0)(x, n);",
-        "cudaFuncSetAttribute(fill, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);"})
+        "cudaFuncSetAttribute(fill, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);",
+        "partial_cutrace_traced<true><<<1, 32>>>(x, cutrace::launch(cutrace_map::partial, 1, 32, "
+        "0));"})
     EXPECT_NE(R.Text.find(Routed), std::string::npos) << Routed << "\n" << R.Text;
-  EXPECT_NE(R.Diagnostics.find("launch_forms.cu:56:18: warning: 'fill' is passed to "
+  EXPECT_NE(R.Diagnostics.find("launch_forms.cu:63:18: warning: 'fill' is passed to "
                                "'library_launch' from a library header"),
             std::string::npos)
       << R.Diagnostics;

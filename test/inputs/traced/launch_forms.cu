@@ -26,6 +26,12 @@ template <int Step> __global__ void stride(float *x, int n) {
     x[i] = 0.0f;
 }
 
+// Template arguments given in part, the rest deduced from the launch's arguments (ggml's softmax).
+template <bool Negate, typename T> __global__ void partial(T *x) {
+  TRACE_RECORD("partial", Negate);
+  x[threadIdx.x] = Negate ? -x[threadIdx.x] : x[threadIdx.x];
+}
+
 using FillKernel = void (*)(float *, float, int);
 FillKernel table[] = {fill};
 
@@ -51,6 +57,7 @@ void run(float *x, float *y, int n, cudaStream_t s) {
   launch_with(fill, x, n);
   axpy<<<1, 128>>>(a, x, y);
   stride<32><<<1, 32>>>(x, n);
+  partial<true><<<1, 32>>>(x);
   FillKernel g = &fill;
   g<<<1, 32>>>(x, 5.0f, n);
   library_launch(fill, dim3(1), dim3(128), x, 4.0f, n);

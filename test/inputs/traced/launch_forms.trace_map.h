@@ -12,4 +12,7 @@ inline constexpr cutrace::KernelMap axpy{
 inline constexpr cutrace::KernelMap stride{
     "stride", 1, 1024, cutrace::Clock::clock64,
     R"cutrace_json({"format_version":1,"kernel":"stride","source":"launch_forms.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"record","name":"stride","lane":0,"group":0,"loc":"launch_forms.cu:24:3"}],"flows":[],"annotations":[{"macro":"TRACE_RECORD","loc":"launch_forms.cu:24:3"}]})cutrace_json"};
+inline constexpr cutrace::KernelMap partial{
+    "partial", 1, 1024, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"partial","source":"launch_forms.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"record","name":"partial","lane":0,"group":0,"loc":"launch_forms.cu:31:3"}],"flows":[],"annotations":[{"macro":"TRACE_RECORD","loc":"launch_forms.cu:31:3"}]})cutrace_json"};
 } // namespace cutrace_map

@@ -59,6 +59,18 @@ template <int Step> __global__ void stride_cutrace_traced(float *x, int n, cutra
 }
 #line 28 "launch_forms.cu"
 
+// Template arguments given in part, the rest deduced from the launch's arguments (ggml's softmax).
+template <bool Negate, typename T> __global__ void partial(T *x) {
+#line 32 "launch_forms.cu"
+  x[threadIdx.x] = Negate ? -x[threadIdx.x] : x[threadIdx.x];
+}
+#line 30 "launch_forms.cu"
+template <bool Negate, typename T> __global__ void partial_cutrace_traced(T *x, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+  __cutrace_block.instant(0, (Negate));
+  x[threadIdx.x] = Negate ? -x[threadIdx.x] : x[threadIdx.x];
+}
+#line 34 "launch_forms.cu"
+
 using FillKernel = void (*)(float *, float, int);
 FillKernel table[] = {fill};
 
@@ -84,6 +96,7 @@ void run(float *x, float *y, int n, cudaStream_t s) {
   launch_with(fill, x, n);
   cutrace::launchPair(cutrace_map::axpy, axpy, axpy_cutrace_traced, 1, 128, 0, 0)(a, x, y, 1024);
   cutrace::launchPair(cutrace_map::stride, stride<32>, stride_cutrace_traced<32>, 1, 32, 0, 0)(x, n);
+  partial_cutrace_traced<true><<<1, 32>>>(x, cutrace::launch(cutrace_map::partial, 1, 32, 0));
   FillKernel g = &fill;
   cutrace::via(g, 1, 32, 0, 0)(x, 5.0f, n);
   library_launch(fill, dim3(1), dim3(128), x, 4.0f, n);
