@@ -242,7 +242,11 @@ public:
   }
 
   std::optional<Span> bodySpan(SourceRange R) const {
-    SourceLocation B = bodyLoc(R.getBegin()), E = bodyLoc(R.getEnd());
+    return tokenSpan(bodyLoc(R.getBegin()), bodyLoc(R.getEnd()));
+  }
+
+  /// The bytes from token B through token E, when both are written in one file.
+  std::optional<Span> tokenSpan(SourceLocation B, SourceLocation E) const {
     if (B.isInvalid() || E.isInvalid() || SM.getFileID(B) != SM.getFileID(E))
       return std::nullopt;
     unsigned End = SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
@@ -260,13 +264,7 @@ public:
   }
 
   std::optional<Span> argumentSpan(SourceRange R) const {
-    SourceLocation B = argumentLoc(R.getBegin()), E = argumentLoc(R.getEnd());
-    if (B.isInvalid() || E.isInvalid() || SM.getFileID(B) != SM.getFileID(E))
-      return std::nullopt;
-    unsigned End = SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
-    if (End <= SM.getFileOffset(B))
-      return std::nullopt;
-    return Span{SM.getFileOffset(B), End};
+    return tokenSpan(argumentLoc(R.getBegin()), argumentLoc(R.getEnd()));
   }
 
   /// A launch written whole inside a macro's argument (`CHECK(k<<<g, b>>>(x))`) is edited where
