@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Debian 12 packages the build and the tests need; installs only what is missing.
 set -euo pipefail
-packages=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libomp-19-dev
+packages=(cmake ninja-build make g++ clang-19 libclang-19-dev llvm-19-dev libomp-19-dev
           libclang-rt-19-dev nlohmann-json3-dev libgtest-dev pre-commit python3-yaml chromium)
 missing=()
 for p in "${packages[@]}"; do
