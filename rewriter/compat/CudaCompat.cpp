@@ -160,8 +160,10 @@ ArchParse archParse(llvm::StringRef Arch) {
   std::string Value = std::to_string(P.ArchValue);
   if (!llvm::is_contained(ClangArchs, N->Number)) {
     // The nearest lower arch Clang 19 knows; a/f features are defined below, not by Clang.
-    unsigned Nearest =
-        *llvm::find_if(llvm::reverse(ClangArchs), [&](unsigned C) { return C <= N->Number; });
+    unsigned Nearest = 0;
+    for (unsigned C : ClangArchs)
+      if (C <= N->Number)
+        Nearest = C;
     P.ClangArch = "sm_" + std::to_string(Nearest);
     P.Fallback = true;
     P.Defines = {"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=" + Value};
