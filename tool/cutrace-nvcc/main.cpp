@@ -384,6 +384,11 @@ int main(int Argc, const char **Argv) {
     Request.Compile.GpuArch = C.GpuArch;
   Request.Compile.FindDatabase = false; // this command line is the compile command
   Request.Compile.ExtraArgs = C.ClangArgs;
+  // The whole nvcc command line too: the parse takes every arch of -arch/-gencode (one device
+  // pass each) and nvcc's dialect macros from it (docs/design.md, "The parse environment").
+  Request.Compile.CommandTail = {Compiler};
+  Request.Compile.CommandTail.insert(Request.Compile.CommandTail.end(), C.Args.begin(),
+                                     C.Args.end());
   if (Mode == WrapMode::Traced) {
     Request.Compile.ExtraArgs.push_back("-DCUTRACE_TRACED");
     if (std::optional<std::string> Problem = compileSettingsProblem(Request.Compile))
