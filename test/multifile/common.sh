@@ -1,17 +1,7 @@
 # Shared by the multi-file example's checks (sourced): results, cubin comparison and the
 # never-annotated copy of examples/multifile. Needs $work (a scratch folder) set by the caller.
-readelf=${LLVM_READELF:-llvm-readelf-19}
-objcopy=${LLVM_OBJCOPY:-llvm-objcopy-19}
+source "$(dirname "${BASH_SOURCE[0]}")/../support/checks.sh"
 example=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../examples/multifile" && pwd)
-failures=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-check() { # <rule> <command...>: passes when the command succeeds
-  local rule=$1; shift
-  if "$@"; then pass "$rule"; else fail "$rule"; fi
-}
-# Through a file: `nm | grep -q` fails under pipefail when grep stops reading early.
-has_symbol() { nm -C "$1" >"$work/nm.txt" 2>/dev/null && grep -qF "$2" "$work/nm.txt"; }
 # The traced twin of every annotated kernel of the example.
 has_every_twin() { # <binary>
   local k
@@ -21,17 +11,6 @@ has_every_twin() { # <binary>
   done
 }
 
-# Same section list and the same bytes in every .text.* section.
-same_text() { # <a.cubin> <b.cubin>
-  "$readelf" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] \(\.text\.[^ ]*\) .*/\1/p' >"$work/a.sec"
-  "$readelf" -S -W "$2" | sed -n 's/^ *\[ *[0-9]*\] \(\.text\.[^ ]*\) .*/\1/p' >"$work/b.sec"
-  cmp -s "$work/a.sec" "$work/b.sec" && [[ -s $work/a.sec ]] || return 1
-  while read -r sec; do
-    "$objcopy" --dump-section="$sec=$work/a.bin" "$1" "$work/a.tmp" &&
-      "$objcopy" --dump-section="$sec=$work/b.bin" "$2" "$work/b.tmp" &&
-      cmp -s "$work/a.bin" "$work/b.bin" || return 1
-  done <"$work/a.sec"
-}
 
 # The project as it would be without cutrace: every file through strip (byte-identical to the
 # never-annotated source, docs/strip.md), the library header and the Makefile as they are.

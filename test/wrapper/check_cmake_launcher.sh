@@ -10,11 +10,7 @@ nvcc=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-launcher.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-failures=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-check() { local rule=$1; shift; if "$@"; then pass "$rule"; else fail "$rule"; fi; }
-has_symbol() { nm -C "$1" >"$work/nm.txt" 2>/dev/null && grep -qF "$2" "$work/nm.txt"; }
+source "$here/../support/checks.sh"
 # A copy of the project, so touching its header leaves the checkout alone.
 mkdir -p "$work/src"
 cp -r "$here/project" "$here/cmake_project" "$work/src/"
