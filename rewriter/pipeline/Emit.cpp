@@ -140,15 +140,10 @@ namespace {
 /// directory (`..` spelled `_parent`), so copies of one project never collide.
 std::string copyPath(llvm::StringRef Dir, llvm::StringRef SourceDir, llvm::StringRef Header) {
   llvm::SmallString<256> Out(Dir);
-  auto H = llvm::sys::path::begin(Header), HE = llvm::sys::path::end(Header);
-  auto S = llvm::sys::path::begin(SourceDir), SE = llvm::sys::path::end(SourceDir);
-  for (; H != HE && S != SE && *H == *S; ++H, ++S)
-    ;
-  for (; S != SE; ++S)
-    llvm::sys::path::append(Out, "_parent");
-  for (; H != HE; ++H)
-    if (*H != "/")
-      llvm::sys::path::append(Out, *H);
+  std::string Relative = spelledFrom(SourceDir, Header);
+  for (auto It = llvm::sys::path::begin(Relative), End = llvm::sys::path::end(Relative); It != End;
+       ++It)
+    llvm::sys::path::append(Out, *It == ".." ? llvm::StringRef("_parent") : *It);
   return Out.str().str();
 }
 
