@@ -366,8 +366,12 @@ private:
       if (auto *Call = Parents[0].get<CallExpr>()) {
         if (auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call); Launch && Launch->getCallee() == E)
           return;
-        if (const FunctionDecl *Callee = Call->getDirectCallee();
-            Callee && Callee->getIdentifier()) {
+        // In a template the call may still be unresolved: its name is what it calls.
+        const NamedDecl *Callee = Call->getDirectCallee();
+        if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreImplicit());
+            !Callee && Lookup && Lookup->getNumDecls())
+          Callee = *Lookup->decls_begin();
+        if (Callee && Callee->getIdentifier()) {
           llvm::StringRef Name = Callee->getName();
           if (isLaunchApi(Name))
             return;

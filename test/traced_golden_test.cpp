@@ -310,7 +310,7 @@ TEST(TracedRules, EveryLaunchFormIsRoutedAndLibraryLaunchersAreWarnedAbout) {
         "partial_cutrace_traced<true><<<1, 32>>>(x, cutrace::launch(cutrace_map::partial, 1, 32, "
         "0));"})
     EXPECT_NE(R.Text.find(Routed), std::string::npos) << Routed << "\n" << R.Text;
-  EXPECT_NE(R.Diagnostics.find("launch_forms.cu:63:18: warning: 'fill' is passed to "
+  EXPECT_NE(R.Diagnostics.find("launch_forms.cu:69:18: warning: 'fill' is passed to "
                                "'library_launch' from a library header"),
             std::string::npos)
       << R.Diagnostics;
