@@ -1,0 +1,96 @@
+// A whole run in one `.ctrace` file (container version 2, docs/FORMAT.md): the process's decode
+// maps, then one section per recorded launch with its compact buffer, appended while the program
+// runs. Version 1 files (one launch: MAP, GEOM, BUF) read as a run of one launch.
+// Pure C++17, no CUDA: library `cutrace_format`.
+#ifndef CUTRACE_RUN_H
+#define CUTRACE_RUN_H
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <cutrace/ctrace.h>
+
+namespace cutrace {
+
+inline constexpr uint32_t kRunContainerVersion = 2;
+
+// LaunchRecord::flags
+inline constexpr uint32_t kLaunchInGraph = 1u; // captured into a CUDA graph: its buffer holds
+                                               // the graph's last replay before the write
+
+// One recorded launch (section `LNCH`).
+struct LaunchRecord {
+  uint32_t map = 0;          // index into Run::maps
+  uint32_t device = 0;       // CUDA device ordinal in the recording process
+  uint64_t stream = 0;       // the cudaStream_t handle value: an id, 0 = legacy default stream
+  uint32_t launch_index = 0; // the kernel's launch ordinal in the process, unrecorded ones counted
+  uint32_t flags = 0;        // kLaunchInGraph
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint64_t host_enqueue_ns = 0; // host CLOCK_REALTIME when the launch was enqueued; 0 = unknown
+  uint64_t sequence = 0;        // the launch's place among the process's recorded launches
+  std::vector<uint8_t> buffer;  // buffer header + rows, compact or full layout
+};
+
+struct Run {
+  std::string run_json;              // section `RUN `: program, pid, host, rank, selection
+  std::vector<std::string> devices;  // sections `DEV `: one JSON per device the run used, with
+                                     // its clock alignment (added when first used)
+  std::vector<std::string> maps;     // sections `MAP `, in file order: LaunchRecord::map indexes
+  std::vector<LaunchRecord> launches;
+  std::string end_json;              // section `END `: what was recorded and skipped; empty when
+                                     // the program did not finish writing (crash, kill)
+  std::vector<std::string> problems; // e.g. a truncated last section, dropped
+};
+
+// Reads a version 2 run, or a version 1 single launch as a run of one (map 0, device 0).
+Expected<Run> parse_run(const uint8_t *data, size_t size);
+Expected<Run> read_run_file(const std::string &path);
+
+std::vector<uint8_t> encode_launch_section(const LaunchRecord &launch);
+std::vector<uint8_t> encode_run(const Run &run); // the whole file, END included when not empty
+
+// Appends a run to an open file section by section, so a run's size in memory is one launch.
+// The preamble's section count is "to the end of the file": a run cut short by a crash keeps
+// every section written before it.
+class RunWriter {
+public:
+  // Creates `path` exclusively (an existing file is an error: runs never overwrite) and writes
+  // the preamble and the `RUN ` section.
+  static Expected<RunWriter *> create(const std::string &path, const std::string &run_json);
+  ~RunWriter();
+  RunWriter(const RunWriter &) = delete;
+  RunWriter &operator=(const RunWriter &) = delete;
+
+  std::optional<std::string> add_device(const std::string &device_json);
+  std::optional<std::string> add_map(const std::string &map_json);
+  std::optional<std::string> add_launch(const LaunchRecord &launch);
+  std::optional<std::string> finish(const std::string &end_json); // writes `END ` and closes
+  uint64_t bytes_written() const { return bytes_; }
+  const std::string &path() const { return path_; }
+
+private:
+  RunWriter(std::FILE *file, std::string path) : file_(file), path_(std::move(path)) {}
+  std::optional<std::string> write(const std::vector<uint8_t> &data);
+  std::FILE *file_;
+  std::string path_;
+  uint64_t bytes_ = 0;
+};
+
+// ---- Compact buffers (docs/FORMAT.md, "Compact layout") ----
+
+// The compact form of a full-layout buffer: header (version 2, layout compact), every row
+// header with its stored-record count in bytes 60-63, then the rows' records back to back.
+// A buffer that is not a valid full buffer is returned unchanged.
+std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size);
+
+// How many records a row header says were stored (min(attempted, max_events)) for a closed
+// row; nullopt for a row that never closed (the records must then be scanned).
+std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_events);
+
+} // namespace cutrace
+
+#endif // CUTRACE_RUN_H

@@ -1,0 +1,79 @@
+// A decoded run: every recorded launch of one or more processes on one time axis
+// (docs/FORMAT.md, "Runs"; docs/guide.md, "Whole runs"). Pure C++17, no CUDA: `cutrace_analysis`.
+#ifndef CUTRACE_RUN_TRACE_H
+#define CUTRACE_RUN_TRACE_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <cutrace/decode.h>
+#include <cutrace/run.h>
+
+namespace cutrace {
+
+// One recording process (one input file).
+struct RunProcess {
+  std::string program; // executable name
+  uint64_t pid = 0;
+  std::string host;
+  int rank = -1;    // $CUTRACE_RANK, else $RANK, $OMPI_COMM_WORLD_RANK, $PMI_RANK; -1 = none
+  std::string file; // where it was read from (empty for an in-memory run)
+  std::string launches, kernels; // the launch selection in force (docs/launches.md)
+  bool complete = false;         // the run's END section is present
+  // From the END section: per kernel name, launches seen and recorded by the process.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> kernel_launches;
+  uint64_t pool_waits = 0, pool_skipped = 0, disk_skipped = 0;
+};
+
+// One GPU of one process.
+struct RunDevice {
+  uint32_t process = 0; // index into RunTrace::processes
+  uint32_t index = 0;   // CUDA device ordinal in that process
+  std::string name;
+  uint32_t clock_khz = 0, sms = 0;
+  // host CLOCK_REALTIME - globaltimer, measured at start-up; `aligned` false: not measured.
+  bool aligned = false;
+  int64_t host_minus_gpu_ns = 0;
+  uint64_t alignment_error_ns = 0; // the measurement's bound: |true offset - measured| <= this
+};
+
+struct RunLaunch {
+  uint32_t device = 0; // index into RunTrace::devices
+  uint32_t map = 0;    // index into RunTrace::maps
+  uint64_t stream = 0;
+  uint32_t launch_index = 0; // the kernel's launch ordinal in its process
+  uint64_t sequence = 0;
+  bool in_graph = false;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  // Run axis (ns since RunTrace::origin_ns): the launch's earliest row start, latest row end.
+  double begin_ns = 0, end_ns = 0;
+  double offset_ns = 0;             // trace.origin_ns on the run axis: add to trace's *_ns
+  std::optional<double> enqueue_ns; // host enqueue time on the run axis, when the clock is aligned
+  Trace trace;                      // the launch as decode() gives it
+};
+
+struct RunTrace {
+  std::vector<RunProcess> processes;
+  std::vector<RunDevice> devices;
+  std::vector<DecodeMap> maps;
+  std::vector<RunLaunch> launches; // sorted by begin_ns
+  // The axis: host CLOCK_REALTIME ns when every device is aligned (host_aligned), else raw
+  // globaltimer ns. origin_ns is its earliest launch begin or enqueue.
+  uint64_t origin_ns = 0;
+  bool host_aligned = false;
+  std::vector<std::string> problems;
+};
+
+// Decodes every launch of `run` (read from `file`, for messages) onto one axis.
+Expected<RunTrace> decode_run(const Run &run, const std::string &file = {},
+                              const DecodeOptions &options = {});
+// Several processes (ranks) of one job as one timeline: one process each, one axis. Runs whose
+// devices are not all host-aligned stay on raw globaltimer, with a problem saying so.
+RunTrace merge_runs(std::vector<RunTrace> runs);
+
+} // namespace cutrace
+
+#endif // CUTRACE_RUN_TRACE_H
