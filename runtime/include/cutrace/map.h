@@ -23,7 +23,11 @@ struct KernelMap {
 // Opaque handle to one launch's trace buffer; kernels receive `cutrace::Slots *__cutrace_slots`.
 struct Slots;
 
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 1; // decode map; buffer headers of the full layout
+// Buffer header version 2 adds word 14, the layout: the device always writes the full layout;
+// the host runtime stores the compact one (docs/FORMAT.md, "Compact layout").
+inline constexpr uint32_t kCompactFormatVersion = 2;
+enum class BufferLayout : uint32_t { full = 0, compact = 1 };
 inline constexpr uint32_t kBufferMagic = 0x43525443; // "CTRC" in little-endian byte order
 inline constexpr uint32_t kRowStartTag = 0x54525453; // "STRT"
 inline constexpr uint32_t kRowEndTag = 0x45444E45;   // "ENDE"

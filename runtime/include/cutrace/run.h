@@ -36,10 +36,10 @@ struct LaunchRecord {
 };
 
 struct Run {
-  std::string run_json;              // section `RUN `: program, pid, host, rank, selection
-  std::vector<std::string> devices;  // sections `DEV `: one JSON per device the run used, with
-                                     // its clock alignment (added when first used)
-  std::vector<std::string> maps;     // sections `MAP `, in file order: LaunchRecord::map indexes
+  std::string run_json;             // section `RUN `: program, pid, host, rank, selection
+  std::vector<std::string> devices; // sections `DEV `: one JSON per device the run used, with
+                                    // its clock alignment (added when first used)
+  std::vector<std::string> maps;    // sections `MAP `, in file order: LaunchRecord::map indexes
   std::vector<LaunchRecord> launches;
   std::string end_json;              // section `END `: what was recorded and skipped; empty when
                                      // the program did not finish writing (crash, kill)

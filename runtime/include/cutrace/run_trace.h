@@ -4,6 +4,7 @@
 #define CUTRACE_RUN_TRACE_H
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,9 +68,14 @@ struct RunTrace {
   std::vector<std::string> problems;
 };
 
-// Decodes every launch of `run` (read from `file`, for messages) onto one axis.
+// Called after each decoded launch, for progress on long runs.
+using RunProgress = std::function<void(size_t decoded, size_t total)>;
+
+// Decodes every launch of `run` (read from `file`, for messages) onto one axis. Fails only when
+// the run's own sections (RUN, DEV, END) are not valid JSON; a launch or map that cannot be
+// decoded is a problem, and the rest is decoded.
 Expected<RunTrace> decode_run(const Run &run, const std::string &file = {},
-                              const DecodeOptions &options = {});
+                              const DecodeOptions &options = {}, const RunProgress &progress = {});
 // Several processes (ranks) of one job as one timeline: one process each, one axis. Runs whose
 // devices are not all host-aligned stay on raw globaltimer, with a problem saying so.
 RunTrace merge_runs(std::vector<RunTrace> runs);

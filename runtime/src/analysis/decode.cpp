@@ -60,9 +60,17 @@ struct RawRow {
 
 std::string row_prefix(uint32_t r) { return "row " + std::to_string(r) + ": "; }
 
+// Where one row's header and records are; `capacity` records at most are read.
+struct RowSpan {
+  const uint8_t *header;
+  const uint8_t *records;
+  uint32_t capacity;
+};
+
 // Reads one row's headers and its records up to the first unwritten record.
-RawRow read_row(const BufferHeader &h, const uint8_t *p, uint32_t r,
+RawRow read_row(const BufferHeader &h, const RowSpan &span, uint32_t r,
                 std::vector<std::string> &problems) {
+  const uint8_t *p = span.header;
   RawRow raw;
   Row &row = raw.row;
   row.index = r;
@@ -100,8 +108,8 @@ RawRow read_row(const BufferHeader &h, const uint8_t *p, uint32_t r,
     problems.push_back(row_prefix(r) + "bad end tag");
   }
 
-  raw.records = p + kRowHeaderBytes;
-  for (const uint8_t *rec = raw.records; row.stored < h.max_events; rec += kRecordBytes) {
+  raw.records = span.records;
+  for (const uint8_t *rec = raw.records; row.stored < span.capacity; rec += kRecordBytes) {
     if (bytes::u32(rec) == 0) // never written: the writer stopped (or trapped) here
       break;
     ++row.stored;
@@ -384,6 +392,59 @@ void check_against_map(const DecodeMap &map, const BufferHeader &h, Trace &t) {
     t.problems.push_back("decode map and buffer header disagree on the clock kind");
 }
 
+// The rows of a full-layout buffer: at row_stride_bytes each. Never past `size`.
+std::vector<RowSpan> full_row_spans(const BufferHeader &h, const uint8_t *buffer, size_t size,
+                                    std::vector<std::string> &problems) {
+  const uint64_t complete_rows = (size - kBufferHeaderBytes) / h.row_stride_bytes;
+  uint64_t num_rows = h.num_rows;
+  if (complete_rows < num_rows) {
+    problems.push_back("buffer truncated: " + std::to_string(size) + " bytes hold " +
+                       std::to_string(complete_rows) + " of " + std::to_string(h.num_rows) +
+                       " rows; the rest is not decoded");
+    num_rows = complete_rows;
+  }
+  std::vector<RowSpan> spans(num_rows);
+  for (uint64_t r = 0; r < num_rows; ++r) {
+    const uint8_t *row = buffer + kBufferHeaderBytes + r * h.row_stride_bytes;
+    spans[r] = {row, row + kRowHeaderBytes, h.max_events};
+  }
+  return spans;
+}
+
+// The rows of a compact buffer: all row headers, then each row's stored records (bytes 60-63 of
+// its header) back to back. A count that runs past `size` or over max_events ends the rows there.
+std::vector<RowSpan> compact_row_spans(const BufferHeader &h, const uint8_t *buffer, size_t size,
+                                       std::vector<std::string> &problems) {
+  const uint64_t header_rows = (size - kBufferHeaderBytes) / kRowHeaderBytes;
+  const uint64_t num_rows = std::min<uint64_t>(h.num_rows, header_rows);
+  const uint8_t *records = buffer + kBufferHeaderBytes + num_rows * kRowHeaderBytes;
+  const uint8_t *const end = buffer + size;
+  std::vector<RowSpan> spans;
+  spans.reserve(num_rows);
+  for (uint64_t r = 0; r < num_rows; ++r) {
+    const uint8_t *row = buffer + kBufferHeaderBytes + r * kRowHeaderBytes;
+    const uint32_t count = bytes::u32(row + 60);
+    if (count > h.max_events || uint64_t(end - records) / kRecordBytes < count) {
+      problems.push_back(row_prefix(uint32_t(r)) + "compact record count " + std::to_string(count) +
+                         " runs past the buffer; rows from here on " + "are not decoded");
+      return spans;
+    }
+    spans.push_back({row, records, count});
+    records += uint64_t(count) * kRecordBytes;
+  }
+  if (num_rows < h.num_rows)
+    problems.push_back("buffer truncated: " + std::to_string(size) + " bytes hold " +
+                       std::to_string(num_rows) + " of " + std::to_string(h.num_rows) +
+                       " row headers; the rest is not decoded");
+  return spans;
+}
+
+std::vector<RowSpan> row_spans(const BufferHeader &h, const uint8_t *buffer, size_t size,
+                               std::vector<std::string> &problems) {
+  return h.layout == BufferLayout::compact ? compact_row_spans(h, buffer, size, problems)
+                                           : full_row_spans(h, buffer, size, problems);
+}
+
 } // namespace
 
 Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
@@ -399,21 +460,9 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
   const BufferHeader &h = t.header;
   check_against_map(map, h, t);
 
-  // The header governs the layout; never read past `size`.
-  const uint64_t complete_rows = (size - kBufferHeaderBytes) / h.row_stride_bytes;
-  uint64_t num_rows = h.num_rows;
-  if (complete_rows < num_rows) {
-    t.problems.push_back("buffer truncated: " + std::to_string(size) + " bytes hold " +
-                         std::to_string(complete_rows) + " of " + std::to_string(h.num_rows) +
-                         " rows; the rest is not decoded");
-    num_rows = complete_rows;
-  }
-
   std::vector<RawRow> raw;
-  raw.reserve(num_rows);
-  for (uint32_t r = 0; r < num_rows; ++r)
-    raw.push_back(
-        read_row(h, buffer + kBufferHeaderBytes + uint64_t(r) * h.row_stride_bytes, r, t.problems));
+  for (const RowSpan &span : row_spans(h, buffer, size, t.problems))
+    raw.push_back(read_row(h, span, uint32_t(raw.size()), t.problems));
   assign_rates(raw, h, options);
   t.origin_ns = UINT64_MAX;
   for (const RawRow &rr : raw)

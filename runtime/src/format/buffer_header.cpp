@@ -21,6 +21,7 @@ enum Word : uint32_t {
   kRowStride = 11,
   kNumRows = 12,
   kDeviceClockKhz = 13, // was reserved-zero: 0 still means "unknown"
+  kLayout = 14,         // version 2
 };
 } // namespace
 
@@ -55,6 +56,8 @@ void encode_buffer_header(const BufferHeader &h, uint8_t out[kBufferHeaderBytes]
   put(kRowStride, h.row_stride_bytes);
   put(kNumRows, h.num_rows);
   put(kDeviceClockKhz, h.device_clock_khz);
+  if (h.version >= kCompactFormatVersion)
+    put(kLayout, uint32_t(h.layout));
 }
 
 Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
@@ -72,9 +75,10 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
       return std::string(hex);
     }() + " (expected 0x43525443 \"CTRC\")");
   h.version = word(kVersion);
-  if (h.version != kFormatVersion)
+  if (h.version != kFormatVersion && h.version != kCompactFormatVersion)
     return E::failure("buffer format version " + std::to_string(h.version) +
-                      " is not supported (expected " + std::to_string(kFormatVersion) + ")");
+                      " is not supported (expected " + std::to_string(kFormatVersion) + " or " +
+                      std::to_string(kCompactFormatVersion) + ")");
   h.num_groups = word(kNumGroups);
   h.max_events = word(kMaxEvents);
   for (uint32_t i = 0; i < 3; ++i) {
@@ -88,6 +92,12 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
   h.row_stride_bytes = word(kRowStride);
   h.num_rows = word(kNumRows);
   h.device_clock_khz = word(kDeviceClockKhz);
+  if (h.version >= kCompactFormatVersion) {
+    const uint32_t layout = word(kLayout);
+    if (layout > uint32_t(BufferLayout::compact))
+      return E::failure("unknown buffer layout " + std::to_string(layout) + " in buffer header");
+    h.layout = BufferLayout(layout);
+  }
   if (h.num_groups == 0)
     return E::failure("buffer header says 0 groups per CTA");
   if (uint64_t(h.row_stride_bytes) != cutrace::row_stride_bytes(h.max_events))

@@ -3,13 +3,10 @@
 #include <cutrace/ctrace.h>
 
 #include "bytes.h"
+#include "section_source.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace cutrace {
 
@@ -20,7 +17,9 @@ constexpr uint32_t tag(const char (&s)[5]) {
          uint32_t(uint8_t(s[3])) << 24;
 }
 constexpr uint32_t kMapTag = tag("MAP "), kGeometryTag = tag("GEOM"), kBufferTag = tag("BUF ");
-constexpr uint32_t kPreambleBytes = 16, kSectionHeaderBytes = 16, kGeometryBytes = 32;
+using format::kPreambleBytes;
+using format::kSectionHeaderBytes;
+constexpr uint32_t kGeometryBytes = 32;
 
 void append_section(std::vector<uint8_t> &out, uint32_t section, const uint8_t *data, size_t size) {
   bytes::append_u32(out, section);
@@ -51,6 +50,8 @@ std::vector<uint8_t> encode_ctrace(const Ctrace &c) {
 namespace {
 
 using E = Expected<Ctrace>;
+using format::FileSource;
+using format::MemorySource;
 
 // Magic and version, checked before anything else is read.
 std::optional<std::string> preamble_error(const uint8_t *data, size_t size) {
@@ -62,65 +63,6 @@ std::optional<std::string> preamble_error(const uint8_t *data, size_t size) {
     return ".ctrace version " + std::to_string(version) + " is not supported";
   return std::nullopt;
 }
-
-// The bytes after the preamble, in memory.
-class MemorySource {
-public:
-  MemorySource(const uint8_t *data, size_t size) : data_(data), size_(size) {}
-  uint64_t left() const { return size_ - at_; }
-  bool read(void *to, size_t n) {
-    if (n) // an empty section: `to` may be null, which memcpy must not see even for 0 bytes
-      std::memcpy(to, data_ + at_, n);
-    at_ += n;
-    return true;
-  }
-  bool skip(uint64_t n) {
-    at_ += n;
-    return true;
-  }
-  std::string error() const { return {}; }
-
-private:
-  const uint8_t *data_;
-  size_t size_, at_ = 0;
-};
-
-// The bytes after the preamble, read from a regular file section by section: each section goes
-// straight to where it is kept, so a trace needs its size in memory once, not twice.
-class FileSource {
-public:
-  FileSource(int fd, uint64_t left, std::string path) : fd_(fd), left_(left), path_(path) {}
-  uint64_t left() const { return left_; }
-  bool read(void *to, size_t n) {
-    auto *p = static_cast<uint8_t *>(to);
-    while (n > 0) {
-      const ssize_t got = ::read(fd_, p, std::min<size_t>(n, size_t(1) << 30));
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got <= 0) {
-        errno_ = got < 0 ? errno : EIO;
-        return false;
-      }
-      p += got, n -= size_t(got), left_ -= uint64_t(got);
-    }
-    return true;
-  }
-  bool skip(uint64_t n) {
-    if (::lseek(fd_, off_t(n), SEEK_CUR) < 0) {
-      errno_ = errno;
-      return false;
-    }
-    left_ -= n;
-    return true;
-  }
-  std::string error() const { return "cannot read '" + path_ + "': " + std::strerror(errno_); }
-
-private:
-  int fd_;
-  uint64_t left_;
-  std::string path_;
-  int errno_ = 0;
-};
 
 template <class Source> E parse_sections(Source &in, uint32_t sections) {
   Ctrace c;
@@ -177,40 +119,14 @@ Expected<Ctrace> parse_ctrace(const uint8_t *data, size_t size) {
 }
 
 Expected<Ctrace> read_ctrace_file(const std::string &path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return E::failure("cannot read '" + path + "': " + std::strerror(errno));
-  struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0)
-    return E::failure("cannot read '" + path + "': " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode))
-    return E::failure("cannot read '" + path + "': " + std::strerror(EISDIR));
-  if (!S_ISREG(st.st_mode)) { // a pipe or a device: no size to check sections against
-    Expected<std::vector<uint8_t>> data = read_file(path);
-    if (!data)
-      return E::failure(data.error);
-    E c = parse_ctrace(data->data(), data->size());
-    if (!c)
-      c.error = path + ": " + c.error;
-    return c;
-  }
-  // The preamble first: a file that is not a trace is rejected without reading its body.
-  uint8_t preamble[kPreambleBytes] = {};
-  const uint64_t size = uint64_t(st.st_size);
-  FileSource in(fd, size, path);
-  const size_t head = size_t(std::min<uint64_t>(size, kPreambleBytes));
-  if (!in.read(preamble, head))
-    return E::failure(in.error());
-  if (std::optional<std::string> bad = preamble_error(preamble, head))
-    return E::failure(path + ": " + *bad);
-  E c = parse_sections(in, bytes::u32(preamble + 12));
-  if (!c && c.error.rfind("cannot read '", 0) != 0)
-    c.error = path + ": " + c.error;
-  return c;
+  return format::read_trace_file<Ctrace>(
+      path,
+      [](FileSource &in, const uint8_t *preamble, size_t head) -> E {
+        if (std::optional<std::string> bad = preamble_error(preamble, head))
+          return E::failure(*bad);
+        return parse_sections(in, bytes::u32(preamble + 12));
+      },
+      parse_ctrace);
 }
 
 } // namespace cutrace

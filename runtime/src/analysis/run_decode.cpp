@@ -1,0 +1,236 @@
+// A run's launches on one time axis (docs/FORMAT.md, "Runs"): each launch is decoded as a single
+// launch is, then placed by its globaltimer origin, shifted to host time when every device's
+// clock offset was measured.
+#include <cutrace/run_trace.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace cutrace {
+
+namespace {
+
+using json = nlohmann::json;
+
+template <class T> T value_or(const json &j, const char *key, T fallback) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null())
+    return fallback;
+  return it->get<T>();
+}
+
+RunProcess process_from(const json &run, const json &end, const std::string &file) {
+  RunProcess p;
+  p.file = file;
+  p.program = value_or<std::string>(run, "program", "");
+  p.pid = value_or<uint64_t>(run, "pid", 0);
+  p.host = value_or<std::string>(run, "host", "");
+  p.rank = value_or<int>(run, "rank", -1);
+  p.launches = value_or<std::string>(run, "launches", "");
+  p.kernels = value_or<std::string>(run, "kernels", "");
+  p.complete = !end.is_null();
+  if (end.is_object()) {
+    for (const json &k : end.value("kernels", json::array()))
+      p.kernel_launches[value_or<std::string>(k, "kernel", "")] = {
+          value_or<uint64_t>(k, "launches", 0), value_or<uint64_t>(k, "recorded", 0)};
+    p.pool_waits = value_or<uint64_t>(end, "pool_waits", 0);
+    p.pool_skipped = value_or<uint64_t>(end, "pool_skipped", 0);
+    p.disk_skipped = value_or<uint64_t>(end, "disk_skipped", 0);
+  }
+  return p;
+}
+
+RunDevice device_from(const json &d) {
+  RunDevice dev;
+  dev.index = value_or<uint32_t>(d, "index", 0);
+  dev.name = value_or<std::string>(d, "name", "");
+  dev.clock_khz = value_or<uint32_t>(d, "clock_khz", 0);
+  dev.sms = value_or<uint32_t>(d, "sms", 0);
+  dev.aligned = value_or<bool>(d, "aligned", false);
+  dev.host_minus_gpu_ns = value_or<int64_t>(d, "host_minus_gpu_ns", 0);
+  dev.alignment_error_ns = value_or<uint64_t>(d, "alignment_error_ns", 0);
+  return dev;
+}
+
+// The launch's extent in raw globaltimer ns: earliest row start, latest row end (or last event
+// of a row that never closed).
+std::pair<uint64_t, uint64_t> extent_ns(const Trace &t) {
+  uint64_t end = t.origin_ns;
+  for (const Row &row : t.rows) {
+    if (row.closed)
+      end = std::max(end, row.end_ns);
+    for (const Slice &s : row.slices)
+      end = std::max(end, t.origin_ns + uint64_t(std::max(0.0, s.end_ns)));
+    for (const Instant &i : row.instants)
+      end = std::max(end, t.origin_ns + uint64_t(std::max(0.0, i.ns)));
+  }
+  return {t.origin_ns, end};
+}
+
+// Index of the device `ordinal` in `run.devices`, adding an unaligned entry for a device the
+// run never described.
+uint32_t device_slot(RunTrace &run, uint32_t ordinal) {
+  for (uint32_t i = 0; i < run.devices.size(); ++i)
+    if (run.devices[i].index == ordinal)
+      return i;
+  RunDevice d;
+  d.index = ordinal;
+  run.devices.push_back(d);
+  return uint32_t(run.devices.size() - 1);
+}
+
+Expected<json> parse_section(const std::string &text, const char *what) {
+  if (text.empty())
+    return {json(), {}};
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object())
+    return Expected<json>::failure(std::string("the run's ") + what +
+                                   " section is not a JSON object");
+  return {std::move(j), {}};
+}
+
+// Raw globaltimer ns per launch, kept until the axis is known.
+struct Placed {
+  uint64_t begin, end;
+};
+
+void place_on_axis(RunTrace &run, const std::vector<Placed> &raw,
+                   const std::vector<uint64_t> &enqueue) {
+  bool aligned = !run.devices.empty();
+  for (const RunDevice &d : run.devices)
+    aligned = aligned && d.aligned;
+  run.host_aligned = aligned;
+  auto axis = [&](uint64_t gpu_ns, uint32_t device) {
+    return aligned ? uint64_t(int64_t(gpu_ns) + run.devices[device].host_minus_gpu_ns) : gpu_ns;
+  };
+  uint64_t origin = std::numeric_limits<uint64_t>::max();
+  for (size_t i = 0; i < raw.size(); ++i) {
+    origin = std::min(origin, axis(raw[i].begin, run.launches[i].device));
+    if (aligned && enqueue[i] != 0)
+      origin = std::min(origin, enqueue[i]);
+  }
+  run.origin_ns = raw.empty() ? 0 : origin;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    RunLaunch &l = run.launches[i];
+    l.begin_ns = double(axis(raw[i].begin, l.device) - origin);
+    l.end_ns = double(axis(raw[i].end, l.device) - origin);
+    l.offset_ns = l.begin_ns; // the trace's origin is its earliest row start
+    if (aligned && enqueue[i] != 0)
+      l.enqueue_ns = double(int64_t(enqueue[i] - origin));
+  }
+}
+
+void sort_by_begin(RunTrace &run) {
+  std::stable_sort(run.launches.begin(), run.launches.end(),
+                   [](const RunLaunch &a, const RunLaunch &b) { return a.begin_ns < b.begin_ns; });
+}
+
+} // namespace
+
+Expected<RunTrace> decode_run(const Run &run, const std::string &file, const DecodeOptions &options,
+                              const RunProgress &progress) {
+  using E = Expected<RunTrace>;
+  Expected<json> head = parse_section(run.run_json, "RUN");
+  Expected<json> end = parse_section(run.end_json, "END");
+  if (!head || !end)
+    return E::failure(!head ? head.error : end.error);
+  RunTrace out;
+  out.problems = run.problems;
+  out.processes.push_back(process_from(*head, *end, file));
+  if (run.run_json.empty()) // a single launch (version 1): nothing more is known
+    out.processes.back().complete = true;
+  for (const std::string &text : run.devices) {
+    Expected<json> d = parse_section(text, "DEV");
+    if (!d)
+      return E::failure(d.error);
+    out.devices.push_back(device_from(*d));
+  }
+  std::vector<bool> usable;
+  for (size_t m = 0; m < run.maps.size(); ++m) {
+    Expected<DecodeMap> map = parse_decode_map(run.maps[m]);
+    usable.push_back(bool(map));
+    if (!map)
+      out.problems.push_back("decode map " + std::to_string(m) + ": " + map.error +
+                             "; its launches are not decoded");
+    out.maps.push_back(map ? std::move(*map) : DecodeMap{});
+  }
+  std::vector<Placed> raw;
+  std::vector<uint64_t> enqueue;
+  size_t done = 0;
+  for (const LaunchRecord &rec : run.launches) {
+    ++done;
+    if (rec.map >= out.maps.size() || !usable[rec.map])
+      continue;
+    RunLaunch l;
+    l.device = device_slot(out, rec.device);
+    l.map = rec.map;
+    l.stream = rec.stream;
+    l.launch_index = rec.launch_index;
+    l.sequence = rec.sequence;
+    l.in_graph = (rec.flags & kLaunchInGraph) != 0;
+    std::copy(rec.grid, rec.grid + 3, l.grid);
+    std::copy(rec.block, rec.block + 3, l.block);
+    l.trace = decode(out.maps[rec.map], rec.buffer.data(), rec.buffer.size(), options);
+    const auto [b, e] = extent_ns(l.trace);
+    raw.push_back({b, e});
+    enqueue.push_back(rec.host_enqueue_ns);
+    out.launches.push_back(std::move(l));
+    if (progress)
+      progress(done, run.launches.size());
+  }
+  place_on_axis(out, raw, enqueue);
+  sort_by_begin(out);
+  return E{std::move(out), {}};
+}
+
+RunTrace merge_runs(std::vector<RunTrace> runs) {
+  RunTrace out;
+  if (runs.empty())
+    return out;
+  bool aligned = true;
+  uint64_t origin = std::numeric_limits<uint64_t>::max();
+  for (const RunTrace &r : runs) {
+    aligned = aligned && r.host_aligned;
+    if (!r.launches.empty())
+      origin = std::min(origin, r.origin_ns);
+  }
+  if (origin == std::numeric_limits<uint64_t>::max())
+    origin = 0;
+  if (!aligned && runs.size() > 1)
+    out.problems.push_back("not every process measured its GPUs' clock offsets to the host: "
+                           "their timelines are placed by raw globaltimer and may be shifted "
+                           "against each other");
+  for (RunTrace &r : runs) {
+    const uint32_t process0 = uint32_t(out.processes.size());
+    const uint32_t device0 = uint32_t(out.devices.size());
+    const uint32_t map0 = uint32_t(out.maps.size());
+    const double shift = double(int64_t(r.origin_ns - origin));
+    for (RunProcess &p : r.processes)
+      out.processes.push_back(std::move(p));
+    for (RunDevice &d : r.devices) {
+      d.process += process0;
+      out.devices.push_back(std::move(d));
+    }
+    for (DecodeMap &m : r.maps)
+      out.maps.push_back(std::move(m));
+    for (RunLaunch &l : r.launches) {
+      l.device += device0;
+      l.map += map0;
+      l.begin_ns += shift, l.end_ns += shift, l.offset_ns += shift;
+      if (l.enqueue_ns)
+        *l.enqueue_ns += shift;
+      out.launches.push_back(std::move(l));
+    }
+    for (std::string &problem : r.problems)
+      out.problems.push_back(std::move(problem));
+  }
+  out.origin_ns = origin;
+  out.host_aligned = aligned;
+  sort_by_begin(out);
+  return out;
+}
+
+} // namespace cutrace

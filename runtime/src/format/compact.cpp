@@ -1,0 +1,62 @@
+// The compact buffer layout (docs/FORMAT.md, "Compact layout"): what the host stores of a launch
+// is its row headers and the records the rows hold, never the row capacity.
+#include <cutrace/run.h>
+
+#include "bytes.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cutrace {
+
+std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_events) {
+  if (bytes::u32(row_header + 32) != kRowEndTag)
+    return std::nullopt;
+  return std::min(bytes::u32(row_header + 36), max_events);
+}
+
+namespace {
+
+// Records up to the first unwritten one, as the decoder counts them.
+uint32_t written_records(const uint8_t *records, uint32_t capacity) {
+  uint32_t n = 0;
+  while (n < capacity && bytes::u32(records + uint64_t(n) * kRecordBytes) != 0)
+    ++n;
+  return n;
+}
+
+} // namespace
+
+std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size) {
+  Expected<BufferHeader> parsed = parse_buffer_header(full, size);
+  if (!parsed || parsed->layout != BufferLayout::full || size < parsed->buffer_bytes())
+    return std::vector<uint8_t>(full, full + size);
+  BufferHeader h = *parsed;
+  const uint8_t *rows = full + kBufferHeaderBytes;
+  std::vector<uint32_t> counts(h.num_rows);
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < h.num_rows; ++r) {
+    const uint8_t *row = rows + uint64_t(r) * h.row_stride_bytes;
+    // Closed rows say how many they stored; the scan stops there too, so both agree with decode.
+    const uint32_t limit = stored_records(row, h.max_events).value_or(h.max_events);
+    counts[r] = written_records(row + kRowHeaderBytes, limit);
+    total += counts[r];
+  }
+  h.version = kCompactFormatVersion;
+  h.layout = BufferLayout::compact;
+  std::vector<uint8_t> out(kBufferHeaderBytes + uint64_t(h.num_rows) * kRowHeaderBytes +
+                           total * kRecordBytes);
+  encode_buffer_header(h, out.data());
+  uint8_t *header_at = out.data() + kBufferHeaderBytes;
+  uint8_t *record_at = header_at + uint64_t(h.num_rows) * kRowHeaderBytes;
+  for (uint32_t r = 0; r < h.num_rows; ++r, header_at += kRowHeaderBytes) {
+    const uint8_t *row = rows + uint64_t(r) * h.row_stride_bytes;
+    std::memcpy(header_at, row, kRowHeaderBytes);
+    bytes::put_u32(header_at + 60, counts[r]);
+    std::memcpy(record_at, row + kRowHeaderBytes, uint64_t(counts[r]) * kRecordBytes);
+    record_at += uint64_t(counts[r]) * kRecordBytes;
+  }
+  return out;
+}
+
+} // namespace cutrace
