@@ -8,6 +8,7 @@
 #define CUTRACE_HOST_H
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <cuda_runtime.h>
@@ -18,17 +19,23 @@
 namespace cutrace {
 
 // A zeroed buffer for one launch of `map`'s kernel, or nullptr when tracing is off (CUTRACE=0,
-// disable()), the kernel already has CUTRACE_MAX_LAUNCHES (default 64) recorded launches, or the
-// buffer cannot be allocated. Allocation is synchronous; zeroing and the header copy are queued
-// on `stream`, ahead of the kernel.
+// disable()), the launch selection does not record this launch (CUTRACE_LAUNCHES,
+// CUTRACE_KERNELS; docs/launches.md), or no buffer can be had (docs/guide.md, "Whole runs").
+// Zeroing is queued on `stream`, ahead of the kernel; the launch is copied back in the
+// background once the kernel is done, into the process's run file.
 Slots *launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream = 0);
 
-// Turns automatic tracing on; a non-null `dir` replaces the output folder.
+// Turns automatic tracing on; a non-null `dir` sets the output folder of a run not yet started.
 void enable(const char *dir = nullptr);
+// The same, and replaces the launch selection for later launches (null `launches`: the default;
+// null `kernels`: every kernel). Returns the error for a bad selection, which then records
+// nothing, as a bad CUTRACE_LAUNCHES does.
+std::optional<std::string> enable(const char *dir, const char *launches,
+                                  const char *kernels = nullptr);
 // Later launches get nullptr (kernels then only evaluate a predicate per event).
 void disable();
-// Waits for the device, copies back every recorded launch, frees its buffer and writes its
-// outputs. Also runs at normal exit. Safe to call from several threads.
+// Waits for every recorded launch so far to reach the run file (graph launches: their last
+// replay). The run file is finished and its formats rendered at normal exit. Thread-safe.
 void flush();
 
 // Explicit mode: one buffer for one launch, owned by the caller. Records regardless of

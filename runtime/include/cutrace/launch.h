@@ -67,6 +67,10 @@ LaunchChoice choose_launch(const void *original, unsigned params, const LaunchSh
 LaunchChoice choose_pair_launch(const KernelMap &map, const void *original, const void *twin,
                                 unsigned params, const LaunchShape &shape);
 
+// Tells the session that the kernel given `slots` is queued, so its completion can be awaited
+// in the background; no-op for nullptr.
+void launched(Slots *slots);
+
 // The caller's `params` argument pointers followed by `&slots`, in a new array: the caller's
 // array has exactly `params` entries (the original's parameters) and is never read past.
 class ArgsWithSlots {
@@ -128,6 +132,7 @@ public:
     // Like <<<>>>: the error stays for cudaGetLastError() / cudaPeekAtLastError().
     (void)::cudaLaunchKernel(choice.func, shape_.grid, shape_.block, array, shape_.shmem,
                              shape_.stream);
+    detail::launched(slots);
   }
 
 private:
@@ -167,7 +172,10 @@ inline cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **
     return ::cudaLaunchKernel(func, grid, block, args, shmem, stream);
   Slots *slots = choice.slots;
   detail::ArgsWithSlots with_slots(args, choice.params, &slots);
-  return ::cudaLaunchKernel(choice.func, grid, block, with_slots.data(), shmem, stream);
+  const cudaError_t err =
+      ::cudaLaunchKernel(choice.func, grid, block, with_slots.data(), shmem, stream);
+  detail::launched(slots);
+  return err;
 }
 
 template <class T>
@@ -185,7 +193,10 @@ inline cudaError_t launchCooperativeKernel(const void *func, dim3 grid, dim3 blo
     return ::cudaLaunchCooperativeKernel(func, grid, block, args, shmem, stream);
   Slots *slots = choice.slots;
   detail::ArgsWithSlots with_slots(args, choice.params, &slots);
-  return ::cudaLaunchCooperativeKernel(choice.func, grid, block, with_slots.data(), shmem, stream);
+  const cudaError_t err =
+      ::cudaLaunchCooperativeKernel(choice.func, grid, block, with_slots.data(), shmem, stream);
+  detail::launched(slots);
+  return err;
 }
 
 template <class T>
@@ -205,7 +216,9 @@ inline cudaError_t launchKernelExC(const cudaLaunchConfig_t *config, const void 
     return ::cudaLaunchKernelExC(config, func, args);
   Slots *slots = choice.slots;
   detail::ArgsWithSlots with_slots(args, choice.params, &slots);
-  return ::cudaLaunchKernelExC(config, choice.func, with_slots.data());
+  const cudaError_t err = ::cudaLaunchKernelExC(config, choice.func, with_slots.data());
+  detail::launched(slots);
+  return err;
 }
 
 // Arguments are converted to the kernel's parameter types as cudaLaunchKernelEx converts them.
@@ -219,7 +232,9 @@ cudaError_t launchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpT
                                      detail::shape_of(*config));
     Slots *slots = choice.slots;
     void *array[] = {(void *)&coerced..., (void *)&slots};
-    return ::cudaLaunchKernelExC(config, choice.func, array);
+    const cudaError_t err = ::cudaLaunchKernelExC(config, choice.func, array);
+    detail::launched(slots);
+    return err;
   }(std::forward<ActTypes>(args)...);
 }
 

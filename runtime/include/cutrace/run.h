@@ -87,6 +87,21 @@ private:
 // A buffer that is not a valid full buffer is returned unchanged.
 std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size);
 
+// Row headers and records of a full-layout buffer as some copy holds them: row r's header at
+// headers + r * header_pitch, its first record at records + r * record_pitch, at most
+// record_capacity records each (the device's own layout has both pitches = row stride).
+struct RowsInMemory {
+  const uint8_t *headers;
+  size_t header_pitch;
+  const uint8_t *records;
+  size_t record_pitch;
+  uint32_t record_capacity;
+  const uint8_t *header(uint32_t r) const { return headers + r * header_pitch; }
+  const uint8_t *records_of(uint32_t r) const { return records + r * record_pitch; }
+};
+// The compact buffer of the launch whose full header is `full`.
+std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows);
+
 // How many records a row header says were stored (min(attempted, max_events)) for a closed
 // row; nullopt for a row that never closed (the records must then be scanned).
 std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_events);

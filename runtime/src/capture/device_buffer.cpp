@@ -1,5 +1,9 @@
 #include "device_buffer.h"
 
+#include <cutrace/run.h>
+
+#include <algorithm>
+
 #include <cstring>
 #include <limits>
 #include <map>
@@ -51,7 +55,8 @@ std::string cuda_error(const char *what, cudaError_t err) {
 }
 
 Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, dim3 block,
-                                              cudaStream_t stream, bool mapped) {
+                                              cudaStream_t stream, Memory memory) {
+  const bool mapped = memory == Memory::mapped;
   using E = Expected<DeviceBuffer>;
   const uint64_t ctas = uint64_t(grid.x) * grid.y * grid.z;
   const uint64_t rows = ctas * map.num_groups;
@@ -81,13 +86,14 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
       return E::failure(cuda_error("cudaHostGetDevicePointer", err));
     return E{std::move(buf), {}};
   }
-  cudaError_t err = info.pool ? cudaMallocFromPoolAsync(&buf.device_, buf.bytes_, info.pool, stream)
-                              : cudaMalloc(&buf.device_, buf.bytes_);
+  const bool pooled = info.pool != nullptr && memory == Memory::pooled;
+  cudaError_t err = pooled ? cudaMallocFromPoolAsync(&buf.device_, buf.bytes_, info.pool, stream)
+                           : cudaMalloc(&buf.device_, buf.bytes_);
   if (err != cudaSuccess) {
     buf.device_ = nullptr;
     return E::failure(cuda_error("allocating the trace buffer", err));
   }
-  buf.pooled_ = info.pool != nullptr;
+  buf.pooled_ = pooled;
   // Zeroed so that a record is recognisable as written even if the kernel never finishes.
   if (cudaError_t err = cudaMemsetAsync(buf.device_, 0, buf.bytes_, stream); err != cudaSuccess)
     return E::failure(cuda_error("cudaMemsetAsync", err));
@@ -101,14 +107,58 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
   other.host_ = nullptr;
 }
 
-DeviceBuffer::~DeviceBuffer() {
+DeviceBuffer::~DeviceBuffer() { release(0); }
+
+void DeviceBuffer::release(cudaStream_t stream) {
   // Errors here (e.g. after a trap) cannot be acted on.
   if (host_ != nullptr)
     cudaFreeHost(host_);
   else if (device_ != nullptr && pooled_)
-    cudaFreeAsync(device_, 0); // back to the pool for the next launch
+    cudaFreeAsync(device_, stream); // back to the pool for the next launch
   else if (device_ != nullptr)
     cudaFree(device_);
+  host_ = device_ = nullptr;
+}
+
+Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stream) const {
+  using E = Expected<std::vector<uint8_t>>;
+  if (host_ != nullptr) { // mapped: the rows are in host memory already
+    Expected<std::vector<uint8_t>> full = read_back();
+    if (!full)
+      return full;
+    return E{compact_buffer(full->data(), full->size()), {}};
+  }
+  const BufferHeader &h = header_;
+  const uint64_t rows = h.num_rows;
+  const auto *device = static_cast<const uint8_t *>(device_) + kBufferHeaderBytes;
+  std::vector<uint8_t> headers(rows * kRowHeaderBytes);
+  if (cudaError_t err =
+          cudaMemcpy2DAsync(headers.data(), kRowHeaderBytes, device, h.row_stride_bytes,
+                            kRowHeaderBytes, rows, cudaMemcpyDeviceToHost, stream);
+      err != cudaSuccess)
+    return E::failure(cuda_error("copying the row headers", err));
+  if (cudaError_t err = cudaStreamSynchronize(stream); err != cudaSuccess)
+    return E::failure(cuda_error("copying the row headers", err));
+  // A row that never closed says nothing of its count: copy up to its capacity and scan.
+  uint32_t longest = 0;
+  for (uint64_t r = 0; r < rows; ++r)
+    longest = std::max(
+        longest,
+        stored_records(&headers[r * kRowHeaderBytes], h.max_events).value_or(h.max_events));
+  std::vector<uint8_t> records(rows * uint64_t(longest) * kRecordBytes);
+  if (longest > 0) {
+    const size_t width = size_t(longest) * kRecordBytes;
+    if (cudaError_t err =
+            cudaMemcpy2DAsync(records.data(), width, device + kRowHeaderBytes, h.row_stride_bytes,
+                              width, rows, cudaMemcpyDeviceToHost, stream);
+        err != cudaSuccess)
+      return E::failure(cuda_error("copying the records", err));
+    if (cudaError_t err = cudaStreamSynchronize(stream); err != cudaSuccess)
+      return E::failure(cuda_error("copying the records", err));
+  }
+  return E{compact_rows(h, {headers.data(), kRowHeaderBytes, records.data(),
+                            size_t(longest) * kRecordBytes, longest}),
+           {}};
 }
 
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back() const {

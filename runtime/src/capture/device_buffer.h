@@ -21,8 +21,13 @@ public:
   // `mapped`: the buffer lives in pinned host memory mapped into the device instead
   // (CUTRACE_MAPPED=1). Every record then crosses the host link, but what was written survives a
   // device trap, after which device memory can no longer be copied back.
+  //
+  // `persistent`: plain cudaMalloc, never from the pool, for launches captured into a CUDA graph
+  // (the graph keeps using the buffer on every replay; the caller switches the thread's capture
+  // mode to relaxed around the call).
+  enum class Memory { pooled, mapped, persistent };
   static Expected<DeviceBuffer> allocate(const KernelMap &map, dim3 grid, dim3 block,
-                                         cudaStream_t stream, bool mapped = false);
+                                         cudaStream_t stream, Memory memory = Memory::pooled);
   DeviceBuffer(DeviceBuffer &&other) noexcept;
   DeviceBuffer &operator=(DeviceBuffer &&) = delete;
   ~DeviceBuffer();
@@ -30,8 +35,16 @@ public:
   Slots *slots() const { return static_cast<Slots *>(device_); }
   int device() const { return device_index_; }
   const BufferHeader &header() const { return header_; }
+  size_t bytes() const { return bytes_; }
   // Blocking copy to the host, header included; the caller has synchronized the device.
   Expected<std::vector<uint8_t>> read_back() const;
+  // The compact layout (docs/FORMAT.md) of what the kernel wrote, copied on `stream` once the
+  // kernel is done: first every row header (one strided copy), then each row's records up to
+  // the longest row's count (a second strided copy), so the bytes moved follow the events
+  // recorded, not the capacity. Blocks the calling thread only.
+  Expected<std::vector<uint8_t>> read_back_compact(cudaStream_t stream) const;
+  // Frees the device memory on `stream` (after the copies queued there); the object is empty.
+  void release(cudaStream_t stream);
 
 private:
   DeviceBuffer() = default;

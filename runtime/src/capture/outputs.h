@@ -61,6 +61,9 @@ namespace detail {
 // (outputs/all_formats.cpp).
 void write_launch_outputs(const std::string &dir, const std::string &kernel, const Ctrace &raw,
                           const OutputFormats &formats);
+// Renders the finished run file `run_path` (`<dir>/<program>.<pid>.ctrace`) into the formats
+// asked for, beside it: `<program>.<pid>.html`, `.json`, `.perfetto.json`.
+void write_run_outputs(const std::string &run_path, const OutputFormats &formats);
 } // namespace detail
 
 } // namespace cutrace

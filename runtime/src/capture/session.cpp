@@ -1,124 +1,187 @@
-// Automatic mode: launch() registers one buffer per launch; flush() (or normal exit) copies
-// them back and hands each to detail::write_launch_outputs. One process-wide session behind a
-// mutex.
+// Automatic mode (docs/guide.md, "Whole runs"): the launch selection decides which launches
+// record; each recorded launch gets a buffer from a bounded budget, is closed by a completion
+// event right after its kernel is queued, and drains to the process's run file in the background.
+// Launches captured into a CUDA graph keep one buffer each, read at flush (the last replay). At
+// normal exit the run file is finished, one line says what was recorded, and the formats of
+// $CUTRACE_FORMAT are rendered from it.
 #include "session.h"
-#include "device_buffer.h"
+#include "clock_alignment.h"
+#include "drain.h"
+#include "launch_selection.h"
 #include "outputs.h"
+#include "run_file.h"
+
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
+#include <unordered_map>
 
 namespace cutrace {
 
 namespace {
 
-struct PendingLaunch {
-  std::string kernel;
-  std::string map_json;
-  uint32_t launch_index;
-  DeviceBuffer buffer;
+uint64_t megabytes_from_env(const char *name, uint64_t fallback) {
+  const char *v = std::getenv(name);
+  if (v == nullptr || *v == '\0')
+    return fallback;
+  char *end = nullptr;
+  const unsigned long long mb = std::strtoull(v, &end, 10);
+  if (*end != '\0' || mb == 0 || mb > (1ull << 40)) {
+    std::fprintf(stderr, "cutrace: %s=\"%s\" is not a size in MB; using %llu\n", name, v,
+                 (unsigned long long)fallback);
+    return fallback;
+  }
+  return mb;
+}
+
+bool env_is(const char *name, const char *value) {
+  const char *v = std::getenv(name);
+  return v != nullptr && std::strcmp(v, value) == 0;
+}
+
+// A launch captured into a CUDA graph: its buffer lives as long as the process, since every
+// replay of the graph writes it again.
+struct GraphLaunch {
+  InFlight launch;
+  size_t written_hash = 0; // of the contents last written; 0 = never written
 };
 
-uint32_t max_launches_from_env() {
-  const char *v = std::getenv("CUTRACE_MAX_LAUNCHES");
-  if (v == nullptr || *v == '\0')
-    return 64;
-  char *end = nullptr;
-  const unsigned long n = std::strtoul(v, &end, 10);
-  return (*end == '\0' && n <= UINT32_MAX) ? uint32_t(n) : 64;
-}
+struct KernelCount {
+  uint64_t launches = 0, recorded = 0;
+  bool selected = true; // CUTRACE_KERNELS, decided once per kernel name
+};
 
 class Session {
 public:
-  Session() {
-    const char *on = std::getenv("CUTRACE");
-    enabled_ = !(on != nullptr && std::strcmp(on, "0") == 0);
+  Session()
+      : budget_(megabytes_from_env("CUTRACE_POOL_MB", 1024) << 20),
+        drain_(
+            budget_, [this]() -> RunFile & { return file(); },
+            [this](LaunchRecord &&r, const KernelMap &map) { write(std::move(r), map); }) {
+    enabled_ = !env_is("CUTRACE", "0");
     const char *dir = std::getenv("CUTRACE_OUTPUT");
     dir_ = (dir != nullptr && *dir != '\0') ? dir : "debug/";
-    max_launches_ = max_launches_from_env();
-    const char *mapped = std::getenv("CUTRACE_MAPPED");
-    mapped_ = mapped != nullptr && std::strcmp(mapped, "1") == 0;
+    mapped_ = env_is("CUTRACE_MAPPED", "1");
+    per_launch_ = env_is("CUTRACE_PER_LAUNCH", "1");
+    skip_when_full_ = env_is("CUTRACE_POOL_FULL", "skip");
+    max_disk_bytes_ = megabytes_from_env("CUTRACE_MAX_MB", 4096) << 20;
+    std::string note;
+    set_selection(launch_selection_from_env(&note));
+    if (!note.empty())
+      std::fprintf(stderr, "cutrace: %s\n", note.c_str());
   }
 
-  Slots *launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream) {
+  // The launch selection; a bad one turns recording off (said once), never a guess.
+  void set_selection(Expected<LaunchSelection> selection) {
+    if (!selection) {
+      std::fprintf(stderr, "cutrace: %s; no launch is recorded\n", selection.error.c_str());
+      selection_valid_ = false;
+      return;
+    }
+    selection_ = std::move(*selection);
+    selection_valid_ = true;
+    for (auto &[name, count] : counts_)
+      count.selected = selection_.selects_kernel(name);
+  }
+
+  detail::Admission admit(const KernelMap &map) {
+    if (!enabled_.load(std::memory_order_relaxed))
+      return {};
     std::lock_guard<std::mutex> lock(mu_);
     if (!enabled_)
-      return nullptr;
-    uint32_t &count = launches_[map.kernel];
-    if (count >= max_launches_) {
-      ++skipped_[map.kernel];
+      return {};
+    KernelCount &count = count_of(map);
+    const uint64_t index = count.launches++;
+    const bool record = selection_valid_ && count.selected && selection_.selects_index(index);
+    if (!record)
+      ++skipped_by_selection_;
+    return {record, uint32_t(std::min<uint64_t>(index, UINT32_MAX))};
+  }
+
+  Slots *record(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream, uint32_t index) {
+    close_open_launch_of_this_thread(); // before waiting: a launch waits only on others
+    if (capturing(stream))
+      return record_in_graph(map, grid, block, stream, index);
+    if (file().bytes_written() >= max_disk_bytes_) {
+      ++disk_skipped_;
       return nullptr;
     }
-    Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, stream, mapped_);
-    if (!buf) {
-      std::fprintf(stderr, "cutrace: %s: %s; this launch is not traced\n", map.kernel,
-                   buf.error.c_str());
+    const uint64_t bytes = buffer_bytes(map, grid, block);
+    if (!budget_.take(bytes, !skip_when_full_, pool_waits_)) {
+      ++pool_skipped_;
       return nullptr;
     }
-    // Registered after the first CUDA call, so it runs before the CUDA runtime's own teardown.
-    if (!exit_hook_registered_) {
-      std::atexit([] {
-        try {
-          cutrace::flush();
-        } catch (const std::exception &e) { // never out of an exit handler
-          std::fprintf(stderr, "cutrace: writing traces at exit failed: %s\n", e.what());
-        }
-      });
-      exit_hook_registered_ = true;
+    std::lock_guard<std::mutex> lock(mu_);
+    std::optional<InFlight> launch =
+        start(map, grid, block, stream, index,
+              mapped_ ? DeviceBuffer::Memory::mapped : DeviceBuffer::Memory::pooled);
+    if (!launch) {
+      budget_.give(bytes);
+      return nullptr;
     }
-    Slots *slots = buf->slots();
-    pending_.push_back({map.kernel, map.json ? map.json : "", count++, std::move(*buf)});
+    Slots *slots = launch->buffer.slots();
+    open_.erase(std::this_thread::get_id()); // none: this thread closed its own above
+    open_.emplace(std::this_thread::get_id(), std::move(*launch));
     return slots;
   }
 
-  // Whether launch() would give this launch a buffer now; a launch over the limit is counted here,
-  // as launch() counts it. Disabled tracing answers without the lock; nothing is allocated.
-  bool admits(const KernelMap &map) {
-    if (!enabled_.load(std::memory_order_relaxed))
-      return false;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!enabled_)
-      return false;
-    const auto it = launches_.find(map.kernel);
-    if (it == launches_.end() || it->second < max_launches_)
-      return true;
-    ++skipped_[map.kernel];
-    return false;
+  // The kernel of `slots` is queued: its completion event goes right behind it.
+  void launched(Slots *slots) {
+    std::unique_lock<std::mutex> lock(mu_);
+    const auto it = open_.find(std::this_thread::get_id());
+    if (it == open_.end() || it->second.buffer.slots() != slots)
+      return;
+    InFlight launch = std::move(it->second);
+    open_.erase(it);
+    lock.unlock();
+    close(std::move(launch));
   }
 
   void flush() {
-    std::lock_guard<std::mutex> lock(mu_);
-    synchronize_devices();
-    const OutputFormats formats = default_output_formats();
-    // Runs from the exit hook too, where an exception would abort the program and lose every
-    // launch after it: each launch's failure is reported and the next one is still written.
-    for (PendingLaunch &p : pending_) {
-      try {
-        write_launch(p, formats);
-      } catch (const std::exception &e) {
-        std::fprintf(stderr, "cutrace: %s launch %u: %s; not written\n", p.kernel.c_str(),
-                     p.launch_index, e.what());
-      }
-    }
-    pending_.clear(); // frees the device buffers
-    for (const auto &[kernel, n] : skipped_)
-      std::fprintf(stderr,
-                   "cutrace: %s: %u launches not traced (CUTRACE_MAX_LAUNCHES=%u per kernel)\n",
-                   kernel.c_str(), n, max_launches_);
-    skipped_.clear();
+    std::unique_lock<std::mutex> lock(mu_);
+    std::vector<InFlight> open;
+    for (auto &[thread, launch] : open_)
+      open.push_back(std::move(launch));
+    open_.clear();
+    lock.unlock();
+    for (InFlight &launch : open)
+      close(std::move(launch));
+    drain_.wait_idle();
+    write_graph_launches();
   }
 
-  void enable(const char *dir) {
+  // At normal exit (and at most once): the run file's END, the exit line, the rendered formats.
+  void finish() {
+    flush();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (finished_ || run_ == nullptr)
+      return;
+    finished_ = true;
+    const std::string path = run_->finish(end_json());
+    print_exit_line(path);
+    if (!path.empty())
+      detail::write_run_outputs(path, default_output_formats());
+  }
+
+  void enable(const char *dir, std::optional<Expected<LaunchSelection>> selection) {
     std::lock_guard<std::mutex> lock(mu_);
     enabled_ = true;
-    if (dir != nullptr)
+    if (dir != nullptr && run_ == nullptr)
       dir_ = dir;
+    else if (dir != nullptr && dir_ != dir)
+      std::fprintf(stderr, "cutrace: enable(\"%s\"): this run already writes into %s\n", dir,
+                   dir_.c_str());
+    if (selection)
+      set_selection(std::move(*selection));
   }
 
   void disable() {
@@ -127,50 +190,231 @@ public:
   }
 
 private:
-  void synchronize_devices() {
-    std::set<int> devices;
-    for (const PendingLaunch &p : pending_)
-      devices.insert(p.buffer.device());
-    if (devices.empty())
+  KernelCount &count_of(const KernelMap &map) {
+    if (const auto it = by_map_.find(&map); it != by_map_.end())
+      return *it->second;
+    auto [it, inserted] = counts_.try_emplace(map.kernel);
+    if (inserted)
+      it->second.selected = selection_.selects_kernel(map.kernel);
+    by_map_.emplace(&map, &it->second);
+    return it->second;
+  }
+
+  static uint64_t buffer_bytes(const KernelMap &map, dim3 grid, dim3 block) {
+    const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    return BufferHeader::for_launch(map.num_groups, map.max_events, map.clock, g, b).buffer_bytes();
+  }
+
+  static bool capturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+      (void)cudaGetLastError(); // e.g. the legacy stream while another stream captures
+      return false;
+    }
+    return status == cudaStreamCaptureStatusActive;
+  }
+
+  RunFile &file() {
+    std::lock_guard<std::mutex> lock(file_mu_);
+    if (run_ == nullptr)
+      run_ = std::make_unique<RunFile>(dir_, selection_.launches_text, selection_.kernels_text);
+    return *run_;
+  }
+
+  // Allocates and zeroes the buffer (queued on `stream`) and fills the launch's record; under mu_.
+  std::optional<InFlight> start(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
+                                uint32_t index, DeviceBuffer::Memory memory) {
+    Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, stream, memory);
+    if (!buf) {
+      std::fprintf(stderr, "cutrace: %s: %s; this launch is not traced\n", map.kernel,
+                   buf.error.c_str());
+      return std::nullopt;
+    }
+    std::optional<uint32_t> map_index = file().map_index(map);
+    if (!map_index)
+      return std::nullopt;
+    register_exit_hook(); // after the first CUDA call, so it runs before the runtime's teardown
+    InFlight f{std::move(*buf), stream, nullptr, {}, &map};
+    LaunchRecord &r = f.record;
+    r.map = *map_index;
+    r.device = uint32_t(f.buffer.device());
+    r.stream = uint64_t(reinterpret_cast<uintptr_t>(stream));
+    r.launch_index = index;
+    r.grid[0] = grid.x, r.grid[1] = grid.y, r.grid[2] = grid.z;
+    r.block[0] = block.x, r.block[1] = block.y, r.block[2] = block.z;
+    r.host_enqueue_ns = host_now_ns();
+    r.sequence = sequence_++;
+    ++count_of(map).recorded;
+    return f;
+  }
+
+  Slots *record_in_graph(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
+                         uint32_t index) {
+    // The capture's own mode would forbid the allocation; the zeroing becomes a graph node, so
+    // every replay starts from a zeroed buffer.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    std::lock_guard<std::mutex> lock(mu_);
+    std::optional<InFlight> launch =
+        start(map, grid, block, stream, index, DeviceBuffer::Memory::persistent);
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    if (!launch)
+      return nullptr;
+    launch->record.flags |= kLaunchInGraph;
+    Slots *slots = launch->buffer.slots();
+    graphs_.push_back({std::move(*launch), 0});
+    return slots;
+  }
+
+  void close_open_launch_of_this_thread() {
+    std::unique_lock<std::mutex> lock(mu_);
+    const auto it = open_.find(std::this_thread::get_id());
+    if (it == open_.end())
       return;
-    int current = 0;
-    cudaGetDevice(&current);
+    InFlight launch = std::move(it->second);
+    open_.erase(it);
+    lock.unlock();
+    close(std::move(launch));
+  }
+
+  void close(InFlight &&launch) {
+    cudaEvent_t done = nullptr;
+    if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming | cudaEventBlockingSync) !=
+            cudaSuccess ||
+        cudaEventRecord(done, launch.stream) != cudaSuccess) {
+      // The stream is gone or broken: the device is synchronized instead, in the drain.
+      (void)cudaGetLastError();
+      if (done != nullptr)
+        cudaEventDestroy(done);
+      done = nullptr;
+    }
+    launch.done = done;
+    drain_.submit(std::move(launch));
+  }
+
+  // Runs in the drain thread (and at flush, for graph launches).
+  void write(LaunchRecord &&record, const KernelMap &map) {
+    if (record.buffer.empty())
+      return;
+    if (per_launch_) // the single-launch files of earlier versions, when asked for
+      detail::write_launch_outputs(dir_, map.kernel, single_launch(record, map),
+                                   default_output_formats());
+    file().add_launch(record);
+  }
+
+  static Ctrace single_launch(const LaunchRecord &record, const KernelMap &map) {
+    Ctrace raw;
+    raw.map_json = map.json ? map.json : "";
+    std::copy(record.grid, record.grid + 3, raw.grid);
+    std::copy(record.block, record.block + 3, raw.block);
+    raw.launch_index = record.launch_index;
+    raw.buffer = record.buffer;
+    return raw;
+  }
+
+  void write_graph_launches() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::set<int> devices;
+    for (const GraphLaunch &g : graphs_)
+      devices.insert(g.launch.buffer.device());
     for (int d : devices) {
       cudaSetDevice(d);
-      if (cudaError_t err = cudaDeviceSynchronize(); err != cudaSuccess)
-        std::fprintf(stderr, "cutrace: %s\n", cuda_error("cudaDeviceSynchronize", err).c_str());
+      (void)cudaDeviceSynchronize();
     }
-    cudaSetDevice(current);
+    for (GraphLaunch &g : graphs_) {
+      Expected<std::vector<uint8_t>> bytes = drain_.read_now(g.launch.buffer);
+      if (!bytes)
+        continue;
+      const size_t hash = std::hash<std::string_view>()(
+          std::string_view(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
+      if (hash == g.written_hash || !any_row_started(*bytes))
+        continue; // not replayed since the last write, or never replayed
+      g.written_hash = hash;
+      LaunchRecord r = g.launch.record;
+      r.buffer = std::move(*bytes);
+      write(std::move(r), *g.launch.map);
+    }
+    (void)cudaGetLastError();
   }
 
-  void write_launch(const PendingLaunch &p, const OutputFormats &formats) {
-    Expected<std::vector<uint8_t>> bytes = p.buffer.read_back();
-    if (!bytes) {
-      std::fprintf(stderr, "cutrace: %s launch %u: %s; nothing written\n", p.kernel.c_str(),
-                   p.launch_index, bytes.error.c_str());
-      return;
+  static bool any_row_started(const std::vector<uint8_t> &compact) {
+    Expected<BufferHeader> h = parse_buffer_header(compact.data(), compact.size());
+    if (!h)
+      return false;
+    for (uint64_t r = 0; r < h->num_rows; ++r) {
+      const uint64_t at = kBufferHeaderBytes + r * kRowHeaderBytes;
+      if (at + 4 <= compact.size() && compact[at] != 0)
+        return true;
     }
-    Ctrace raw;
-    raw.map_json = p.map_json;
-    for (int i = 0; i < 3; ++i) {
-      raw.grid[i] = p.buffer.header().grid[i];
-      raw.block[i] = p.buffer.header().block[i];
-    }
-    raw.launch_index = p.launch_index;
-    raw.buffer = std::move(*bytes);
-    detail::write_launch_outputs(dir_, p.kernel, raw, formats);
+    return false;
   }
+
+  std::string end_json() {
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const auto &[name, c] : counts_)
+      kernels.push_back({{"kernel", name}, {"launches", c.launches}, {"recorded", c.recorded}});
+    return nlohmann::json{{"kernels", kernels},
+                          {"pool_waits", pool_waits_},
+                          {"pool_skipped", pool_skipped_.load()},
+                          {"disk_skipped", disk_skipped_.load()},
+                          {"graph_launches", graphs_.size()},
+                          {"end_unix_ns", host_now_ns()}}
+        .dump();
+  }
+
+  void print_exit_line(const std::string &path) {
+    uint64_t launches = 0, recorded = 0;
+    for (const auto &[name, c] : counts_)
+      launches += c.launches, recorded += c.recorded;
+    std::string skipped = std::to_string(skipped_by_selection_) + " by the selection";
+    if (pool_skipped_)
+      skipped += ", " + std::to_string(pool_skipped_.load()) + " with the buffer pool full";
+    if (disk_skipped_)
+      skipped += ", " + std::to_string(disk_skipped_.load()) + " past CUTRACE_MAX_MB";
+    std::fprintf(
+        stderr,
+        "cutrace: recorded %llu of %llu launches of %zu kernels (launches %s) into %s "
+        "(%.1f MB); not recorded: %s%s\n",
+        (unsigned long long)recorded, (unsigned long long)launches, counts_.size(),
+        selection_.launches_text.c_str(), path.c_str(), double(run_->bytes_written()) / 1e6,
+        skipped.c_str(),
+        pool_waits_
+            ? (", " + std::to_string(pool_waits_) + " launches waited for the buffer pool").c_str()
+            : "");
+  }
+
+  void register_exit_hook() {
+    if (exit_hook_registered_)
+      return;
+    std::atexit([] {
+      try {
+        cutrace_session_finish();
+      } catch (const std::exception &e) { // never out of an exit handler
+        std::fprintf(stderr, "cutrace: writing traces at exit failed: %s\n", e.what());
+      }
+    });
+    exit_hook_registered_ = true;
+  }
+  static void cutrace_session_finish();
 
   std::mutex mu_;
-  std::atomic<bool> enabled_{true}; // written under mu_; admits() reads it without
-
-  bool exit_hook_registered_ = false;
-  bool mapped_ = false; // CUTRACE_MAPPED=1: buffers in mapped host memory (survive a trap)
+  std::atomic<bool> enabled_{true}; // written under mu_; admit() reads it without
+  LaunchSelection selection_;
+  bool selection_valid_ = false;
   std::string dir_;
-  uint32_t max_launches_ = 64;
-  std::map<std::string, uint32_t, std::less<>> launches_; // recorded launches per kernel
-  std::map<std::string, uint32_t> skipped_; // launches over the limit since the last flush
-  std::vector<PendingLaunch> pending_;
+  bool mapped_ = false, per_launch_ = false, skip_when_full_ = false;
+  bool exit_hook_registered_ = false, finished_ = false;
+  uint64_t max_disk_bytes_ = 0;
+  std::map<std::string, KernelCount, std::less<>> counts_;
+  std::unordered_map<const KernelMap *, KernelCount *> by_map_;
+  uint64_t skipped_by_selection_ = 0, sequence_ = 0, pool_waits_ = 0;
+  std::atomic<uint64_t> pool_skipped_{0}, disk_skipped_{0};
+  std::map<std::thread::id, InFlight> open_;
+  std::vector<GraphLaunch> graphs_;
+  std::mutex file_mu_;
+  std::unique_ptr<RunFile> run_;
+  InFlightBudget budget_;
+  Drain drain_;
 };
 
 // Never destroyed: the exit hook may run after static destructors of other translation units.
@@ -179,14 +423,37 @@ Session &session() {
   return *s;
 }
 
+void Session::cutrace_session_finish() { session().finish(); }
+
 } // namespace
 
 Slots *launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream) {
-  return session().launch(map, grid, block, stream);
+  const detail::Admission a = session().admit(map);
+  return a.record ? session().record(map, grid, block, stream, a.index) : nullptr;
 }
-void enable(const char *dir) { session().enable(dir); }
-bool detail::admits(const KernelMap &map) { return session().admits(map); }
+void enable(const char *dir) { session().enable(dir, std::nullopt); }
+std::optional<std::string> enable(const char *dir, const char *launches, const char *kernels) {
+  Expected<LaunchSelection> s =
+      parse_launch_selection(launches ? launches : kDefaultLaunches, kernels ? kernels : "");
+  std::optional<std::string> error;
+  if (!s)
+    error = s.error;
+  session().enable(dir, std::move(s));
+  return error;
+}
 void disable() { session().disable(); }
 void flush() { session().flush(); }
+
+namespace detail {
+Admission admit(const KernelMap &map) { return session().admit(map); }
+Slots *record_launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
+                     uint32_t index) {
+  return session().record(map, grid, block, stream, index);
+}
+void launched(Slots *slots) {
+  if (slots != nullptr)
+    session().launched(slots);
+}
+} // namespace detail
 
 } // namespace cutrace

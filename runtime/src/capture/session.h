@@ -4,11 +4,24 @@
 
 #include <cutrace/map.h>
 
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
 namespace cutrace::detail {
 
-// Whether cutrace::launch() would record this launch of `map`'s kernel now (tracing on, under
-// CUTRACE_MAX_LAUNCHES); a refused launch is counted as launch() counts it. Allocates nothing.
-bool admits(const KernelMap &map);
+// One launch of a kernel, counted: its launch index (the kernel's launch ordinal in the process)
+// and whether the launch selection records it (docs/launches.md). Allocates nothing.
+struct Admission {
+  bool record = false;
+  uint32_t index = 0;
+};
+Admission admit(const KernelMap &map);
+
+// A zeroed buffer for an admitted launch, or nullptr when none can be had (the reason is
+// counted and reported at exit).
+Slots *record_launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
+                     uint32_t index);
 
 } // namespace cutrace::detail
 

@@ -69,7 +69,8 @@ detail::LaunchChoice choose(Twin &t, unsigned params, const detail::LaunchShape 
                      "; rebuild every file of the target from the same sources");
     return original;
   }
-  if (!detail::admits(*t.map))
+  const detail::Admission admission = detail::admit(*t.map);
+  if (!admission.record)
     return original;
   std::string why;
   switch (t.attributes.check(shape, why)) {
@@ -81,7 +82,8 @@ detail::LaunchChoice choose(Twin &t, unsigned params, const detail::LaunchShape 
     note_once(t, why);
     return original;
   }
-  Slots *slots = launch(*t.map, shape.grid, shape.block, shape.stream);
+  Slots *slots =
+      detail::record_launch(*t.map, shape.grid, shape.block, shape.stream, admission.index);
   if (slots == nullptr)
     return original;
   return {t.twin, slots, t.params};

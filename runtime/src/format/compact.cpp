@@ -27,19 +27,16 @@ uint32_t written_records(const uint8_t *records, uint32_t capacity) {
 
 } // namespace
 
-std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size) {
-  Expected<BufferHeader> parsed = parse_buffer_header(full, size);
-  if (!parsed || parsed->layout != BufferLayout::full || size < parsed->buffer_bytes())
-    return std::vector<uint8_t>(full, full + size);
-  BufferHeader h = *parsed;
-  const uint8_t *rows = full + kBufferHeaderBytes;
+std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows) {
+  BufferHeader h = full;
   std::vector<uint32_t> counts(h.num_rows);
   uint64_t total = 0;
   for (uint32_t r = 0; r < h.num_rows; ++r) {
-    const uint8_t *row = rows + uint64_t(r) * h.row_stride_bytes;
     // Closed rows say how many they stored; the scan stops there too, so both agree with decode.
-    const uint32_t limit = stored_records(row, h.max_events).value_or(h.max_events);
-    counts[r] = written_records(row + kRowHeaderBytes, limit);
+    const uint32_t limit =
+        std::min(stored_records(rows.header(r), h.max_events).value_or(h.max_events),
+                 rows.record_capacity);
+    counts[r] = written_records(rows.records_of(r), limit);
     total += counts[r];
   }
   h.version = kCompactFormatVersion;
@@ -50,13 +47,21 @@ std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size) {
   uint8_t *header_at = out.data() + kBufferHeaderBytes;
   uint8_t *record_at = header_at + uint64_t(h.num_rows) * kRowHeaderBytes;
   for (uint32_t r = 0; r < h.num_rows; ++r, header_at += kRowHeaderBytes) {
-    const uint8_t *row = rows + uint64_t(r) * h.row_stride_bytes;
-    std::memcpy(header_at, row, kRowHeaderBytes);
+    std::memcpy(header_at, rows.header(r), kRowHeaderBytes);
     bytes::put_u32(header_at + 60, counts[r]);
-    std::memcpy(record_at, row + kRowHeaderBytes, uint64_t(counts[r]) * kRecordBytes);
+    std::memcpy(record_at, rows.records_of(r), uint64_t(counts[r]) * kRecordBytes);
     record_at += uint64_t(counts[r]) * kRecordBytes;
   }
   return out;
+}
+
+std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size) {
+  Expected<BufferHeader> parsed = parse_buffer_header(full, size);
+  if (!parsed || parsed->layout != BufferLayout::full || size < parsed->buffer_bytes())
+    return std::vector<uint8_t>(full, full + size);
+  const uint8_t *rows = full + kBufferHeaderBytes;
+  const uint32_t stride = parsed->row_stride_bytes;
+  return compact_rows(*parsed, {rows, stride, rows + kRowHeaderBytes, stride, parsed->max_events});
 }
 
 } // namespace cutrace

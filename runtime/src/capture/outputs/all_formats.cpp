@@ -3,6 +3,7 @@
 #include "../outputs.h"
 
 #include <cutrace/export.h>
+#include <cutrace/run_trace.h>
 
 #include <cstdio>
 
@@ -51,6 +52,46 @@ void detail::write_launch_outputs(const std::string &dir, const std::string &ker
   if (map)
     trace = decode(*map, raw.buffer.data(), raw.buffer.size());
   write_output_files(dir, kernel, {raw, map ? &*map : nullptr, trace ? &*trace : nullptr}, outputs);
+}
+
+void detail::write_run_outputs(const std::string &run_path, const OutputFormats &formats) {
+  if (!formats.needs_exporters())
+    return;
+  Expected<Run> run = read_run_file(run_path);
+  if (!run) {
+    std::fprintf(stderr, "cutrace: %s\n", run.error.c_str());
+    return;
+  }
+  Expected<RunTrace> decoded = decode_run(*run, run_path);
+  if (!decoded) {
+    std::fprintf(stderr, "cutrace: %s: %s\n", run_path.c_str(), decoded.error.c_str());
+    return;
+  }
+  const std::string stem = run_path.substr(0, run_path.size() - std::string(".ctrace").size());
+  struct Render {
+    bool wanted;
+    const char *extension;
+    std::string (*render)(const RunTrace &);
+  };
+  const Render renders[] = {
+      {formats.html, ".html", [](const RunTrace &r) { return export_run_html(r); }},
+      {formats.json, ".json", run_summary_json},
+      {formats.perfetto, ".perfetto.json", export_run_perfetto},
+  };
+  for (const Render &r : renders) {
+    if (!r.wanted)
+      continue;
+    const std::string path = stem + r.extension;
+    try { // one format failing (out of memory, say) must not lose the others
+      if (std::optional<std::string> err =
+              write_file_atomic(path, r.render(*decoded), Overwrite::never))
+        std::fprintf(stderr, "cutrace: %s\n", err->c_str());
+      else
+        std::fprintf(stderr, "cutrace: wrote %s\n", path.c_str());
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "cutrace: %s not written: %s\n", path.c_str(), e.what());
+    }
+  }
 }
 
 } // namespace cutrace

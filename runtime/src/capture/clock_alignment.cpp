@@ -1,0 +1,141 @@
+#include "clock_alignment.h"
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+
+namespace cutrace {
+
+namespace {
+
+// Waits for request n in flag[0], stamps %globaltimer into out[n], acknowledges n in flag[1].
+// PTX, loaded at run time, so the runtime library needs no device compiler and runs on any GPU
+// the driver can JIT for.
+constexpr const char *kPingPongPtx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry cutrace_clock_pingpong(.param .u64 flag, .param .u64 out, .param .u32 rounds)
+{
+  .reg .u64 %rd<8>;
+  .reg .u32 %r<8>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [flag];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [rounds];
+  mov.u32 %r2, 1;
+LOOP:
+  setp.gt.u32 %p1, %r2, %r1;
+  @%p1 bra DONE;
+WAIT:
+  ld.volatile.global.u32 %r3, [%rd1];
+  setp.lt.u32 %p2, %r3, %r2;
+  @%p2 bra WAIT;
+  mov.u64 %rd3, %globaltimer;
+  mul.wide.u32 %rd4, %r2, 8;
+  add.u64 %rd5, %rd2, %rd4;
+  st.volatile.global.u64 [%rd5], %rd3;
+  membar.sys;
+  st.volatile.global.u32 [%rd1+4], %r2;
+  membar.sys;
+  add.u32 %r2, %r2, 1;
+  bra LOOP;
+DONE:
+  ret;
+}
+)";
+
+constexpr uint32_t kRounds = 64;
+
+ClockAlignment failed(std::string why) {
+  ClockAlignment a;
+  a.why_not = std::move(why);
+  (void)cudaGetLastError(); // leave no error for the program's own checks
+  return a;
+}
+
+// The loaded kernel of the current device, loaded once per device.
+struct PingPong {
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t kernel = nullptr;
+};
+
+} // namespace
+
+uint64_t host_now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+ClockAlignment measure_clock_alignment() {
+  PingPong pp;
+  if (cudaLibraryLoadData(&pp.library, kPingPongPtx, nullptr, nullptr, 0, nullptr, nullptr, 0) !=
+          cudaSuccess ||
+      cudaLibraryGetKernel(&pp.kernel, pp.library, "cutrace_clock_pingpong") != cudaSuccess)
+    return failed("the clock probe kernel could not be loaded");
+  struct Mapped {
+    void *p = nullptr;
+    ~Mapped() {
+      if (p)
+        cudaFreeHost(p);
+    }
+  } mem;
+  const size_t bytes = 64 + 8 * (kRounds + 1);
+  if (cudaHostAlloc(&mem.p, bytes, cudaHostAllocMapped) != cudaSuccess) {
+    cudaLibraryUnload(pp.library);
+    return failed("no mapped host memory for the clock probe");
+  }
+  auto *flag = static_cast<volatile uint32_t *>(mem.p);
+  auto *out = reinterpret_cast<volatile uint64_t *>(static_cast<char *>(mem.p) + 64);
+  flag[0] = flag[1] = 0;
+  void *dflag = nullptr, *dout = nullptr;
+  cudaStream_t stream = nullptr;
+  ClockAlignment best = failed("the clock probe kernel did not answer within 2 s");
+  if (cudaHostGetDevicePointer(&dflag, mem.p, 0) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
+    cudaLibraryUnload(pp.library);
+    return failed("the clock probe could not be set up");
+  }
+  dout = static_cast<char *>(dflag) + 64;
+  uint32_t rounds = kRounds;
+  void *args[] = {&dflag, &dout, &rounds};
+  if (cudaLaunchKernel((const void *)pp.kernel, dim3(1), dim3(1), args, 0, stream) != cudaSuccess) {
+    cudaStreamDestroy(stream);
+    cudaLibraryUnload(pp.library);
+    return failed("the clock probe kernel could not be launched");
+  }
+  uint64_t best_trip = UINT64_MAX;
+  for (uint32_t n = 1; n <= kRounds; ++n) {
+    // The first round also waits for the kernel to start on a GPU that may be busy.
+    const uint64_t deadline = host_now_ns() + 2000000000ull;
+    const uint64_t h0 = host_now_ns();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    flag[0] = n;
+    uint64_t h1 = h0;
+    while (flag[1] < n && (h1 = host_now_ns()) < deadline) {
+    }
+    if (flag[1] < n) {
+      flag[0] = kRounds; // lets the kernel run through its remaining rounds and exit
+      break;
+    }
+    h1 = host_now_ns();
+    const uint64_t trip = h1 - h0;
+    if (trip < best_trip) {
+      best_trip = trip;
+      best.aligned = true;
+      best.why_not.clear();
+      best.host_minus_gpu_ns = int64_t(h0 + trip / 2) - int64_t(out[n]);
+      best.error_ns = (trip + 1) / 2;
+    }
+  }
+  cudaStreamSynchronize(stream);
+  cudaStreamDestroy(stream);
+  cudaLibraryUnload(pp.library);
+  (void)cudaGetLastError();
+  return best;
+}
+
+} // namespace cutrace

@@ -1,0 +1,144 @@
+#include "drain.h"
+#include "clock_alignment.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace cutrace {
+
+bool InFlightBudget::take(uint64_t bytes, bool wait, uint64_t &waits) {
+  std::unique_lock<std::mutex> lock(mu_);
+  auto fits = [&] { return held_ == 0 || held_ + bytes <= cap_; };
+  if (!fits()) {
+    if (!wait)
+      return false;
+    ++waits;
+    freed_.wait(lock, fits);
+  }
+  held_ += bytes;
+  return true;
+}
+
+void InFlightBudget::give(uint64_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    held_ -= std::min(held_, bytes);
+  }
+  freed_.notify_all();
+}
+
+Drain::Drain(InFlightBudget &budget, File file, Sink sink)
+    : budget_(budget), file_(file), sink_(std::move(sink)) {}
+
+Drain::~Drain() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  work_.notify_all();
+  if (thread_.joinable())
+    thread_.join();
+}
+
+void Drain::submit(InFlight &&launch) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(launch));
+    if (!thread_.joinable())
+      thread_ = std::thread([this] { run(); });
+  }
+  work_.notify_one();
+}
+
+void Drain::wait_idle() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
+}
+
+void Drain::run() {
+  // Another thread's stream capture (global mode) must not make this thread's copies illegal,
+  // nor these copies break the capture.
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty())
+      return; // stopping, and nothing left
+    InFlight launch = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    drain_one(launch);
+    lock.lock();
+    busy_ = false;
+    if (queue_.empty())
+      idle_.notify_all();
+  }
+}
+
+cudaStream_t Drain::copy_stream(int device) {
+  std::lock_guard<std::mutex> lock(copy_mu_);
+  cudaStream_t &s = copy_streams_[device];
+  if (s == nullptr && cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
+    s = nullptr; // the legacy stream then: slower, still correct
+  return s;
+}
+
+// The DEV section: what the decoder needs of the GPU, and its clock offset to the host.
+void Drain::describe_device(int device) {
+  RunFile &file = file_();
+  if (file.has_device(device))
+    return;
+  cudaDeviceProp prop{};
+  (void)cudaGetDeviceProperties(&prop, device);
+  int khz = 0;
+  (void)cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device);
+  const ClockAlignment a = measure_clock_alignment();
+  nlohmann::json d = {{"index", device},
+                      {"name", std::string(prop.name)},
+                      {"clock_khz", khz},
+                      {"sms", prop.multiProcessorCount},
+                      {"aligned", a.aligned},
+                      {"host_minus_gpu_ns", a.host_minus_gpu_ns},
+                      {"alignment_error_ns", a.error_ns}};
+  if (!a.aligned) {
+    d["alignment_problem"] = a.why_not;
+    std::fprintf(stderr, "cutrace: GPU %d: host and GPU clocks not aligned: %s\n", device,
+                 a.why_not.c_str());
+  }
+  (void)cudaGetLastError();
+  file.add_device(device, d.dump());
+}
+
+void Drain::drain_one(InFlight &launch) {
+  const int device = launch.buffer.device();
+  cudaSetDevice(device);
+  describe_device(device);
+  const uint64_t held = launch.buffer.bytes();
+  Expected<std::vector<uint8_t>> bytes = Expected<std::vector<uint8_t>>::failure("");
+  if (cudaError_t err = cudaEventSynchronize(launch.done); err != cudaSuccess)
+    bytes.error = cuda_error("waiting for the launch", err);
+  else
+    bytes = launch.buffer.read_back_compact(copy_stream(device));
+  cudaEventDestroy(launch.done);
+  launch.buffer.release(copy_stream(device));
+  budget_.give(held);
+  if (!bytes) {
+    std::fprintf(stderr, "cutrace: %s launch %u: %s; not recorded\n", launch.map->kernel,
+                 launch.record.launch_index, bytes.error.c_str());
+    (void)cudaGetLastError();
+    return;
+  }
+  launch.record.buffer = std::move(*bytes);
+  sink_(std::move(launch.record), *launch.map);
+}
+
+Expected<std::vector<uint8_t>> Drain::read_now(const DeviceBuffer &buffer) {
+  cudaSetDevice(buffer.device());
+  describe_device(buffer.device());
+  return buffer.read_back_compact(copy_stream(buffer.device()));
+}
+
+} // namespace cutrace

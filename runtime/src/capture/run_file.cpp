@@ -1,0 +1,162 @@
+#include "run_file.h"
+#include "clock_alignment.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace cutrace {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The job rank a launcher gave this process, for merged multi-process timelines.
+int rank_from_env() {
+  for (const char *name : {"CUTRACE_RANK", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
+    if (const char *v = std::getenv(name); v != nullptr && *v != '\0') {
+      char *end = nullptr;
+      const long r = std::strtol(v, &end, 10);
+      if (*end == '\0' && r >= 0 && r < (1l << 30))
+        return int(r);
+    }
+  return -1;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "";
+}
+
+std::string plain(const std::string &name) {
+  std::string out;
+  for (char c : name)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
+  return out.empty() ? "program" : out;
+}
+
+} // namespace
+
+std::string program_name() {
+  std::ifstream comm("/proc/self/comm");
+  std::string name;
+  if (std::getline(comm, name) && !name.empty())
+    return name;
+  return "program";
+}
+
+RunFile::RunFile(std::string dir, std::string launches, std::string kernels)
+    : dir_(std::move(dir)), launches_(std::move(launches)), kernels_(std::move(kernels)) {}
+
+void RunFile::fail_locked(const std::string &why) {
+  if (!failed_)
+    std::fprintf(stderr, "cutrace: %s; recording stops, the program goes on\n", why.c_str());
+  failed_ = true;
+  writer_.reset();
+}
+
+bool RunFile::open_locked() {
+  if (writer_ || failed_ || finished_)
+    return writer_ != nullptr;
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) {
+    fail_locked("cannot create " + dir_ + ": " + ec.message());
+    return false;
+  }
+  const std::string program = program_name();
+  const std::string stem =
+      (fs::path(dir_) / (plain(program) + "." + std::to_string(::getpid()))).string();
+  const std::string run_json =
+      nlohmann::json{{"format_version", 2},     {"program", program},
+                     {"pid", ::getpid()},       {"host", host_name()},
+                     {"rank", rank_from_env()}, {"start_unix_ns", host_now_ns()},
+                     {"launches", launches_},   {"kernels", kernels_}}
+          .dump();
+  // Never replaces a file: a recycled pid or a second run in the same folder gets `_1`, `_2`...
+  for (unsigned n = 0; n < 1000; ++n) {
+    const std::string path = stem + (n ? "_" + std::to_string(n) : "") + ".ctrace";
+    Expected<RunWriter *> w = RunWriter::create(path, run_json);
+    if (w) {
+      writer_.reset(*w);
+      path_ = path;
+      return true;
+    }
+    if (!fs::exists(path, ec)) {
+      fail_locked(w.error);
+      return false;
+    }
+  }
+  fail_locked("no free file name for " + stem + ".ctrace");
+  return false;
+}
+
+std::optional<uint32_t> RunFile::map_index(const KernelMap &map) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string json = map.json ? map.json : "";
+  if (const auto it = maps_.find(json); it != maps_.end())
+    return it->second;
+  if (!open_locked())
+    return std::nullopt;
+  if (std::optional<std::string> err = writer_->add_map(json)) {
+    fail_locked(*err);
+    return std::nullopt;
+  }
+  const uint32_t index = uint32_t(maps_.size());
+  maps_.emplace(json, index);
+  return index;
+}
+
+bool RunFile::has_device(int ordinal) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return devices_.count(ordinal) != 0;
+}
+
+void RunFile::add_device(int ordinal, const std::string &device_json) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!devices_.insert(ordinal).second || !open_locked())
+    return;
+  if (std::optional<std::string> err = writer_->add_device(device_json))
+    fail_locked(*err);
+}
+
+bool RunFile::add_launch(const LaunchRecord &launch) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!open_locked())
+    return false;
+  if (std::optional<std::string> err = writer_->add_launch(launch)) {
+    fail_locked(*err);
+    return false;
+  }
+  return true;
+}
+
+std::string RunFile::finish(const std::string &end_json) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (writer_) {
+    bytes_ = writer_->bytes_written();
+    if (std::optional<std::string> err = writer_->finish(end_json))
+      fail_locked(*err);
+    writer_.reset();
+  }
+  finished_ = true;
+  return path_;
+}
+
+uint64_t RunFile::bytes_written() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return writer_ ? writer_->bytes_written() : bytes_;
+}
+
+std::string RunFile::path() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return path_;
+}
+
+} // namespace cutrace
