@@ -11,6 +11,7 @@
 // NAME=COUNT compares the number of slices plus instants named NAME over the whole file.
 #include "../support/buffer_builder.h"
 #include <cutrace/ctrace.h>
+#include <cutrace/run.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -43,19 +44,48 @@ struct Checker {
 using cutrace::test_support::read32;
 using cutrace::test_support::read64;
 
+// Row r's header and first record, in either layout (docs/FORMAT.md); the compact layout's
+// record counts are trusted here only as far as the buffer reaches.
+struct RawRow {
+  const uint8_t *header, *records;
+  uint32_t capacity;
+};
+std::vector<RawRow> raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf) {
+  std::vector<RawRow> rows;
+  const uint8_t *base = buf.data() + kBufferHeaderBytes;
+  if (h.layout == BufferLayout::full) {
+    const uint64_t n =
+        std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) / h.row_stride_bytes);
+    for (uint64_t r = 0; r < n; ++r)
+      rows.push_back({base + r * h.row_stride_bytes, base + r * h.row_stride_bytes + 64,
+                      h.max_events});
+    return rows;
+  }
+  const uint64_t n =
+      std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) / kRowHeaderBytes);
+  const uint8_t *records = base + n * kRowHeaderBytes, *end = buf.data() + buf.size();
+  for (uint64_t r = 0; r < n; ++r) {
+    const uint32_t count = read32(base + r * kRowHeaderBytes + 60);
+    if (uint64_t(end - records) / kRecordBytes < count)
+      break;
+    rows.push_back({base + r * kRowHeaderBytes, records, count});
+    records += uint64_t(count) * kRecordBytes;
+  }
+  return rows;
+}
+
 // Walks the raw records of every row; independent of the decoder's own checks.
 void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Checker &c) {
-  const uint64_t rows =
-      std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) / h.row_stride_bytes);
-  for (uint64_t r = 0; r < rows; ++r) {
-    const uint8_t *row = buf.data() + kBufferHeaderBytes + r * h.row_stride_bytes;
+  const std::vector<RawRow> rows = raw_rows(h, buf);
+  for (uint64_t r = 0; r < rows.size(); ++r) {
+    const uint8_t *row = rows[r].header;
     const bool started = read32(row) == kRowStartTag, closed = read32(row + 32) == kRowEndTag;
     const uint64_t lo = h.clock == Clock::clock64 ? read64(row + 16) : read64(row + 8);
     const uint64_t hi = h.clock == Clock::clock64 ? read64(row + 48) : read64(row + 40);
     uint64_t prev = lo;
     const std::string where = "row " + std::to_string(r);
-    for (uint32_t i = 0; i < h.max_events; ++i) {
-      const uint8_t *rec = row + kRowHeaderBytes + uint64_t(i) * kRecordBytes;
+    for (uint32_t i = 0; i < rows[r].capacity; ++i) {
+      const uint8_t *rec = rows[r].records + uint64_t(i) * kRecordBytes;
       const uint32_t head = read32(rec);
       if (head == 0)
         break;
@@ -81,10 +111,7 @@ void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Chec
   }
 }
 
-void check_file(const std::string &path, const Expectations &expect, Checker &c) {
-  Expected<Ctrace> raw = read_ctrace_file(path);
-  if (!raw)
-    return c.fail(raw.error);
+void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
   Expected<Trace> trace = decode_ctrace(*raw);
   if (!trace)
     return c.fail(trace.error);
@@ -160,6 +187,34 @@ void check_file(const std::string &path, const Expectations &expect, Checker &c)
   if (expect.flows && t.flows.size() != *expect.flows)
     c.fail("flows " + std::to_string(t.flows.size()) + ", expected " +
            std::to_string(*expect.flows));
+}
+
+// A single-launch file is checked against the expectations; a run file (docs/FORMAT.md, "Runs")
+// launch by launch for the invariants only, since its launches are of several kernels.
+void check_file(const std::string &path, const Expectations &expect, Checker &c) {
+  Expected<Run> run = read_run_file(path);
+  if (!run)
+    return c.fail(run.error);
+  for (const std::string &p : run->problems)
+    c.fail("run: " + p);
+  const bool single = run->run_json.empty();
+  if (!single)
+    std::printf("  run: %zu launches, %zu maps, %zu devices, %s\n", run->launches.size(),
+                run->maps.size(), run->devices.size(),
+                run->end_json.empty() ? "NO END SECTION" : "complete");
+  if (!single && run->end_json.empty())
+    c.fail("the run has no END section (the program did not exit normally?)");
+  for (const std::string &d : run->devices)
+    std::printf("  device %s\n", d.c_str());
+  for (const LaunchRecord &l : run->launches) {
+    Ctrace one;
+    one.map_json = run->maps[l.map];
+    std::copy(l.grid, l.grid + 3, one.grid);
+    std::copy(l.block, l.block + 3, one.block);
+    one.launch_index = l.launch_index;
+    one.buffer = l.buffer;
+    check_launch(&one, single ? expect : Expectations{}, c);
+  }
 }
 
 int usage() {

@@ -18,6 +18,7 @@ gen warp_specialized_overflow examples/warp_specialized/warp_specialized.cu --ma
 gen reduction examples/reduction/reduction.cu
 gen early_exits test/inputs/traced/early_exits.cu
 gen many_launches test/device/many_launches.cu
+gen graph_capture test/device/graph_capture.cu
 gen trap test/device/trap.cu
 gen bench_traced bench/gpu/event_cost.cu
 gen bench_traced_globaltimer bench/gpu/event_cost.cu --clock globaltimer

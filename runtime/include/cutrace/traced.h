@@ -3,6 +3,7 @@
 #ifndef CUTRACE_TRACED_H
 #define CUTRACE_TRACED_H
 
+#include <cutrace/clock_probe.h>
 #include <cutrace/device.h>
 #include <cutrace/host.h>
 #include <cutrace/launch.h>

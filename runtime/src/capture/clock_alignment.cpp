@@ -56,13 +56,38 @@ ClockAlignment failed(std::string why) {
   return a;
 }
 
-// The loaded kernel of the current device, loaded once per device.
+// The probe kernel: one compiled into the program (clock_probe.h), else the PTX above, loaded
+// for this measurement.
 struct PingPong {
   cudaLibrary_t library = nullptr;
-  cudaKernel_t kernel = nullptr;
+  const void *kernel = nullptr;
+  ~PingPong() {
+    if (library != nullptr)
+      cudaLibraryUnload(library);
+  }
 };
 
+std::atomic<const void *> offered_probe{nullptr};
+
+bool load(PingPong &pp) {
+  if ((pp.kernel = offered_probe.load()) != nullptr)
+    return true;
+  cudaKernel_t kernel = nullptr;
+  if (cudaLibraryLoadData(&pp.library, kPingPongPtx, nullptr, nullptr, 0, nullptr, nullptr, 0) !=
+          cudaSuccess ||
+      cudaLibraryGetKernel(&kernel, pp.library, "cutrace_clock_pingpong") != cudaSuccess)
+    return false;
+  pp.kernel = (const void *)kernel;
+  return true;
+}
+
 } // namespace
+
+bool detail::offer_clock_probe(const void *kernel) {
+  const void *none = nullptr;
+  offered_probe.compare_exchange_strong(none, kernel);
+  return true;
+}
 
 uint64_t host_now_ns() {
   timespec ts{};
@@ -72,9 +97,7 @@ uint64_t host_now_ns() {
 
 ClockAlignment measure_clock_alignment() {
   PingPong pp;
-  if (cudaLibraryLoadData(&pp.library, kPingPongPtx, nullptr, nullptr, 0, nullptr, nullptr, 0) !=
-          cudaSuccess ||
-      cudaLibraryGetKernel(&pp.kernel, pp.library, "cutrace_clock_pingpong") != cudaSuccess)
+  if (!load(pp))
     return failed("the clock probe kernel could not be loaded");
   struct Mapped {
     void *p = nullptr;
@@ -84,10 +107,8 @@ ClockAlignment measure_clock_alignment() {
     }
   } mem;
   const size_t bytes = 64 + 8 * (kRounds + 1);
-  if (cudaHostAlloc(&mem.p, bytes, cudaHostAllocMapped) != cudaSuccess) {
-    cudaLibraryUnload(pp.library);
+  if (cudaHostAlloc(&mem.p, bytes, cudaHostAllocMapped) != cudaSuccess)
     return failed("no mapped host memory for the clock probe");
-  }
   auto *flag = static_cast<volatile uint32_t *>(mem.p);
   auto *out = reinterpret_cast<volatile uint64_t *>(static_cast<char *>(mem.p) + 64);
   flag[0] = flag[1] = 0;
@@ -95,10 +116,8 @@ ClockAlignment measure_clock_alignment() {
   cudaStream_t stream = nullptr;
   ClockAlignment best = failed("the clock probe kernel did not answer within 2 s");
   if (cudaHostGetDevicePointer(&dflag, mem.p, 0) != cudaSuccess ||
-      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
-    cudaLibraryUnload(pp.library);
+      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
     return failed("the clock probe could not be set up");
-  }
   dout = static_cast<char *>(dflag) + 64;
   uint32_t rounds = kRounds;
   void *args[] = {&dflag, &dout, &rounds};
@@ -133,7 +152,6 @@ ClockAlignment measure_clock_alignment() {
   }
   cudaStreamSynchronize(stream);
   cudaStreamDestroy(stream);
-  cudaLibraryUnload(pp.library);
   (void)cudaGetLastError();
   return best;
 }

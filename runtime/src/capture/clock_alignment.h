@@ -22,6 +22,11 @@ struct ClockAlignment {
 // millisecond; needs the thread's capture mode to allow a kernel launch and a synchronization.
 ClockAlignment measure_clock_alignment();
 
+namespace detail {
+// Declared for device code in <cutrace/clock_probe.h>, which traced files include.
+bool offer_clock_probe(const void *kernel);
+} // namespace detail
+
 // Host CLOCK_REALTIME in ns since the Unix epoch (the launch enqueue stamps).
 uint64_t host_now_ns();
 

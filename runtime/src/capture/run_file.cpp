@@ -44,6 +44,10 @@ std::string plain(const std::string &name) {
 } // namespace
 
 std::string program_name() {
+  std::error_code ec; // /proc/self/comm would cut the name at 15 characters
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && !exe.filename().empty())
+    return exe.filename().string();
   std::ifstream comm("/proc/self/comm");
   std::string name;
   if (std::getline(comm, name) && !name.empty())
