@@ -38,7 +38,10 @@ struct RunDevice {
   // host CLOCK_REALTIME - globaltimer, measured at start-up; `aligned` false: not measured.
   bool aligned = false;
   int64_t host_minus_gpu_ns = 0;
-  uint64_t alignment_error_ns = 0; // the measurement's bound: |true offset - measured| <= this
+  // |true offset - used offset| <= this over the whole run: the start measurement's bound, grown
+  // by the drift seen when the offset was measured again at the end.
+  uint64_t alignment_error_ns = 0;
+  int64_t drift_ns = 0; // offset at the end - offset at the start (0: not measured again)
 };
 
 struct RunLaunch {

@@ -55,6 +55,21 @@ RunDevice device_from(const json &d) {
   return dev;
 }
 
+// The offsets measured again at the run's end: the axis keeps the start offsets, and each
+// device's error bound grows by how far its offset moved (drift between host and GPU clocks).
+void widen_by_drift(std::vector<RunDevice> &devices, const json &at_end) {
+  for (const json &e : at_end)
+    for (RunDevice &d : devices) {
+      if (!d.aligned || d.index != value_or<uint32_t>(e, "index", UINT32_MAX))
+        continue;
+      const int64_t end_offset = value_or<int64_t>(e, "host_minus_gpu_ns", d.host_minus_gpu_ns);
+      d.drift_ns = end_offset - d.host_minus_gpu_ns;
+      const uint64_t drift = uint64_t(d.drift_ns < 0 ? -d.drift_ns : d.drift_ns);
+      d.alignment_error_ns =
+          std::max(d.alignment_error_ns, drift + value_or<uint64_t>(e, "alignment_error_ns", 0));
+    }
+}
+
 // The launch's extent in raw globaltimer ns: earliest row start, latest row end (or last event
 // of a row that never closed).
 std::pair<uint64_t, uint64_t> extent_ns(const Trace &t) {
@@ -148,6 +163,8 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
       return E::failure(d.error);
     out.devices.push_back(device_from(*d));
   }
+  if (end->is_object())
+    widen_by_drift(out.devices, end->value("devices_at_end", json::array()));
   std::vector<bool> usable;
   for (size_t m = 0; m < run.maps.size(); ++m) {
     Expected<DecodeMap> map = parse_decode_map(run.maps[m]);

@@ -1,6 +1,8 @@
 // Explicit mode: a caller-owned buffer for one launch.
 #include "device_buffer.h"
 
+#include <cutrace/run.h>
+
 #include <stdexcept>
 
 namespace cutrace {
@@ -45,7 +47,8 @@ void Recorder::dump(const std::string &stem) {
     raw.grid[i] = state_->buffer.header().grid[i];
     raw.block[i] = state_->buffer.header().block[i];
   }
-  raw.buffer = state_->read();
+  const std::vector<uint8_t> full = state_->read();
+  raw.buffer = compact_buffer(full.data(), full.size()); // what was recorded, not the capacity
   if (std::optional<std::string> err = write_ctrace_file(stem + ".ctrace", raw))
     throw std::runtime_error("cutrace::Recorder: " + *err);
 }

@@ -238,6 +238,7 @@ private:
     LaunchRecord &r = f.record;
     r.map = *map_index;
     r.device = uint32_t(f.buffer.device());
+    devices_used_.insert(f.buffer.device());
     r.stream = uint64_t(reinterpret_cast<uintptr_t>(stream));
     r.launch_index = index;
     r.grid[0] = grid.x, r.grid[1] = grid.y, r.grid[2] = grid.z;
@@ -314,9 +315,13 @@ private:
 
   void write_graph_launches() {
     std::lock_guard<std::mutex> lock(mu_);
+    if (graphs_.empty())
+      return;
     std::set<int> devices;
     for (const GraphLaunch &g : graphs_)
       devices.insert(g.launch.buffer.device());
+    int current = 0; // the caller's device is theirs: put it back afterwards
+    cudaGetDevice(&current);
     for (int d : devices) {
       cudaSetDevice(d);
       (void)cudaDeviceSynchronize();
@@ -334,6 +339,7 @@ private:
       r.buffer = std::move(*bytes);
       write(std::move(r), *g.launch.map);
     }
+    cudaSetDevice(current);
     (void)cudaGetLastError();
   }
 
@@ -349,6 +355,24 @@ private:
     return false;
   }
 
+  // The clock offsets again at the end, so the decoder can state how far host alignment may have
+  // drifted over the run. The calling thread's device is restored.
+  nlohmann::json end_alignments() {
+    nlohmann::json devices = nlohmann::json::array();
+    int current = 0;
+    cudaGetDevice(&current);
+    for (int d : devices_used_) {
+      cudaSetDevice(d);
+      const ClockAlignment a = measure_clock_alignment();
+      if (a.aligned)
+        devices.push_back({{"index", d},
+                           {"host_minus_gpu_ns", a.host_minus_gpu_ns},
+                           {"alignment_error_ns", a.error_ns}});
+    }
+    cudaSetDevice(current);
+    return devices;
+  }
+
   std::string end_json() {
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto &[name, c] : counts_)
@@ -358,6 +382,7 @@ private:
                           {"pool_skipped", pool_skipped_.load()},
                           {"disk_skipped", disk_skipped_.load()},
                           {"graph_launches", graphs_.size()},
+                          {"devices_at_end", end_alignments()},
                           {"end_unix_ns", host_now_ns()}}
         .dump();
   }
@@ -411,6 +436,7 @@ private:
   std::atomic<uint64_t> pool_skipped_{0}, disk_skipped_{0};
   std::map<std::thread::id, InFlight> open_;
   std::vector<GraphLaunch> graphs_;
+  std::set<int> devices_used_;
   std::mutex file_mu_;
   std::unique_ptr<RunFile> run_;
   InFlightBudget budget_;
