@@ -19,6 +19,8 @@ for p in many_launches graph_capture warp_specialized; do
   $NVCC -I.carry/gen/$p .carry/gen/$p/*.traced.cu $OBJ -lpthread -o "$R/$p" >"$R/logs/build_$p.txt" 2>&1 ||
     { echo "BUILD FAILED: $p"; cat "$R/logs/build_$p.txt"; } &
 done
+$NVCC bench/gpu/copy_back.cu $OBJ -lpthread -o "$R/copy_back" >"$R/logs/build_copy_back.txt" 2>&1 ||
+  { echo "BUILD FAILED: copy_back"; cat "$R/logs/build_copy_back.txt"; } &
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/include test/device/check_ctrace.cpp \
   runtime/src/format/*.cpp runtime/src/analysis/*.cpp -o "$R/check_ctrace" &
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/include -DCUTRACE_VERSION='"dev"' tool/trace-view/main.cpp \
@@ -53,6 +55,8 @@ for d in many_default graph ws; do
     "$R/trace-view" "$f" --summary 2>&1 | head -30
   done
 done
+echo "== copy-back of one launch (8192 CTAs x 1024 threads, capacity 1024)"
+"$R/copy_back" | tee "$R/logs/copy_back.md"
 mkdir -p "$OUT"
 tar czf "$OUT/runs.tgz" -C "$R" logs traces
 ls -la "$OUT"
