@@ -70,8 +70,8 @@ measure() { # <config> <mode> <iterations> <rep> <program> [VAR=value...]
   [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -v -o "$log.time")
   local t0 t1 rc
   t0=$(date +%s%N)
-  env CUTRACE_OUTPUT="$out" "$@" timeout "${LOOP_RUN_TIMEOUT:-120}" "${timer[@]}" "$program" "$n" "$mode" \
-    >"$log.out" 2>"$log.err"
+  env CUTRACE_OUTPUT="$out" "$@" timeout "${LOOP_RUN_TIMEOUT:-120}" "${timer[@]}" \
+    "$program" "$n" "$mode" >"$log.out" 2>"$log.err"
   rc=$?
   t1=$(date +%s%N)
   local line rss=- bytes=0 files=0 exit_line
@@ -105,7 +105,8 @@ time_view() { # <tag>
     return
   fi
   t0=$(date +%s%N)
-  timeout "${LOOP_RUN_TIMEOUT:-120}" "$R/bin/trace-view" "${traces[@]}" --html "$R/view_$1.html" >"$R/logs/view_$1.txt" 2>&1
+  timeout "${LOOP_RUN_TIMEOUT:-120}" "$R/bin/trace-view" "${traces[@]}" --html "$R/view_$1.html" \
+    >"$R/logs/view_$1.txt" 2>&1
   rc=$?
   t1=$(date +%s%N)
   printf '%s\t%s\t%s\t%s\t%s\n' "$1" "${#traces[@]}" "$(((t1 - t0) / 1000000))" "$rc" \
@@ -119,7 +120,8 @@ run() {
   started=$(date +%s)
   tsv=$OUT/loop/results.tsv
   rm -rf "$R" && mkdir -p "$R/logs" "$R/runs" "$OUT/loop" || return 1
-  nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm --format=csv >"$R/logs/gpu.txt" 2>&1
+  nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm --format=csv \
+    >"$R/logs/gpu.txt" 2>&1
   local gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
   if ! { cmake -S . -B "$R" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCUTRACE_BUILD_TOOLS=OFF \

@@ -36,7 +36,8 @@ if CUTRACE_MODE=traced make -C "$p" NVCC="$wrapper" BUILD=traced "${sm90[@]}" \
   >"$work/traced.log" 2>&1; then
   pass "Loop.MakeTracedBuildSucceeds"
   check "Loop.MakeTracedHasATwinForEveryAnnotatedKernelOnly" has_twins "$p/traced/loop"
-  check "Loop.MakeTracedLinksTheRuntime" has_symbol "$p/traced/loop" 'cutrace::DeviceBuffer::allocate'
+  check "Loop.MakeTracedLinksTheRuntime" \
+    has_symbol "$p/traced/loop" 'cutrace::DeviceBuffer::allocate'
   check "Loop.MakeTracedDefinesCutraceTraced" grep -q 'loop: traced build' "$p/traced/loop"
 else
   fail "Loop.MakeTracedBuildSucceeds"
@@ -50,7 +51,8 @@ if "$tool" "$p/layer.cu" -o "$work/plain/loop/layer.cu" &&
   ! grep -qE '(^|[^A-Z_])TRACE_[A-Z_]+\(|cutrace/trace\.h' "$work/plain/loop/layer.cu" &&
   make -C "$work/plain/loop" NVCC="$nvcc" BUILD=build cubins >"$work/plain.log" 2>&1; then
   pass "Loop.NeverAnnotatedCopyBuilds"
-  if CUTRACE_MODE=strip make -C "$p" NVCC="$wrapper" BUILD=strip cubins >"$work/strip.log" 2>&1; then
+  if CUTRACE_MODE=strip make -C "$p" NVCC="$wrapper" BUILD=strip cubins \
+    >"$work/strip.log" 2>&1; then
     check "Loop.MakeStripCubinTextEqualsNeverAnnotated" \
       same_text "$work/plain/loop/build/layer.cubin" "$p/strip/layer.cubin"
   else
@@ -83,7 +85,8 @@ if LOOP_CARRY="$work/carry" bash "$script" prepare "$tool" >"$work/prepare.log" 
   if PATH=$(dirname "$nvcc"):$PATH LOOP_CARRY="$work/carry" \
     bash "$script" build "$build/runtime" "$work/device" >"$work/device.log" 2>&1; then
     pass "Loop.DeviceBuildSucceeds"
-    check "Loop.DeviceTracedHasATwinForEveryAnnotatedKernelOnly" has_twins "$work/device/loop_traced"
+    check "Loop.DeviceTracedHasATwinForEveryAnnotatedKernelOnly" \
+      has_twins "$work/device/loop_traced"
     check "Loop.DevicePlainLinksNoRuntime" \
       bash -c "! nm -C '$work/device/loop_plain' | grep -q 'cutrace::'"
   else
