@@ -1,12 +1,17 @@
-// trace-view: reads a raw dump (.ctrace) and writes the HTML timeline, Chrome Trace Event JSON
-// for Perfetto, or a summary table (docs/viewer.md). Argument parsing, exit codes and wiring only;
-// the work is in cutrace_analysis. The launch is decoded once; every output reads that model.
+// trace-view: reads `.ctrace` runs and writes the HTML timeline, Chrome Trace Event JSON for
+// Perfetto, a summary table or its JSON (docs/viewer.md). Argument parsing, exit codes and wiring
+// only; the work is in cutrace_analysis. Each input is decoded once; every output reads that model.
+// A run of one launch, or the launch chosen with --launch, gets the launch outputs; otherwise the
+// outputs show the whole run, several inputs merged onto one axis (one process each).
 //
 // Exit status: 0 done; 1 an output could not be written; 2 bad usage, or an input that cannot be
-// read or decoded at all. Decode problems in a readable file are warnings (the exports show them).
+// read or decoded at all (a --launch or --cta the input does not have included). Decode problems
+// in a readable file are warnings (the exports show them).
 #include <cutrace/ctrace.h>
 #include <cutrace/export.h>
+#include <cutrace/run_trace.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +20,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 #ifndef CUTRACE_VERSION
 #define CUTRACE_VERSION "unknown"
@@ -23,28 +29,37 @@
 namespace {
 
 const char *kUsage =
-    R"(usage: trace-view FILE.ctrace [--html OUT] [--perfetto OUT] [--summary] [--cta N]
-                  [--clock-ghz F]
+    R"(usage: trace-view FILE.ctrace... [--html OUT] [--perfetto OUT] [--json OUT] [--summary]
+                  [--launch N] [--cta N] [--clock-ghz F] [--html-max-mb N]
 
-Reads one launch's raw trace (.ctrace: the device buffer with its decode map) and writes:
-  --html OUT        self-contained HTML timeline (tabs per CTA, grid view by SM; no network)
+Reads one or more runs (.ctrace: the launches a program recorded, with their decode maps) and
+writes:
+  --html OUT        self-contained HTML timeline (no network): a run opens at its overview
   --perfetto OUT    Chrome Trace Event JSON: open in https://ui.perfetto.dev or chrome://tracing
-  --summary         per event name, group and SM statistics, printed to stdout
-                    (the default when no output is named)
-  --cta N           only CTA N (linear index: x + y*gridDim.x + z*gridDim.x*gridDim.y); the HTML
-                    opens on it
+  --json OUT        the summary's numbers as JSON (of one launch: the decoded launch)
+  --summary         per kernel, stream and GPU statistics of a run; per event name, group and SM
+                    of one launch; printed to stdout (the default when no output is named)
+Several files (processes or ranks of one job) are merged into one timeline, one process each.
+  --launch N        only the launch with sequence number N (0 = the first recorded): every
+                    output is then that launch's, as for a file holding one launch
+  --cta N           with one launch: only CTA N (linear index: x + y*gridDim.x +
+                    z*gridDim.x*gridDim.y); the HTML opens on it
   --clock-ghz F     use F GHz for every row instead of the measured SM clock rates
+  --html-max-mb N   size bound of a run's HTML (default 100): past it the page keeps the
+                    overview and the detail of the launches that fit, and says what it left out
   --help, --version
 OUT may be '-' for stdout. Files are written atomically (temporary file, then rename).
 Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
 
 struct Args {
-  std::string input;
-  std::optional<std::string> html, perfetto;
+  std::vector<std::string> inputs;
+  std::optional<std::string> html, perfetto, json;
   bool summary = false;
+  std::optional<uint64_t> launch;
   std::optional<uint32_t> cta;
   std::optional<double> ghz;
+  uint64_t html_max_mb = 100;
 };
 
 [[noreturn]] void usage_error(const std::string &why) {
@@ -66,6 +81,16 @@ std::optional<std::string> option_value(int argc, char **argv, int &i, const cha
   return std::string(argv[++i]);
 }
 
+// A decimal count no larger than `max`, else a usage error naming what was wanted.
+uint64_t count_value(const std::string &v, uint64_t max, const std::string &what) {
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno || n > max || v[0] == '-' || v[0] == '+')
+    usage_error(what + ", got '" + v + "'");
+  return n;
+}
+
 Args parse_args(int argc, char **argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
@@ -75,7 +100,8 @@ Args parse_args(int argc, char **argv) {
       std::exit(0);
     }
     if (arg == "--version") {
-      std::printf("trace-view %s (trace format %u)\n", CUTRACE_VERSION, cutrace::kFormatVersion);
+      std::printf("trace-view %s (trace format %u, run container %u)\n", CUTRACE_VERSION,
+                  cutrace::kFormatVersion, cutrace::kRunContainerVersion);
       std::exit(0);
     }
     if (arg == "--summary") {
@@ -84,13 +110,16 @@ Args parse_args(int argc, char **argv) {
       a.html = *v;
     } else if (auto v = option_value(argc, argv, i, "--perfetto")) {
       a.perfetto = *v;
+    } else if (auto v = option_value(argc, argv, i, "--json")) {
+      a.json = *v;
+    } else if (auto v = option_value(argc, argv, i, "--launch")) {
+      a.launch = count_value(*v, UINT64_MAX, "--launch wants a launch sequence number");
     } else if (auto v = option_value(argc, argv, i, "--cta")) {
-      char *end = nullptr;
-      errno = 0;
-      const unsigned long n = std::strtoul(v->c_str(), &end, 10);
-      if (v->empty() || *end != '\0' || errno || n > UINT32_MAX || (*v)[0] == '-')
-        usage_error("--cta wants a CTA index, got '" + *v + "'");
-      a.cta = uint32_t(n);
+      a.cta = uint32_t(count_value(*v, UINT32_MAX, "--cta wants a CTA index"));
+    } else if (auto v = option_value(argc, argv, i, "--html-max-mb")) {
+      a.html_max_mb = count_value(*v, 1u << 20, "--html-max-mb wants a size in MB (1 or more)");
+      if (a.html_max_mb == 0)
+        usage_error("--html-max-mb wants a size in MB (1 or more), got '" + *v + "'");
     } else if (auto v = option_value(argc, argv, i, "--clock-ghz")) {
       char *end = nullptr;
       const double f = std::strtod(v->c_str(), &end);
@@ -99,18 +128,22 @@ Args parse_args(int argc, char **argv) {
       a.ghz = f;
     } else if (arg.size() > 1 && arg[0] == '-') {
       usage_error("unknown option '" + arg + "'");
-    } else if (a.input.empty()) {
-      a.input = arg;
     } else {
-      usage_error("one input file only, got '" + a.input + "' and '" + arg + "'");
+      a.inputs.push_back(arg);
     }
   }
-  if (a.input.empty())
+  if (a.inputs.empty())
     usage_error("no input file");
-  if (!a.html && !a.perfetto)
+  if ((a.launch || a.cta) && a.inputs.size() > 1)
+    usage_error(std::string(a.launch ? "--launch" : "--cta") + " selects from one input, got " +
+                std::to_string(a.inputs.size()) + " inputs");
+  if (!a.html && !a.perfetto && !a.json)
     a.summary = true;
-  if (a.html && a.perfetto && *a.html == "-" && *a.perfetto == "-")
-    usage_error("--html and --perfetto cannot both go to stdout");
+  int to_stdout = 0;
+  for (const std::optional<std::string> *out : {&a.html, &a.perfetto, &a.json})
+    to_stdout += *out && **out == "-";
+  if (to_stdout > 1)
+    usage_error("only one of --html, --perfetto and --json can go to stdout");
   return a;
 }
 
@@ -138,41 +171,163 @@ bool write_output(const std::string &path, const std::string &contents) {
   return true;
 }
 
-int run(int argc, char **argv) {
-  const Args args = parse_args(argc, argv);
-
-  cutrace::Expected<cutrace::Ctrace> raw = cutrace::read_ctrace_file(args.input);
+cutrace::Run read_input(const std::string &path) {
+  cutrace::Expected<cutrace::Run> raw = cutrace::read_run_file(path);
   if (!raw)
     input_error(raw.error);
-  cutrace::Expected<cutrace::DecodeMap> map = cutrace::parse_decode_map(raw->map_json);
-  if (!map)
-    input_error(args.input + ": decode map: " + map.error);
-  cutrace::DecodeOptions options;
-  options.ghz_override = args.ghz;
-  cutrace::Trace trace = cutrace::decode_ctrace(*raw, *map, options);
+  return std::move(*raw);
+}
+
+// "3 launches, sequence numbers 0 to 2"
+std::string launches_held(const cutrace::Run &run) {
+  if (run.launches.empty())
+    return "no launch";
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const cutrace::LaunchRecord &l : run.launches)
+    lo = std::min(lo, l.sequence), hi = std::max(hi, l.sequence);
+  if (run.launches.size() == 1)
+    return "1 launch, sequence number " + std::to_string(lo);
+  return std::to_string(run.launches.size()) + " launches, sequence numbers " + std::to_string(lo) +
+         " to " + std::to_string(hi);
+}
+
+// One launch of `run` (its only one, or the one with sequence number `sequence`), decoded alone.
+cutrace::RunTrace decode_one_launch(cutrace::Run run, const std::string &path,
+                                    std::optional<uint64_t> sequence,
+                                    const cutrace::DecodeOptions &options) {
+  auto chosen = run.launches.begin();
+  if (sequence) {
+    chosen = std::find_if(run.launches.begin(), run.launches.end(),
+                          [&](const cutrace::LaunchRecord &l) { return l.sequence == *sequence; });
+    if (chosen == run.launches.end())
+      input_error(path + ": no launch " + std::to_string(*sequence) + ": the run holds " +
+                  launches_held(run));
+  }
+  cutrace::Run one;
+  one.run_json = std::move(run.run_json);
+  one.devices = std::move(run.devices);
+  one.maps = std::move(run.maps);
+  one.end_json = std::move(run.end_json);
+  one.problems = std::move(run.problems);
+  one.launches.push_back(std::move(*chosen));
+  cutrace::Expected<cutrace::RunTrace> decoded = cutrace::decode_run(one, path, options);
+  if (!decoded)
+    input_error(path + ": " + decoded.error);
+  if (decoded->launches.empty())
+    input_error(
+        path + ": " +
+        (decoded->problems.empty() ? "the launch cannot be decoded" : decoded->problems.front()));
+  return std::move(*decoded);
+}
+
+// The outputs of one launch, as for a version 1 file.
+int write_launch_outputs(const Args &args, const std::string &path, cutrace::RunTrace run) {
+  cutrace::RunLaunch &launch = run.launches.front();
+  const cutrace::DecodeMap &map = run.maps[launch.map];
+  cutrace::Trace trace = std::move(launch.trace);
   if (trace.rows.empty() && !trace.ok())
-    input_error(args.input + ": " + trace.problems.front());
+    input_error(path + ": " + trace.problems.front());
   if (!trace.ok())
-    std::fprintf(stderr, "trace-view: warning: %s: %zu decode problems, first: %s\n",
-                 args.input.c_str(), trace.problems.size(), trace.problems.front().c_str());
+    std::fprintf(stderr, "trace-view: warning: %s: %zu decode problems, first: %s\n", path.c_str(),
+                 trace.problems.size(), trace.problems.front().c_str());
   if (args.cta) {
     if (*args.cta >= trace.header.num_ctas())
-      input_error(args.input + ": no CTA " + std::to_string(*args.cta) + " (the grid has " +
+      input_error(path + ": no CTA " + std::to_string(*args.cta) + " (the grid has " +
                   std::to_string(trace.header.num_ctas()) + ")");
     trace = cutrace::restrict_to_cta(trace, *args.cta);
   }
-
   bool ok = true;
   if (args.html) {
     cutrace::HtmlOptions html;
     html.initial_cta = args.cta;
-    ok = write_output(*args.html, cutrace::export_html(*map, trace, html)) && ok;
+    ok = write_output(*args.html, cutrace::export_html(map, trace, html)) && ok;
   }
   if (args.perfetto)
-    ok = write_output(*args.perfetto, cutrace::export_perfetto(*map, trace)) && ok;
+    ok = write_output(*args.perfetto, cutrace::export_perfetto(map, trace)) && ok;
+  if (args.json)
+    ok = write_output(*args.json, cutrace::trace_summary_json(map, trace)) && ok;
   if (args.summary)
-    ok = write_output("-", cutrace::format_summary(cutrace::summarize(*map, trace))) && ok;
+    ok = write_output("-", cutrace::format_summary(cutrace::summarize(map, trace))) && ok;
   return ok ? 0 : 1;
+}
+
+// Every launch of `run`, with a progress line every tenth (at least 100 launches apart).
+cutrace::RunTrace decode_whole_run(const cutrace::Run &run, const std::string &path,
+                                   const cutrace::DecodeOptions &options) {
+  const size_t total = run.launches.size();
+  const size_t step = std::max<size_t>(100, total / 10);
+  cutrace::RunProgress progress;
+  if (total > 100)
+    progress = [&](size_t decoded, size_t of) {
+      if (decoded % step == 0 || decoded == of)
+        std::fprintf(stderr, "trace-view: %s: decoded %zu/%zu launches\n", path.c_str(), decoded,
+                     of);
+    };
+  cutrace::Expected<cutrace::RunTrace> decoded = cutrace::decode_run(run, path, options, progress);
+  if (!decoded)
+    input_error(path + ": " + decoded.error);
+  return std::move(*decoded);
+}
+
+void warn_about(const cutrace::RunTrace &run) {
+  if (run.launches.empty())
+    std::fprintf(stderr, "trace-view: warning: no launch to show\n");
+  if (!run.problems.empty())
+    std::fprintf(stderr, "trace-view: warning: %zu problems, first: %s\n", run.problems.size(),
+                 run.problems.front().c_str());
+  size_t with_problems = 0;
+  const cutrace::RunLaunch *first = nullptr;
+  for (const cutrace::RunLaunch &l : run.launches)
+    if (!l.trace.ok()) {
+      ++with_problems;
+      if (!first || l.sequence < first->sequence)
+        first = &l;
+    }
+  if (first)
+    std::fprintf(stderr,
+                 "trace-view: warning: %zu of %zu launches have decode problems, first: launch "
+                 "%llu (%s): %s\n",
+                 with_problems, run.launches.size(),
+                 static_cast<unsigned long long>(first->sequence), first->trace.kernel.c_str(),
+                 first->trace.problems.front().c_str());
+}
+
+int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
+  bool ok = true;
+  if (args.html) {
+    cutrace::RunHtmlOptions html;
+    html.max_bytes = args.html_max_mb << 20;
+    ok = write_output(*args.html, cutrace::export_run_html(run, html)) && ok;
+  }
+  if (args.perfetto)
+    ok = write_output(*args.perfetto, cutrace::export_run_perfetto(run)) && ok;
+  if (args.json)
+    ok = write_output(*args.json, cutrace::run_summary_json(run)) && ok;
+  if (args.summary)
+    ok = write_output("-", cutrace::run_summary(run)) && ok;
+  return ok ? 0 : 1;
+}
+
+int run(int argc, char **argv) {
+  const Args args = parse_args(argc, argv);
+  cutrace::DecodeOptions options;
+  options.ghz_override = args.ghz;
+
+  std::vector<cutrace::RunTrace> runs;
+  for (const std::string &path : args.inputs) {
+    cutrace::Run raw = read_input(path);
+    if (args.launch || (args.inputs.size() == 1 && raw.launches.size() == 1))
+      return write_launch_outputs(args, path,
+                                  decode_one_launch(std::move(raw), path, args.launch, options));
+    if (args.cta)
+      usage_error("--cta shows one launch: choose it with --launch N (" + path + " holds " +
+                  launches_held(raw) + ")");
+    runs.push_back(decode_whole_run(raw, path, options));
+  }
+  cutrace::RunTrace run =
+      runs.size() == 1 ? std::move(runs.front()) : cutrace::merge_runs(std::move(runs));
+  warn_about(run);
+  return write_run_outputs(args, run);
 }
 
 } // namespace

@@ -94,6 +94,55 @@ struct TraceSummary {
 TraceSummary summarize(const DecodeMap &map, const Trace &trace);
 // Aligned terminal tables.
 std::string format_summary(const TraceSummary &summary);
+// Total, mean and nearest-rank percentiles of samples.
+Durations durations_of(std::vector<double> values);
+
+// ---- Runs: every launch of one or more processes on one axis (cutrace/run_trace.h) ----
+
+struct RunTrace;
+
+// Chrome Trace Event JSON of a run (docs/viewer.md, "Runs in Perfetto and in the summary"): a
+// process per (process, GPU); in it a thread per stream with one complete event per launch, a
+// "host" thread with each launch's enqueue instant (aligned host clock only), and threads per SM
+// holding every launch's slices, instants and flows at their run-axis time, in microseconds
+// since RunTrace::origin_ns.
+std::string export_run_perfetto(const RunTrace &run);
+
+struct RunKernelSummary {
+  std::string kernel;
+  uint64_t launches = 0;
+  Durations duration_ns;               // launch end - begin
+  uint64_t enqueued = 0;               // launches with a host enqueue time
+  double mean_enqueue_to_start_ns = 0; // begin - enqueue, over those
+};
+
+struct RunStreamSummary {
+  uint64_t stream = 0;
+  uint64_t launches = 0;
+  double first_begin_ns = 0, last_end_ns = 0; // on the run axis
+  double busy_ns = 0;                         // union of the stream's launches
+  uint64_t gaps = 0;                          // idle intervals between consecutive launches
+  double gap_total_ns = 0, gap_max_ns = 0;
+};
+
+struct RunDeviceSummary {
+  uint32_t device = 0;                   // index into RunTrace::devices
+  std::vector<RunKernelSummary> kernels; // by name
+  std::vector<RunStreamSummary> streams; // by stream id
+};
+
+struct RunSummary {
+  uint64_t launches = 0;
+  double span_ns = 0;                    // earliest begin to latest end
+  std::vector<RunDeviceSummary> devices; // in RunTrace::devices order
+};
+
+RunSummary summarize_run(const RunTrace &run);
+// Per process: launches seen and recorded per kernel; per GPU: the clock alignment, launch
+// durations per kernel, busy time and idle gaps per stream.
+std::string run_summary(const RunTrace &run);
+// The same numbers (ns) and every launch (begin, end, kernel, index, device, stream) as JSON.
+std::string run_summary_json(const RunTrace &run);
 
 } // namespace cutrace
 

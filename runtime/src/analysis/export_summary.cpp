@@ -1,5 +1,7 @@
 // `trace-view --summary`: per event name durations, per group busy fraction, per SM span, and
 // every count that says the trace is not the whole story (dropped, incomplete, unmatched).
+#include "summary_table.h"
+
 #include <cutrace/export.h>
 
 #include <algorithm>
@@ -20,7 +22,9 @@ double percentile(const std::vector<double> &sorted, double p) {
   return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
 }
 
-Durations durations(std::vector<double> values) {
+} // namespace
+
+Durations durations_of(std::vector<double> values) {
   Durations d;
   if (values.empty())
     return d;
@@ -33,6 +37,8 @@ Durations durations(std::vector<double> values) {
   d.max = values.back();
   return d;
 }
+
+namespace {
 
 // Length of the union of [begin, end) intervals clipped to [lo, hi].
 double union_length(std::vector<std::pair<double, double>> spans, double lo, double hi) {
@@ -129,8 +135,8 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
     e.instant = n.instant;
     e.count = n.count;
     e.incomplete = n.incomplete;
-    e.cycles = durations(std::move(n.cycles));
-    e.ns = durations(std::move(n.ns));
+    e.cycles = durations_of(std::move(n.cycles));
+    e.ns = durations_of(std::move(n.ns));
     s.events.push_back(std::move(e));
   }
   for (auto &[index, g] : groups)
@@ -144,55 +150,7 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
 
 namespace {
 
-// Columns right-aligned except the first; widths from the widest cell.
-class Table {
-public:
-  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
-  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  std::string str() const {
-    std::vector<size_t> width(rows_[0].size(), 0);
-    for (const auto &row : rows_)
-      for (size_t c = 0; c < row.size() && c < width.size(); ++c)
-        width[c] = std::max(width[c], row[c].size());
-    std::string out;
-    for (size_t r = 0; r < rows_.size(); ++r) {
-      std::string line;
-      for (size_t c = 0; c < width.size(); ++c) {
-        const std::string &cell = c < rows_[r].size() ? rows_[r][c] : std::string();
-        const std::string pad(width[c] - std::min(width[c], cell.size()), ' ');
-        line += (c ? "  " : "") + (c == 0 ? cell + pad : pad + cell);
-      }
-      while (!line.empty() && line.back() == ' ')
-        line.pop_back();
-      out += "  " + line + "\n";
-      if (r == 0) {
-        size_t total = 0;
-        for (size_t w : width)
-          total += w + 2;
-        out += "  " + std::string(total - 2, '-') + "\n";
-      }
-    }
-    return out;
-  }
-
-private:
-  std::vector<std::vector<std::string>> rows_;
-};
-
-std::string num(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-std::string count(uint64_t v) { return std::to_string(v); }
-
-// Kernel names and event names come from the trace: keep control characters off the terminal.
-std::string printable(const std::string &s) {
-  std::string out;
-  for (char c : s)
-    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  return out;
-}
+using namespace summary_table;
 
 // Per row: the rate used for the global view and where it came from (FORMAT.md, "Decoding").
 std::string format_rates(const TraceSummary &s) {

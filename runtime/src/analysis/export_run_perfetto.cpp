@@ -1,0 +1,256 @@
+// Chrome Trace Event JSON of a whole run (docs/viewer.md, "Runs in Perfetto and in the summary"):
+// a Perfetto process per (process, GPU) with a track per stream (one complete event per launch), a
+// "host" track of enqueue instants, and tracks per SM holding every launch's rows. Events are
+// written by the same code as the launch export (perfetto_events.h), shifted by each launch's
+// offset on the run axis.
+#include "perfetto_events.h"
+
+#include <cutrace/export.h>
+#include <cutrace/run_trace.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cutrace {
+
+namespace {
+
+using namespace perfetto;
+
+std::string process_label(const RunTrace &run, const RunDevice &d) {
+  std::string label = "GPU " + std::to_string(d.index);
+  if (!d.name.empty())
+    label += " (" + d.name + ")";
+  if (d.process >= run.processes.size())
+    return label;
+  const RunProcess &p = run.processes[d.process];
+  std::string who = "process " + std::to_string(d.process);
+  if (p.rank >= 0)
+    who = "rank " + std::to_string(p.rank);
+  else if (!p.program.empty())
+    who = p.program + " " + std::to_string(p.pid);
+  else if (!p.file.empty()) // a single-launch file: no program recorded
+    who = p.file.substr(p.file.find_last_of('/') + 1);
+  return who + " \u00b7 " + label;
+}
+
+std::string stream_name(uint64_t stream, size_t lane) {
+  char id[32];
+  std::snprintf(id, sizeof id, "0x%llx", static_cast<unsigned long long>(stream));
+  std::string name = stream ? std::string("stream ") + id : "stream 0 (legacy default)";
+  return lane ? name + " (" + std::to_string(lane + 1) + ")" : name;
+}
+
+std::string kernel_of(const RunTrace &run, const RunLaunch &l) {
+  if (!l.trace.kernel.empty() || l.map >= run.maps.size())
+    return l.trace.kernel;
+  return run.maps[l.map].kernel;
+}
+
+std::string dims(const uint32_t d[3]) {
+  return "[" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + "]";
+}
+
+std::string launch_event(const RunTrace &run, const RunLaunch &l, const std::string &where) {
+  std::string args = "\"grid\":" + dims(l.grid) + ",\"block\":" + dims(l.block) +
+                     ",\"launch_index\":" + std::to_string(l.launch_index) +
+                     ",\"sequence\":" + std::to_string(l.sequence) +
+                     ",\"in_graph\":" + (l.in_graph ? "true" : "false");
+  if (l.enqueue_ns)
+    args += ",\"enqueue_to_start_us\":" + us(l.begin_ns - *l.enqueue_ns);
+  return "{\"ph\":\"X\",\"name\":" + json_string(kernel_of(run, l)) + ",\"cat\":\"launch\"," +
+         where + ",\"ts\":" + us(l.begin_ns) + ",\"dur\":" + us(l.end_ns - l.begin_ns) +
+         ",\"args\":{" + args + "}}";
+}
+
+std::string enqueue_event(const RunTrace &run, const RunLaunch &l, const std::string &where) {
+  return "{\"ph\":\"i\",\"s\":\"t\",\"name\":" + json_string("enqueue " + kernel_of(run, l)) +
+         ",\"cat\":\"enqueue\"," + where + ",\"ts\":" + us(*l.enqueue_ns) +
+         ",\"args\":{\"sequence\":" + std::to_string(l.sequence) +
+         ",\"launch_index\":" + std::to_string(l.launch_index) + "}}";
+}
+
+// Launches of one stream on as few tracks as keep them from overlapping (stream order makes one
+// track the rule; replays of a graph captured from several streams can overlap).
+std::vector<std::vector<uint32_t>> stream_lanes(const RunTrace &run,
+                                                const std::vector<uint32_t> &launches) {
+  std::vector<std::vector<uint32_t>> lanes;
+  std::vector<double> lane_end;
+  for (uint32_t li : launches) { // sorted by begin
+    const RunLaunch &l = run.launches[li];
+    size_t k = 0;
+    while (k < lanes.size() && lane_end[k] > l.begin_ns)
+      ++k;
+    if (k == lanes.size()) {
+      lanes.emplace_back();
+      lane_end.push_back(l.end_ns);
+    }
+    lanes[k].push_back(li);
+    lane_end[k] = std::max(lane_end[k], l.end_ns);
+  }
+  return lanes;
+}
+
+// The tracks of one row of one launch, with the span they cover on the run axis.
+struct RowEvents {
+  uint32_t smid = 0;
+  double begin = 0, end = 0;
+  std::vector<std::vector<Event> *> tracks; // by (lane, level)
+};
+
+struct SmTrack {
+  uint32_t smid, slot, sub;
+  bool operator<(const SmTrack &o) const {
+    return std::tie(smid, slot, sub) < std::tie(o.smid, o.slot, o.sub);
+  }
+};
+
+// Rows are placed on an SM's slots like CTAs on the SM: a slot holds one row at a time, so the
+// rows of every launch that ran there share few tracks and never overlap on one.
+std::map<SmTrack, std::vector<Event>> sm_tracks(std::vector<RowEvents> rows) {
+  std::stable_sort(rows.begin(), rows.end(), [](const RowEvents &a, const RowEvents &b) {
+    return a.smid != b.smid ? a.smid < b.smid : a.begin < b.begin;
+  });
+  std::map<SmTrack, std::vector<Event>> tracks;
+  std::vector<double> slot_end;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i == 0 || rows[i].smid != rows[i - 1].smid)
+      slot_end.clear();
+    uint32_t slot = 0;
+    while (slot < slot_end.size() && slot_end[slot] > rows[i].begin)
+      ++slot;
+    if (slot == slot_end.size())
+      slot_end.push_back(0);
+    slot_end[slot] = rows[i].end;
+    for (uint32_t sub = 0; sub < rows[i].tracks.size(); ++sub) {
+      std::vector<Event> &to = tracks[{rows[i].smid, slot, sub}];
+      std::vector<Event> &from = *rows[i].tracks[sub];
+      to.insert(to.end(), from.begin(), from.end());
+      std::vector<Event>().swap(from); // one copy of each event at a time
+    }
+  }
+  return tracks;
+}
+
+double event_end(const Event &e) {
+  if (e.ph != Ph::slice)
+    return e.ts;
+  const Slice &s = e.source->trace->rows[e.row].slices[e.index];
+  return e.ts + (s.end_ns - s.begin_ns);
+}
+
+// Every row of the device's launches that has events, with the span it covers on the run axis.
+std::vector<RowEvents> row_events(const RunTrace &run, const std::vector<uint32_t> &launches,
+                                  std::vector<LaunchSource> &sources,
+                                  std::vector<std::map<RowTrack, std::vector<Event>>> &by_launch) {
+  std::vector<RowEvents> rows;
+  for (uint32_t li : launches) {
+    const RunLaunch &l = run.launches[li];
+    add_run_args(sources[li], l.sequence);
+    by_launch[li] = row_tracks(sources[li], l.offset_ns);
+    int64_t current = -1; // tracks come ordered by row
+    for (auto &[key, events] : by_launch[li]) {
+      if (events.empty())
+        continue;
+      if (key.row != current) {
+        const Row &row = l.trace.rows[key.row];
+        RowEvents r;
+        r.smid = row.smid;
+        r.begin = r.end = events.front().ts;
+        if (row.started) {
+          r.begin = l.offset_ns + row_start_ns(l.trace, row);
+          r.end = l.offset_ns + row_end_ns(l.trace, row);
+        }
+        rows.push_back(std::move(r));
+        current = key.row;
+      }
+      RowEvents &r = rows.back();
+      for (const Event &e : events) {
+        r.begin = std::min(r.begin, e.ts);
+        r.end = std::max(r.end, event_end(e));
+      }
+      r.tracks.push_back(&events);
+    }
+  }
+  return rows;
+}
+
+} // namespace
+
+std::string export_run_perfetto(const RunTrace &run) {
+  nlohmann::json other = {{"run", true},
+                          {"origin_ns", run.origin_ns},
+                          {"clock", run.host_aligned ? "host realtime" : "globaltimer"},
+                          {"launches", run.launches.size()},
+                          {"problems", run.problems}};
+  TraceEventWriter out(other.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+
+  std::vector<LaunchSource> sources(run.launches.size());
+  uint64_t next_flow_id = 1;
+  std::vector<std::vector<uint32_t>> device_launches(run.devices.size());
+  for (uint32_t li = 0; li < run.launches.size(); ++li) {
+    const RunLaunch &l = run.launches[li];
+    if (l.map >= run.maps.size() || l.device >= run.devices.size())
+      continue; // decode_run never makes one; an in-memory run might
+    sources[li].map = &run.maps[l.map];
+    sources[li].trace = &l.trace;
+    sources[li].first_flow_id = next_flow_id;
+    next_flow_id += l.trace.flows.size();
+    device_launches[l.device].push_back(li);
+  }
+  std::vector<std::map<RowTrack, std::vector<Event>>> by_launch(run.launches.size());
+
+  for (uint32_t d = 0; d < run.devices.size(); ++d) {
+    const uint64_t pid = uint64_t(d) + 1;
+    out.process(pid, process_label(run, run.devices[d]));
+    uint64_t tid = 0;
+    auto where = [&] {
+      return "\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid);
+    };
+
+    const std::vector<uint32_t> &launches = device_launches[d];
+    if (std::any_of(launches.begin(), launches.end(),
+                    [&](uint32_t li) { return run.launches[li].enqueue_ns.has_value(); })) {
+      out.thread(pid, ++tid, "host");
+      std::vector<uint32_t> enqueued(launches);
+      std::stable_sort(enqueued.begin(), enqueued.end(), [&](uint32_t a, uint32_t b) {
+        return run.launches[a].enqueue_ns.value_or(0) < run.launches[b].enqueue_ns.value_or(0);
+      });
+      for (uint32_t li : enqueued)
+        if (run.launches[li].enqueue_ns)
+          out.event(enqueue_event(run, run.launches[li], where()));
+    }
+
+    std::map<uint64_t, std::vector<uint32_t>> streams;
+    for (uint32_t li : launches)
+      streams[run.launches[li].stream].push_back(li);
+    for (const auto &[stream, of_stream] : streams) {
+      const std::vector<std::vector<uint32_t>> lanes = stream_lanes(run, of_stream);
+      for (size_t k = 0; k < lanes.size(); ++k) {
+        out.thread(pid, ++tid, stream_name(stream, k));
+        for (uint32_t li : lanes[k])
+          out.event(launch_event(run, run.launches[li], where()));
+      }
+    }
+
+    std::map<SmTrack, std::vector<Event>> sms =
+        sm_tracks(row_events(run, launches, sources, by_launch));
+    for (auto &[key, events] : sms) {
+      std::string name =
+          "SM " + std::to_string(key.smid) + " \u00b7 slot " + std::to_string(key.slot);
+      if (key.sub)
+        name += " \u00b7 " + std::to_string(key.sub + 1);
+      out.thread(pid, ++tid, name);
+      out.events(pid, tid, events);
+    }
+    for (uint32_t li : launches) { // the device's events are written: free them before the next
+      by_launch[li].clear();
+      sources[li].row_args = {};
+    }
+  }
+  return out.finish();
+}
+
+} // namespace cutrace

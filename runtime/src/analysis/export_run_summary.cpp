@@ -1,0 +1,272 @@
+// `trace-view --summary` / `--json` of a run (docs/viewer.md, "Runs in Perfetto and in the
+// summary"): per process what was recorded and skipped, per GPU the clock alignment, launch
+// durations per kernel, and per stream the busy time and the idle gaps between launches.
+#include "summary_table.h"
+
+#include <cutrace/export.h>
+#include <cutrace/run_trace.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace cutrace {
+
+namespace {
+
+using namespace summary_table;
+using nlohmann::json;
+
+std::string kernel_of(const RunTrace &run, const RunLaunch &l) {
+  if (!l.trace.kernel.empty() || l.map >= run.maps.size())
+    return l.trace.kernel;
+  return run.maps[l.map].kernel;
+}
+
+// Launches of one stream in begin order: busy is their union, a gap is time between the end of
+// everything before a launch and its begin.
+RunStreamSummary stream_summary(const RunTrace &run, uint64_t stream,
+                                const std::vector<uint32_t> &launches) {
+  RunStreamSummary s;
+  s.stream = stream;
+  s.launches = launches.size();
+  double covered_to = 0;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const RunLaunch &l = run.launches[launches[i]];
+    if (i == 0) {
+      s.first_begin_ns = l.begin_ns;
+      covered_to = l.begin_ns;
+    } else if (l.begin_ns > covered_to) {
+      const double gap = l.begin_ns - covered_to;
+      ++s.gaps;
+      s.gap_total_ns += gap;
+      s.gap_max_ns = std::max(s.gap_max_ns, gap);
+    }
+    s.busy_ns += std::max(0.0, l.end_ns - std::max(l.begin_ns, covered_to));
+    covered_to = std::max(covered_to, l.end_ns);
+    s.last_end_ns = std::max(s.last_end_ns, l.end_ns);
+  }
+  return s;
+}
+
+std::string us(double ns) { return num(ns / 1000.0, 3); }
+
+// The cudaStream_t handle, as a pointer prints; 0 is the legacy default stream.
+std::string stream_id(uint64_t stream) {
+  char id[32];
+  std::snprintf(id, sizeof id, "0x%llx", static_cast<unsigned long long>(stream));
+  return stream ? id : "0 (default)";
+}
+
+std::string process_title(const RunProcess &p) {
+  std::string out = p.rank >= 0 ? "rank " + std::to_string(p.rank) + ": " : "";
+  if (!p.program.empty() || p.pid) { // a single-launch file records neither
+    out += printable(p.program.empty() ? "?" : p.program) + " (pid " + std::to_string(p.pid);
+    if (!p.host.empty())
+      out += " on " + printable(p.host);
+    out += ") from ";
+  }
+  out += printable(p.file.empty() ? "memory" : p.file);
+  return out + (p.complete ? "" : "; the run did not finish writing (no END section)");
+}
+
+std::string alignment(const RunDevice &d) {
+  return d.aligned ? "host clock aligned \u00b1" + us(double(d.alignment_error_ns)) + " \u00b5s"
+                   : "not aligned";
+}
+
+json durations_json(const Durations &d) {
+  return {{"total", d.total}, {"mean", d.mean}, {"p50", d.p50}, {"p95", d.p95}, {"max", d.max}};
+}
+
+} // namespace
+
+RunSummary summarize_run(const RunTrace &run) {
+  RunSummary s;
+  s.launches = run.launches.size();
+  struct Samples {
+    std::vector<double> durations;
+    uint64_t enqueued = 0;
+    double enqueue_to_start = 0;
+  };
+  std::vector<std::map<std::string, Samples>> kernels(run.devices.size());
+  std::vector<std::map<uint64_t, std::vector<uint32_t>>> streams(run.devices.size());
+  double first = 0, last = 0;
+  for (uint32_t li = 0; li < run.launches.size(); ++li) {
+    const RunLaunch &l = run.launches[li];
+    first = li ? std::min(first, l.begin_ns) : l.begin_ns;
+    last = li ? std::max(last, l.end_ns) : l.end_ns;
+    if (l.device >= run.devices.size())
+      continue;
+    Samples &k = kernels[l.device][kernel_of(run, l)];
+    k.durations.push_back(l.end_ns - l.begin_ns);
+    if (l.enqueue_ns) {
+      ++k.enqueued;
+      k.enqueue_to_start += l.begin_ns - *l.enqueue_ns;
+    }
+    streams[l.device][l.stream].push_back(li); // launches are sorted by begin
+  }
+  s.span_ns = last - first;
+  for (uint32_t d = 0; d < run.devices.size(); ++d) {
+    RunDeviceSummary dev;
+    dev.device = d;
+    for (auto &[name, k] : kernels[d]) {
+      RunKernelSummary ks;
+      ks.kernel = name;
+      ks.launches = k.durations.size();
+      ks.duration_ns = durations_of(std::move(k.durations));
+      ks.enqueued = k.enqueued;
+      ks.mean_enqueue_to_start_ns = k.enqueued ? k.enqueue_to_start / double(k.enqueued) : 0;
+      dev.kernels.push_back(std::move(ks));
+    }
+    for (const auto &[stream, launches] : streams[d])
+      dev.streams.push_back(stream_summary(run, stream, launches));
+    s.devices.push_back(std::move(dev));
+  }
+  return s;
+}
+
+std::string run_summary(const RunTrace &run) {
+  const RunSummary s = summarize_run(run);
+  std::string out =
+      "run: " + std::to_string(s.launches) + " launches, " + std::to_string(run.processes.size()) +
+      " process" + (run.processes.size() == 1 ? "" : "es") + ", " +
+      std::to_string(run.devices.size()) + " GPU" + (run.devices.size() == 1 ? "" : "s") + ", " +
+      us(s.span_ns) + " \u00b5s from first begin to last end; time axis: " +
+      (run.host_aligned ? "host clock" : "GPU globaltimer") + "\n";
+  for (uint32_t p = 0; p < run.processes.size(); ++p) {
+    const RunProcess &proc = run.processes[p];
+    out += "\nprocess " + process_title(proc) + "\n";
+    if (!proc.launches.empty() || !proc.kernels.empty())
+      out += "  selection:" +
+             (proc.launches.empty() ? "" : " launches '" + printable(proc.launches) + "'") +
+             (proc.kernels.empty() ? "" : " kernels '" + printable(proc.kernels) + "'") + "\n";
+    if (!proc.kernel_launches.empty()) {
+      Table k({"kernel", "seen", "recorded", "skipped"});
+      for (const auto &[name, counts] : proc.kernel_launches)
+        k.add({printable(name), count(counts.first), count(counts.second),
+               count(counts.first - std::min(counts.first, counts.second))});
+      out += k.str();
+    }
+    if (proc.pool_waits || proc.pool_skipped || proc.disk_skipped)
+      out += "  buffer pool waits " + count(proc.pool_waits) + ", skipped: pool full " +
+             count(proc.pool_skipped) + ", disk " + count(proc.disk_skipped) + "\n";
+    for (const RunDeviceSummary &dev : s.devices) {
+      const RunDevice &d = run.devices[dev.device];
+      if (d.process != p)
+        continue;
+      out += "\n  GPU " + std::to_string(d.index) + " (" + printable(d.name.empty() ? "?" : d.name);
+      if (d.sms)
+        out += ", " + std::to_string(d.sms) + " SMs";
+      if (d.clock_khz)
+        out += ", " + std::to_string(d.clock_khz / 1000) + " MHz";
+      out += "): " + alignment(d) + "\n";
+      Table k({"kernel", "launches", "total \u00b5s", "mean \u00b5s", "p50 \u00b5s", "max \u00b5s",
+               "enqueue\u2192start \u00b5s"});
+      for (const RunKernelSummary &ks : dev.kernels)
+        k.add({printable(ks.kernel), count(ks.launches), us(ks.duration_ns.total),
+               us(ks.duration_ns.mean), us(ks.duration_ns.p50), us(ks.duration_ns.max),
+               ks.enqueued ? us(ks.mean_enqueue_to_start_ns) : "-"});
+      out += k.str("    ");
+      Table st({"stream", "launches", "busy \u00b5s", "span \u00b5s", "gaps", "idle \u00b5s",
+                "max idle \u00b5s"});
+      for (const RunStreamSummary &ss : dev.streams)
+        st.add({stream_id(ss.stream), count(ss.launches), us(ss.busy_ns),
+                us(ss.last_end_ns - ss.first_begin_ns), count(ss.gaps), us(ss.gap_total_ns),
+                us(ss.gap_max_ns)});
+      out += st.str("    ");
+    }
+  }
+  if (!run.problems.empty()) {
+    out += "\nproblems " + std::to_string(run.problems.size()) + "\n";
+    for (size_t i = 0; i < run.problems.size() && i < 10; ++i)
+      out += "  problem: " + printable(run.problems[i]) + "\n";
+    if (run.problems.size() > 10)
+      out += "  ... " + std::to_string(run.problems.size() - 10) + " more problems\n";
+  }
+  return out;
+}
+
+std::string run_summary_json(const RunTrace &run) {
+  const RunSummary s = summarize_run(run);
+  json processes = json::array();
+  for (const RunProcess &p : run.processes) {
+    json kernels = json::object();
+    for (const auto &[name, counts] : p.kernel_launches)
+      kernels[name] = {{"seen", counts.first},
+                       {"recorded", counts.second},
+                       {"skipped", counts.first - std::min(counts.first, counts.second)}};
+    processes.push_back({{"program", p.program},
+                         {"pid", p.pid},
+                         {"host", p.host},
+                         {"rank", p.rank},
+                         {"file", p.file},
+                         {"launches", p.launches},
+                         {"kernels", p.kernels},
+                         {"complete", p.complete},
+                         {"kernel_launches", kernels},
+                         {"pool_waits", p.pool_waits},
+                         {"pool_skipped", p.pool_skipped},
+                         {"disk_skipped", p.disk_skipped}});
+  }
+  json devices = json::array();
+  for (const RunDeviceSummary &dev : s.devices) {
+    const RunDevice &d = run.devices[dev.device];
+    json kernels = json::array(), streams = json::array();
+    for (const RunKernelSummary &k : dev.kernels)
+      kernels.push_back({{"kernel", k.kernel},
+                         {"launches", k.launches},
+                         {"duration_ns", durations_json(k.duration_ns)},
+                         {"enqueued", k.enqueued},
+                         {"mean_enqueue_to_start_ns",
+                          k.enqueued ? json(k.mean_enqueue_to_start_ns) : json(nullptr)}});
+    for (const RunStreamSummary &st : dev.streams)
+      streams.push_back({{"stream", st.stream},
+                         {"launches", st.launches},
+                         {"first_begin_ns", st.first_begin_ns},
+                         {"last_end_ns", st.last_end_ns},
+                         {"busy_ns", st.busy_ns},
+                         {"gaps", st.gaps},
+                         {"gap_total_ns", st.gap_total_ns},
+                         {"gap_max_ns", st.gap_max_ns}});
+    devices.push_back({{"process", d.process},
+                       {"index", d.index},
+                       {"name", d.name},
+                       {"sms", d.sms},
+                       {"clock_khz", d.clock_khz},
+                       {"aligned", d.aligned},
+                       {"host_minus_gpu_ns", d.host_minus_gpu_ns},
+                       {"alignment_error_ns", d.alignment_error_ns},
+                       {"kernels", kernels},
+                       {"streams", streams}});
+  }
+  json launches = json::array();
+  for (const RunLaunch &l : run.launches) {
+    const bool known = l.device < run.devices.size();
+    launches.push_back({{"sequence", l.sequence},
+                        {"kernel", kernel_of(run, l)},
+                        {"launch_index", l.launch_index},
+                        {"process", known ? json(run.devices[l.device].process) : json(nullptr)},
+                        {"device", known ? json(run.devices[l.device].index) : json(nullptr)},
+                        {"stream", l.stream},
+                        {"in_graph", l.in_graph},
+                        {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
+                        {"block", {l.block[0], l.block[1], l.block[2]}},
+                        {"begin_ns", l.begin_ns},
+                        {"end_ns", l.end_ns},
+                        {"enqueue_ns", l.enqueue_ns ? json(*l.enqueue_ns) : json(nullptr)}});
+  }
+  const json doc = {{"origin_ns", run.origin_ns},
+                    {"host_aligned", run.host_aligned},
+                    {"launches_recorded", s.launches},
+                    {"span_ns", s.span_ns},
+                    {"processes", processes},
+                    {"devices", devices},
+                    {"launches", launches},
+                    {"problems", run.problems}};
+  return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+} // namespace cutrace
