@@ -4,6 +4,7 @@
 // written by the same code as the launch export (perfetto_events.h), shifted by each launch's
 // offset on the run axis.
 #include "perfetto_events.h"
+#include "run_labels.h"
 
 #include <cutrace/export.h>
 #include <cutrace/run_trace.h>
@@ -11,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
 
 namespace cutrace {
 
@@ -19,34 +19,9 @@ namespace {
 
 using namespace perfetto;
 
-std::string process_label(const RunTrace &run, const RunDevice &d) {
-  std::string label = "GPU " + std::to_string(d.index);
-  if (!d.name.empty())
-    label += " (" + d.name + ")";
-  if (d.process >= run.processes.size())
-    return label;
-  const RunProcess &p = run.processes[d.process];
-  std::string who = "process " + std::to_string(d.process);
-  if (p.rank >= 0)
-    who = "rank " + std::to_string(p.rank);
-  else if (!p.program.empty())
-    who = p.program + " " + std::to_string(p.pid);
-  else if (!p.file.empty()) // a single-launch file: no program recorded
-    who = p.file.substr(p.file.find_last_of('/') + 1);
-  return who + " \u00b7 " + label;
-}
-
 std::string stream_name(uint64_t stream, size_t lane) {
-  char id[32];
-  std::snprintf(id, sizeof id, "0x%llx", static_cast<unsigned long long>(stream));
-  std::string name = stream ? std::string("stream ") + id : "stream 0 (legacy default)";
+  const std::string name = "stream " + run_labels::stream_label(stream);
   return lane ? name + " (" + std::to_string(lane + 1) + ")" : name;
-}
-
-std::string kernel_of(const RunTrace &run, const RunLaunch &l) {
-  if (!l.trace.kernel.empty() || l.map >= run.maps.size())
-    return l.trace.kernel;
-  return run.maps[l.map].kernel;
 }
 
 std::string dims(const uint32_t d[3]) {
@@ -60,14 +35,15 @@ std::string launch_event(const RunTrace &run, const RunLaunch &l, const std::str
                      ",\"in_graph\":" + (l.in_graph ? "true" : "false");
   if (l.enqueue_ns)
     args += ",\"enqueue_to_start_us\":" + us(l.begin_ns - *l.enqueue_ns);
-  return "{\"ph\":\"X\",\"name\":" + json_string(kernel_of(run, l)) + ",\"cat\":\"launch\"," +
-         where + ",\"ts\":" + us(l.begin_ns) + ",\"dur\":" + us(l.end_ns - l.begin_ns) +
-         ",\"args\":{" + args + "}}";
+  return "{\"ph\":\"X\",\"name\":" + json_string(run_labels::kernel_name(run, l)) +
+         ",\"cat\":\"launch\"," + where + ",\"ts\":" + us(l.begin_ns) +
+         ",\"dur\":" + us(l.end_ns - l.begin_ns) + ",\"args\":{" + args + "}}";
 }
 
 std::string enqueue_event(const RunTrace &run, const RunLaunch &l, const std::string &where) {
-  return "{\"ph\":\"i\",\"s\":\"t\",\"name\":" + json_string("enqueue " + kernel_of(run, l)) +
-         ",\"cat\":\"enqueue\"," + where + ",\"ts\":" + us(*l.enqueue_ns) +
+  return "{\"ph\":\"i\",\"s\":\"t\",\"name\":" +
+         json_string("enqueue " + run_labels::kernel_name(run, l)) + ",\"cat\":\"enqueue\"," +
+         where + ",\"ts\":" + us(*l.enqueue_ns) +
          ",\"args\":{\"sequence\":" + std::to_string(l.sequence) +
          ",\"launch_index\":" + std::to_string(l.launch_index) + "}}";
 }
@@ -204,7 +180,7 @@ std::string export_run_perfetto(const RunTrace &run) {
 
   for (uint32_t d = 0; d < run.devices.size(); ++d) {
     const uint64_t pid = uint64_t(d) + 1;
-    out.process(pid, process_label(run, run.devices[d]));
+    out.process(pid, run_labels::device_label(run, run.devices[d]));
     uint64_t tid = 0;
     auto where = [&] {
       return "\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid);

@@ -1,6 +1,7 @@
 // `trace-view --summary` / `--json` of a run (docs/viewer.md, "Runs in Perfetto and in the
 // summary"): per process what was recorded and skipped, per GPU the clock alignment, launch
 // durations per kernel, and per stream the busy time and the idle gaps between launches.
+#include "run_labels.h"
 #include "summary_table.h"
 
 #include <cutrace/export.h>
@@ -9,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 namespace cutrace {
@@ -18,12 +18,6 @@ namespace {
 
 using namespace summary_table;
 using nlohmann::json;
-
-std::string kernel_of(const RunTrace &run, const RunLaunch &l) {
-  if (!l.trace.kernel.empty() || l.map >= run.maps.size())
-    return l.trace.kernel;
-  return run.maps[l.map].kernel;
-}
 
 // Launches of one stream in begin order: busy is their union, a gap is time between the end of
 // everything before a launch and its begin.
@@ -52,13 +46,6 @@ RunStreamSummary stream_summary(const RunTrace &run, uint64_t stream,
 }
 
 std::string us(double ns) { return num(ns / 1000.0, 3); }
-
-// The cudaStream_t handle, as a pointer prints; 0 is the legacy default stream.
-std::string stream_id(uint64_t stream) {
-  char id[32];
-  std::snprintf(id, sizeof id, "0x%llx", static_cast<unsigned long long>(stream));
-  return stream ? id : "0 (default)";
-}
 
 std::string process_title(const RunProcess &p) {
   std::string out = p.rank >= 0 ? "rank " + std::to_string(p.rank) + ": " : "";
@@ -100,7 +87,7 @@ RunSummary summarize_run(const RunTrace &run) {
     last = li ? std::max(last, l.end_ns) : l.end_ns;
     if (l.device >= run.devices.size())
       continue;
-    Samples &k = kernels[l.device][kernel_of(run, l)];
+    Samples &k = kernels[l.device][run_labels::kernel_name(run, l)];
     k.durations.push_back(l.end_ns - l.begin_ns);
     if (l.enqueue_ns) {
       ++k.enqueued;
@@ -173,7 +160,7 @@ std::string run_summary(const RunTrace &run) {
       Table st({"stream", "launches", "busy \u00b5s", "span \u00b5s", "gaps", "idle \u00b5s",
                 "max idle \u00b5s"});
       for (const RunStreamSummary &ss : dev.streams)
-        st.add({stream_id(ss.stream), count(ss.launches), us(ss.busy_ns),
+        st.add({run_labels::stream_label(ss.stream), count(ss.launches), us(ss.busy_ns),
                 us(ss.last_end_ns - ss.first_begin_ns), count(ss.gaps), us(ss.gap_total_ns),
                 us(ss.gap_max_ns)});
       out += st.str("    ");
@@ -246,7 +233,7 @@ std::string run_summary_json(const RunTrace &run) {
   for (const RunLaunch &l : run.launches) {
     const bool known = l.device < run.devices.size();
     launches.push_back({{"sequence", l.sequence},
-                        {"kernel", kernel_of(run, l)},
+                        {"kernel", run_labels::kernel_name(run, l)},
                         {"launch_index", l.launch_index},
                         {"process", known ? json(run.devices[l.device].process) : json(nullptr)},
                         {"device", known ? json(run.devices[l.device].index) : json(nullptr)},
