@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cutrace/ctrace.h>
@@ -33,6 +34,18 @@ struct LaunchRecord {
   uint64_t host_enqueue_ns = 0; // host CLOCK_REALTIME when the launch was enqueued; 0 = unknown
   uint64_t sequence = 0;        // the launch's place among the process's recorded launches
   std::vector<uint8_t> buffer;  // buffer header + rows, compact or full layout
+  // Set by a reader with a buffer budget (RunReadOptions): the buffer was not kept, only its
+  // extent in globaltimer ns (earliest row start, latest row end or start).
+  bool buffer_dropped = false;
+  uint64_t first_ns = 0, last_ns = 0;
+};
+
+// How much of a run a reader keeps in memory.
+struct RunReadOptions {
+  // Launch buffers are kept, in file order, while their total stays within this; later ones
+  // keep only their extent (LaunchRecord::buffer_dropped), so reading a run of any length
+  // needs at most this much for buffers.
+  uint64_t max_buffer_bytes = UINT64_MAX;
 };
 
 struct Run {
@@ -48,7 +61,7 @@ struct Run {
 
 // Reads a version 2 run, or a version 1 single launch as a run of one (map 0, device 0).
 Expected<Run> parse_run(const uint8_t *data, size_t size);
-Expected<Run> read_run_file(const std::string &path);
+Expected<Run> read_run_file(const std::string &path, const RunReadOptions &options = {});
 
 std::vector<uint8_t> encode_launch_section(const LaunchRecord &launch);
 std::vector<uint8_t> encode_run(const Run &run); // the whole file, END included when not empty
@@ -101,6 +114,10 @@ struct RowsInMemory {
 };
 // The compact buffer of the launch whose full header is `full`.
 std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows);
+
+// Earliest row start and latest row end (or start, for a row that never closed) of a buffer in
+// either layout, in globaltimer ns; {0, 0} when no row started or the header is invalid.
+std::pair<uint64_t, uint64_t> buffer_extent_ns(const uint8_t *buffer, size_t size);
 
 // How many records a row header says were stored (min(attempted, max_events)) for a closed
 // row; nullopt for a row that never closed (the records must then be scanned).

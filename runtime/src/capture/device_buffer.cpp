@@ -120,7 +120,28 @@ void DeviceBuffer::release(cudaStream_t stream) {
   host_ = device_ = nullptr;
 }
 
-Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stream) const {
+PinnedStaging::~PinnedStaging() {
+  if (data_ != nullptr)
+    cudaFreeHost(data_);
+}
+
+uint8_t *PinnedStaging::reserve(size_t bytes) {
+  if (bytes <= size_)
+    return data_;
+  if (data_ != nullptr)
+    cudaFreeHost(data_);
+  data_ = nullptr, size_ = 0;
+  void *p = nullptr;
+  if (cudaMallocHost(&p, bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  data_ = static_cast<uint8_t *>(p), size_ = bytes;
+  return data_;
+}
+
+Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stream,
+                                                               PinnedStaging *staging) const {
   using E = Expected<std::vector<uint8_t>>;
   if (host_ != nullptr) { // mapped: the rows are in host memory already
     Expected<std::vector<uint8_t>> full = read_back();
@@ -145,18 +166,25 @@ Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stre
     longest = std::max(
         longest,
         stored_records(&headers[r * kRowHeaderBytes], h.max_events).value_or(h.max_events));
-  std::vector<uint8_t> records(rows * uint64_t(longest) * kRecordBytes);
+  // The records, the bulk of the copy, land in pinned memory when there is some.
+  const size_t record_bytes = rows * uint64_t(longest) * kRecordBytes;
+  std::vector<uint8_t> own_records;
+  uint8_t *records = staging ? staging->reserve(record_bytes) : nullptr;
+  if (records == nullptr) {
+    own_records.resize(record_bytes);
+    records = own_records.data();
+  }
   if (longest > 0) {
     const size_t width = size_t(longest) * kRecordBytes;
     if (cudaError_t err =
-            cudaMemcpy2DAsync(records.data(), width, device + kRowHeaderBytes, h.row_stride_bytes,
-                              width, rows, cudaMemcpyDeviceToHost, stream);
+            cudaMemcpy2DAsync(records, width, device + kRowHeaderBytes, h.row_stride_bytes, width,
+                              rows, cudaMemcpyDeviceToHost, stream);
         err != cudaSuccess)
       return E::failure(cuda_error("copying the records", err));
     if (cudaError_t err = cudaStreamSynchronize(stream); err != cudaSuccess)
       return E::failure(cuda_error("copying the records", err));
   }
-  return E{compact_rows(h, {headers.data(), kRowHeaderBytes, records.data(),
+  return E{compact_rows(h, {headers.data(), kRowHeaderBytes, records,
                             size_t(longest) * kRecordBytes, longest}),
            {}};
 }

@@ -10,6 +10,22 @@
 
 namespace cutrace {
 
+// Pinned host memory that device-to-host copies land in at full link speed (pageable memory
+// would be staged by the driver); grows to the largest request and is reused.
+class PinnedStaging {
+public:
+  PinnedStaging() = default;
+  PinnedStaging(const PinnedStaging &) = delete;
+  PinnedStaging &operator=(const PinnedStaging &) = delete;
+  ~PinnedStaging();
+  // At least `bytes` of pinned memory, or nullptr when none can be had.
+  uint8_t *reserve(size_t bytes);
+
+private:
+  uint8_t *data_ = nullptr;
+  size_t size_ = 0;
+};
+
 class DeviceBuffer {
 public:
   // Allocates num_rows * row stride + header bytes from cutrace's own stream-ordered memory pool
@@ -42,7 +58,9 @@ public:
   // kernel is done: first every row header (one strided copy), then each row's records up to
   // the longest row's count (a second strided copy), so the bytes moved follow the events
   // recorded, not the capacity. Blocks the calling thread only.
-  Expected<std::vector<uint8_t>> read_back_compact(cudaStream_t stream) const;
+  // `staging`, when given, receives the copies (pinned: faster) before they are packed.
+  Expected<std::vector<uint8_t>> read_back_compact(cudaStream_t stream,
+                                                   PinnedStaging *staging = nullptr) const;
   // Frees the device memory on `stream` (after the copies queued there); the object is empty.
   void release(cudaStream_t stream);
 

@@ -76,6 +76,7 @@ private:
   bool busy_ = false, stopping_ = false;
   std::thread thread_;
   std::map<int, cudaStream_t> copy_streams_; // drain thread (and read_now, under copy_mu_)
+  PinnedStaging staging_;                    // drain thread only
   std::mutex copy_mu_;
 };
 

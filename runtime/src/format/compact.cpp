@@ -33,9 +33,8 @@ std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &
   uint64_t total = 0;
   for (uint32_t r = 0; r < h.num_rows; ++r) {
     // Closed rows say how many they stored; the scan stops there too, so both agree with decode.
-    const uint32_t limit =
-        std::min(stored_records(rows.header(r), h.max_events).value_or(h.max_events),
-                 rows.record_capacity);
+    const uint32_t limit = std::min(
+        stored_records(rows.header(r), h.max_events).value_or(h.max_events), rows.record_capacity);
     counts[r] = written_records(rows.records_of(r), limit);
     total += counts[r];
   }
@@ -49,10 +48,34 @@ std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &
   for (uint32_t r = 0; r < h.num_rows; ++r, header_at += kRowHeaderBytes) {
     std::memcpy(header_at, rows.header(r), kRowHeaderBytes);
     bytes::put_u32(header_at + 60, counts[r]);
+    if (counts[r] == 0) // records may be null (no row holds any): memcpy must not see it
+      continue;
     std::memcpy(record_at, rows.records_of(r), uint64_t(counts[r]) * kRecordBytes);
     record_at += uint64_t(counts[r]) * kRecordBytes;
   }
   return out;
+}
+
+std::pair<uint64_t, uint64_t> buffer_extent_ns(const uint8_t *buffer, size_t size) {
+  Expected<BufferHeader> h = parse_buffer_header(buffer, size);
+  if (!h)
+    return {0, 0};
+  const uint64_t pitch =
+      h->layout == BufferLayout::compact ? kRowHeaderBytes : uint64_t(h->row_stride_bytes);
+  uint64_t first = UINT64_MAX, last = 0;
+  for (uint64_t r = 0; r < h->num_rows; ++r) {
+    const uint64_t at = kBufferHeaderBytes + r * pitch;
+    if (at + kRowHeaderBytes > size)
+      break;
+    const uint8_t *row = buffer + at;
+    if (bytes::u32(row) != kRowStartTag)
+      continue;
+    first = std::min(first, bytes::u64(row + 8));
+    last = std::max(last, bytes::u32(row + 32) == kRowEndTag ? bytes::u64(row + 40)
+                                                             : bytes::u64(row + 8));
+  }
+  return first == UINT64_MAX ? std::pair<uint64_t, uint64_t>{0, 0}
+                             : std::pair<uint64_t, uint64_t>{first, std::max(first, last)};
 }
 
 std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size) {

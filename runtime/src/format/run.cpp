@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace cutrace {
@@ -69,10 +70,23 @@ LaunchRecord launch_from(const uint8_t *body, uint64_t length) {
   return l;
 }
 
+// Keeps the launch's buffer when it fits the budget; otherwise only its extent.
+void keep_within(LaunchRecord &l, uint64_t &kept, uint64_t budget) {
+  if (l.buffer.size() <= budget && kept <= budget - l.buffer.size()) {
+    kept += l.buffer.size();
+    return;
+  }
+  std::tie(l.first_ns, l.last_ns) = buffer_extent_ns(l.buffer.data(), l.buffer.size());
+  l.buffer_dropped = true;
+  std::vector<uint8_t>().swap(l.buffer);
+}
+
 // Sections of a version 2 run. A section cut short (a program killed while writing) ends the run
 // with a problem; everything before it is kept.
-template <class Source> E parse_run_sections(Source &in, uint32_t sections) {
+template <class Source>
+E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &options = {}) {
   Run run;
+  uint64_t kept = 0; // launch buffer bytes kept so far
   std::vector<uint8_t> body;
   for (uint32_t i = 0; i < sections && in.left() > 0; ++i) {
     uint8_t header[kSectionHeaderBytes];
@@ -112,8 +126,10 @@ template <class Source> E parse_run_sections(Source &in, uint32_t sections) {
       run.end_json = text;
     else if (length < kLaunchFixedBytes)
       run.problems.push_back("launch section " + std::to_string(i) + " is too short; skipped");
-    else
+    else {
       run.launches.push_back(launch_from(body.data(), length));
+      keep_within(run.launches.back(), kept, options.max_buffer_bytes);
+    }
   }
   for (const LaunchRecord &l : run.launches)
     if (l.map >= run.maps.size())
@@ -193,10 +209,10 @@ Expected<Run> parse_run(const uint8_t *data, size_t size) {
   return parse_run_sections(in, bytes::u32(data + 12));
 }
 
-Expected<Run> read_run_file(const std::string &path) {
+Expected<Run> read_run_file(const std::string &path, const RunReadOptions &options) {
   return format::read_trace_file<Run>(
       path,
-      [&path](format::FileSource &in, const uint8_t *head, size_t head_size) -> E {
+      [&path, &options](format::FileSource &in, const uint8_t *head, size_t head_size) -> E {
         if (std::optional<std::string> bad = preamble_problem(head, head_size))
           return E::failure(*bad);
         if (bytes::u32(head + 8) == kCtraceVersion) { // one launch: small, read it whole
@@ -205,7 +221,7 @@ Expected<Run> read_run_file(const std::string &path) {
             return E::failure(one.error);
           return E{run_of_one(std::move(*one)), {}};
         }
-        return parse_run_sections(in, bytes::u32(head + 12));
+        return parse_run_sections(in, bytes::u32(head + 12), options);
       },
       parse_run);
 }
