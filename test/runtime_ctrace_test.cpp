@@ -1,6 +1,8 @@
 // The `.ctrace` container (docs/FORMAT.md) and atomic, no-clobber file writes.
 #include <cutrace/ctrace.h>
 
+#include "support/scratch_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -39,14 +41,7 @@ Ctrace sample() {
   return c;
 }
 
-fs::path scratch_dir() {
-  fs::path dir =
-      fs::temp_directory_path() / ("cutrace_ctrace_test_" + std::to_string(::getpid()) + "_" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch_dir() { return test_support::scratch_dir("cutrace_ctrace_test_"); }
 
 TEST(Ctrace, RoundTrip) {
   const Ctrace c = sample();

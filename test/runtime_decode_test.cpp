@@ -1,5 +1,5 @@
-// Decode rules (docs/design.md, "Decode contract") and the buffer format of docs/FORMAT.md, on synthetic buffers built
-// here exactly as the device recorder lays them out.
+// Decode rules (docs/design.md, "Decode contract") and the buffer format of docs/FORMAT.md, on
+// synthetic buffers built here exactly as the device recorder lays them out.
 #include <cutrace/decode.h>
 
 #include "support/buffer_builder.h"
@@ -262,10 +262,21 @@ TEST(Decode, BadMagicIsRejected) {
 
 TEST(Decode, UnsupportedVersionIsRejected) {
   BufferBuilder b(1, 2, 8);
-  put32(b.bytes, 4, kFormatVersion + 1);
+  put32(b.bytes, 4, kCompactFormatVersion + 1);
   Trace t = decode_bytes(test_map(8), b.bytes);
   EXPECT_TRUE(t.rows.empty());
-  EXPECT_NE(all_problems(t).find("version"), std::string::npos);
+  EXPECT_NE(all_problems(t).find("buffer format version 3 is not supported"), std::string::npos)
+      << all_problems(t);
+}
+
+// Word 14 is the layout from version 2 on: 0 full, 1 compact, anything else unknown.
+TEST(Decode, UnknownLayoutIsRejected) {
+  BufferBuilder b(1, 2, 8);
+  put32(b.bytes, 4, kCompactFormatVersion);
+  put32(b.bytes, 56, 7);
+  Trace t = decode_bytes(test_map(8), b.bytes);
+  EXPECT_TRUE(t.rows.empty());
+  EXPECT_NE(all_problems(t).find("unknown buffer layout 7"), std::string::npos) << all_problems(t);
 }
 
 TEST(Decode, InconsistentHeaderSizesAreRejected) {

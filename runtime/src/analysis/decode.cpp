@@ -417,7 +417,10 @@ std::vector<RowSpan> compact_row_spans(const BufferHeader &h, const uint8_t *buf
                                        std::vector<std::string> &problems) {
   const uint64_t header_rows = (size - kBufferHeaderBytes) / kRowHeaderBytes;
   const uint64_t num_rows = std::min<uint64_t>(h.num_rows, header_rows);
-  const uint8_t *records = buffer + kBufferHeaderBytes + num_rows * kRowHeaderBytes;
+  // Records follow all h.num_rows headers: when some headers are cut off, none are present.
+  const uint8_t *records =
+      buffer +
+      std::min<uint64_t>(size, kBufferHeaderBytes + uint64_t(h.num_rows) * kRowHeaderBytes);
   const uint8_t *const end = buffer + size;
   std::vector<RowSpan> spans;
   spans.reserve(num_rows);

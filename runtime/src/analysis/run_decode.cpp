@@ -85,6 +85,10 @@ std::pair<uint64_t, uint64_t> extent_ns(const Trace &t) {
   return {t.origin_ns, end};
 }
 
+bool any_row_started(const Trace &t) {
+  return std::any_of(t.rows.begin(), t.rows.end(), [](const Row &row) { return row.started; });
+}
+
 // Index of the device `ordinal` in `run.devices`, adding an unaligned entry for a device the
 // run never described.
 uint32_t device_slot(RunTrace &run, uint32_t ordinal) {
@@ -107,9 +111,11 @@ Expected<json> parse_section(const std::string &text, const char *what) {
   return {std::move(j), {}};
 }
 
-// Raw globaltimer ns per launch, kept until the axis is known.
+// Raw globaltimer ns per launch, kept until the axis is known. A launch none of whose rows
+// started (or whose buffer did not decode) has no time of its own: `timed` false.
 struct Placed {
   uint64_t begin, end;
+  bool timed;
 };
 
 void place_on_axis(RunTrace &run, const std::vector<Placed> &raw,
@@ -123,15 +129,23 @@ void place_on_axis(RunTrace &run, const std::vector<Placed> &raw,
   };
   uint64_t origin = std::numeric_limits<uint64_t>::max();
   for (size_t i = 0; i < raw.size(); ++i) {
-    origin = std::min(origin, axis(raw[i].begin, run.launches[i].device));
+    if (raw[i].timed)
+      origin = std::min(origin, axis(raw[i].begin, run.launches[i].device));
     if (aligned && enqueue[i] != 0)
       origin = std::min(origin, enqueue[i]);
   }
-  run.origin_ns = raw.empty() ? 0 : origin;
+  if (origin == std::numeric_limits<uint64_t>::max())
+    origin = 0;
+  run.origin_ns = origin;
   for (size_t i = 0; i < raw.size(); ++i) {
     RunLaunch &l = run.launches[i];
-    l.begin_ns = double(axis(raw[i].begin, l.device) - origin);
-    l.end_ns = double(axis(raw[i].end, l.device) - origin);
+    if (raw[i].timed) {
+      l.begin_ns = double(axis(raw[i].begin, l.device) - origin);
+      l.end_ns = double(axis(raw[i].end, l.device) - origin);
+    } else { // at its enqueue when that is on the axis, else at the axis's zero; no length
+      const uint64_t at = aligned && enqueue[i] != 0 ? enqueue[i] : origin;
+      l.begin_ns = l.end_ns = double(at - origin);
+    }
     l.offset_ns = l.begin_ns; // the trace's origin is its earliest row start
     if (aligned && enqueue[i] != 0)
       l.enqueue_ns = double(int64_t(enqueue[i] - origin));
@@ -192,7 +206,7 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     std::copy(rec.block, rec.block + 3, l.block);
     l.trace = decode(out.maps[rec.map], rec.buffer.data(), rec.buffer.size(), options);
     const auto [b, e] = extent_ns(l.trace);
-    raw.push_back({b, e});
+    raw.push_back({b, e, any_row_started(l.trace)});
     enqueue.push_back(rec.host_enqueue_ns);
     out.launches.push_back(std::move(l));
     if (progress)
