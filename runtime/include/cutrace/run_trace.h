@@ -56,7 +56,10 @@ struct RunLaunch {
   double begin_ns = 0, end_ns = 0;
   double offset_ns = 0;             // trace.origin_ns on the run axis: add to trace's *_ns
   std::optional<double> enqueue_ns; // host enqueue time on the run axis, when the clock is aligned
-  Trace trace;                      // the launch as decode() gives it
+  Trace trace;                      // the launch as decode() gives it; empty when `detail` is false
+  // False when the run was read with a buffer budget that left this launch's records out
+  // (RunReadOptions): begin_ns/end_ns still hold, the CTAs are not known.
+  bool detail = true;
 };
 
 struct RunTrace {

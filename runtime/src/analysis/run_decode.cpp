@@ -204,9 +204,15 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     l.in_graph = (rec.flags & kLaunchInGraph) != 0;
     std::copy(rec.grid, rec.grid + 3, l.grid);
     std::copy(rec.block, rec.block + 3, l.block);
-    l.trace = decode(out.maps[rec.map], rec.buffer.data(), rec.buffer.size(), options);
-    const auto [b, e] = extent_ns(l.trace);
-    raw.push_back({b, e, any_row_started(l.trace)});
+    if (rec.buffer_dropped) { // the reader kept its extent only (RunReadOptions)
+      l.detail = false;
+      l.trace.kernel = out.maps[rec.map].kernel;
+      raw.push_back({rec.first_ns, rec.last_ns, rec.first_ns != 0});
+    } else {
+      l.trace = decode(out.maps[rec.map], rec.buffer.data(), rec.buffer.size(), options);
+      const auto [b, e] = extent_ns(l.trace);
+      raw.push_back({b, e, any_row_started(l.trace)});
+    }
     enqueue.push_back(rec.host_enqueue_ns);
     out.launches.push_back(std::move(l));
     if (progress)
@@ -217,14 +223,39 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
   return E{std::move(out), {}};
 }
 
+// Moves a host-aligned run back onto raw globaltimer (each launch by its own device's offset),
+// for merging with runs that have no host alignment. Enqueue times only exist on host time.
+void to_raw_globaltimer(RunTrace &r) {
+  if (!r.host_aligned)
+    return;
+  int64_t earliest = std::numeric_limits<int64_t>::max();
+  auto raw = [&](double axis_ns, const RunLaunch &l) {
+    return int64_t(r.origin_ns) + int64_t(axis_ns) - r.devices[l.device].host_minus_gpu_ns;
+  };
+  for (const RunLaunch &l : r.launches)
+    earliest = std::min(earliest, raw(l.begin_ns, l));
+  if (r.launches.empty())
+    earliest = int64_t(r.origin_ns);
+  for (RunLaunch &l : r.launches) {
+    const double shift = double(raw(l.begin_ns, l) - earliest) - l.begin_ns;
+    l.begin_ns += shift, l.end_ns += shift, l.offset_ns += shift;
+    l.enqueue_ns.reset();
+  }
+  r.origin_ns = uint64_t(earliest);
+  r.host_aligned = false;
+}
+
 RunTrace merge_runs(std::vector<RunTrace> runs) {
   RunTrace out;
   if (runs.empty())
     return out;
   bool aligned = true;
-  uint64_t origin = std::numeric_limits<uint64_t>::max();
-  for (const RunTrace &r : runs) {
+  for (const RunTrace &r : runs)
     aligned = aligned && r.host_aligned;
+  uint64_t origin = std::numeric_limits<uint64_t>::max();
+  for (RunTrace &r : runs) {
+    if (!aligned) // one axis for all: raw globaltimer
+      to_raw_globaltimer(r);
     if (!r.launches.empty())
       origin = std::min(origin, r.origin_ns);
   }
