@@ -1,10 +1,11 @@
-// Exports (docs/viewer.md) (cutrace/export.h) on synthetic buffers laid out as device.h writes them:
-// Perfetto JSON structure, summary numbers against hand-computed values, HTML escaping and the
-// embedded data the page draws from.
+// Exports (docs/viewer.md) (cutrace/export.h) on synthetic buffers laid out as device.h writes
+// them: Perfetto JSON structure, summary numbers against hand-computed values, HTML escaping and
+// the embedded data the page draws from.
 #include <cutrace/decode.h>
 #include <cutrace/export.h>
 
 #include "support/buffer_builder.h"
+#include "support/page_data.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -322,48 +323,10 @@ TEST(Summary, TableColumnsAreAligned) {
 
 // ---- HTML ----
 
-std::string embedded_data(const std::string &html) {
-  const std::string open = R"(<script type="application/json" id="cutrace-data">)";
-  const size_t b = html.find(open);
-  EXPECT_NE(b, std::string::npos);
-  const size_t e = html.find("</script>", b);
-  return html.substr(b + open.size(), e - b - open.size());
-}
-
-std::vector<uint8_t> unbase64(const std::string &s) {
-  std::vector<uint8_t> out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : s) {
-    const char *abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const char *p = std::strchr(abc, c);
-    if (c == '=' || p == nullptr)
-      break;
-    acc = acc << 6 | uint32_t(p - abc);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(uint8_t(acc >> bits));
-    }
-  }
-  return out;
-}
-
-template <class T> std::vector<T> column(const json &data, const char *table, const char *name) {
-  const std::vector<uint8_t> bytes = unbase64(data[table][name].get<std::string>());
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-
-size_t count_ci(const std::string &hay, const std::string &needle) {
-  std::string h = hay;
-  std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return std::tolower(c); });
-  size_t n = 0;
-  for (size_t at = h.find(needle); at != std::string::npos; at = h.find(needle, at + 1))
-    ++n;
-  return n;
-}
+using test_support::column;
+using test_support::count_ci;
+using test_support::embedded_data;
+using test_support::unbase64;
 
 TEST(Html, MaliciousNamesCannotCloseTheScriptElement) {
   const std::string evil = "</script><script>alert(1)</script><!--";

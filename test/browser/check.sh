@@ -7,12 +7,18 @@
 #   3. a synthetic trace of 1,048,576 events (64 CTAs x 2 groups, and one row holding all of
 #      them): the page paints, counts still match, and first paint time is printed;
 #   4. a real H200 dump (test/data/h200/ws_gemm.ctrace): for CTA 0 and CTA 7 the page draws as
-#      many slices and arrows as the decoder has for that CTA (33 slices, 16 flows).
+#      many slices and arrows as the decoder has for that CTA (33 slices, 16 flows);
+#   5. a whole run (gen_run: 300 launches of 3 kernels on 2 GPUs, export_run_html): the overview
+#      paints every launch within the first-paint budget; #launch=I opens launch I, whose grid
+#      draws as many CTAs, and whose CTA 1 as many slices and instants, as the decoder has; with a
+#      1 MB bound, detail is left out and the page says so.
 # Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
-#   CHECKS selects sections (default "demo evil bulk fixture"), e.g. CHECKS=fixture.
+#   CHECKS selects sections (default "demo evil bulk fixture run"), e.g. CHECKS=fixture.
 #   BUILD_DIR holds bin/trace-view and runtime/libcutrace_{analysis,format}.a (default: build)
-#   TRACE_VIEW, GEN_TRACE override the binaries (gen_trace is compiled here when not given);
-#   MAX_FIRST_PAINT_MS (default 20000) bounds the 1M-event first paint.
+#   TRACE_VIEW, GEN_TRACE, GEN_RUN override the binaries (the generators are compiled here when
+#   not given); MAX_FIRST_PAINT_MS (default 2000) bounds the run overview's first paint,
+#   MAX_BULK_FIRST_PAINT_MS (default 20000) the 1M-event pages' (3.1-4.0 s measured on the 2-core
+#   build machine: chromium alone takes ~2.4 s to reach a script after a 41 MB data element).
 # Exit: 0 pass, 1 fail, 77 skipped (no chromium).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,15 +33,22 @@ fi
 mkdir -p "$work"
 trace_view=${TRACE_VIEW:-$build/bin/trace-view}
 [[ -x "$trace_view" ]] || { echo "FAIL: no trace-view at $trace_view"; exit 1; }
-checks=" ${CHECKS:-demo evil bulk fixture} "
+checks=" ${CHECKS:-demo evil bulk fixture run} "
 want() { [[ "$checks" == *" $1 "* ]]; }
-gen=${GEN_TRACE:-}
-if [[ -z "$gen" && "$checks" != " fixture " ]]; then
-  gen=$work/gen_trace
-  if [[ ! -x "$gen" || "$here/gen_trace.cpp" -nt "$gen" ]]; then
-    ${CXX:-c++} -std=c++17 -O2 -I"$root/runtime/include" "$here/gen_trace.cpp" \
-      "$build/runtime/libcutrace_analysis.a" "$build/runtime/libcutrace_format.a" -o "$gen" || { echo "FAIL: cannot build gen_trace"; exit 1; }
+max_ms=${MAX_FIRST_PAINT_MS:-2000}
+# generator NAME: $work/NAME compiled from $here/NAME.cpp against the build's libraries.
+generator() {
+  local bin=$work/$1
+  if [[ ! -x "$bin" || "$here/$1.cpp" -nt "$bin" || "$build/runtime/libcutrace_analysis.a" -nt "$bin" ]]; then
+    ${CXX:-c++} -std=c++17 -O2 -I"$root/runtime/include" "$here/$1.cpp" \
+      "$build/runtime/libcutrace_analysis.a" "$build/runtime/libcutrace_format.a" -o "$bin" ||
+      { echo "FAIL: cannot build $1" >&2; return 1; }
   fi
+  echo "$bin"
+}
+gen=${GEN_TRACE:-}
+if [[ -z "$gen" ]] && { want demo || want evil || want bulk; }; then
+  gen=$(generator gen_trace) || exit 1
 fi
 
 failures=0
@@ -122,7 +135,7 @@ fi
 
 # 3. A million events.
 if want bulk; then
-max_ms=${MAX_FIRST_PAINT_MS:-20000}
+bulk_max_ms=${MAX_BULK_FIRST_PAINT_MS:-20000}
 "$gen" bulk "$work/bulk.ctrace" --events 1048576 --ctas 64 --groups 2 &&
   "$gen" bulk "$work/one.ctrace" --events 1048576 --ctas 1 --groups 1 &&
   "$trace_view" "$work/bulk.ctrace" --html "$work/bulk.html" 2>/dev/null &&
@@ -135,8 +148,8 @@ for t in bulk one; do
     echo "1M events ($t, $(du -m "$work/$t.html" | cut -f1) MB HTML): grid first paint ${ms} ms" \
       "(load ${ms:+$(field "$STATS" loadMs)} ms, paint $(field "$STATS" paintMs) ms," \
       "$(field "$STATS" slicesDrawn) rectangles for $(field "$STATS" slicesVisible) slices)"
-    awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
-      fail "$t: first paint ${ms} ms exceeds ${max_ms} ms"
+    awk -v ms="$ms" -v max="$bulk_max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
+      fail "$t: first paint ${ms} ms exceeds ${bulk_max_ms} ms"
   fi
 done
 fi
@@ -158,6 +171,63 @@ for cta in 0 7; do
     fail "h200 ws_gemm CTA $cta: drew $got_f flow arrows, decoder has ${want_f:-?}"
   pass "h200 ws_gemm CTA $cta: slicesDrawn $got_d = decoder $want_s, flowsDrawn $got_f = decoder $want_f"
 done
+fi
+
+# 5. A whole run: the overview, then one launch opened from it, then a run past its size bound.
+if want run; then
+gen_run=${GEN_RUN:-$(generator gen_run)} || exit 1
+"$gen_run" "$work/run" >"$work/run.expect" && "$gen_run" "$work/run_bound" --max-mb 1 >"$work/run_bound.expect" ||
+  { echo "FAIL: cannot produce the run"; exit 1; }
+# expect FILE KEY: a "KEY value" line; expect FILE launch I FIELD: a field of launch I's line.
+expect() {
+  if [[ $# == 2 ]]; then awk -v k="$2" '$1 == k {print $2}' "$1"; return; fi
+  awk -v i="$3" -v f="$4" '$1 == "launch" && $2 == i { for (n = 3; n < NF; n += 2) if ($n == f) print $(n + 1) }' "$1"
+}
+launches=$(expect "$work/run.expect" launches)
+if render "$work/run.html" run run_overview; then
+  ms=$(field "$STATS" firstPaintMs)
+  [[ "$(field "$STATS" view)" == run && "$(field "$STATS" launches)" == "$launches" &&
+     "$(field "$STATS" launchesVisible)" == "$launches" ]] ||
+    fail "run overview: $launches launches, page: $STATS"
+  [[ "$(field "$STATS" launchesWithDetail)" == "$(expect "$work/run.expect" detail)" ]] ||
+    fail "run overview: detail count differs: $STATS"
+  awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
+    fail "run overview: first paint ${ms} ms exceeds ${max_ms} ms"
+  echo "run overview ($launches launches, $(( $(expect "$work/run.expect" html_bytes) / 1024 )) KiB HTML):" \
+    "first paint ${ms} ms (load $(field "$STATS" loadMs) ms, paint $(field "$STATS" paintMs) ms," \
+    "$(field "$STATS" launchesDrawn) spans drawn)"
+fi
+for i in 5 $((launches - 1)); do
+  ctas=$(expect "$work/run.expect" launch "$i" ctas)
+  if render "$work/run.html" "launch=$i&grid" "run_launch${i}_grid"; then
+    [[ "$(field "$STATS" view)" == grid && "$(field "$STATS" launch)" == "$i" &&
+       "$(field "$STATS" ctasDrawn)" == "$ctas" && "$(field "$STATS" launchCtas)" == "$ctas" &&
+       "$(field "$STATS" totalSlices)" == "$(expect "$work/run.expect" launch "$i" slices)" ]] &&
+      pass "run launch $i: grid draws its $ctas CTAs (opened in $(field "$STATS" launchLoadMs) ms)" ||
+      fail "run launch $i: decoder has $ctas CTAs, $(expect "$work/run.expect" launch "$i" slices) slices; page: $STATS"
+  fi
+  want_s=$(expect "$work/run.expect" launch "$i" cta1_slices)
+  want_i=$(expect "$work/run.expect" launch "$i" cta1_instants)
+  if render "$work/run.html" "launch=$i&cta=1" "run_launch${i}_cta1"; then
+    [[ "$(field "$STATS" view)" == cta && "$(field "$STATS" cta)" == 1 &&
+       "$(field "$STATS" slicesVisible)" == "$want_s" && "$(field "$STATS" slicesDrawn)" == "$want_s" &&
+       "$(field "$STATS" instantsVisible)" == "$want_i" ]] &&
+      pass "run launch $i CTA 1: $want_s slices, $want_i instants" ||
+      fail "run launch $i CTA 1: decoder has $want_s slices, $want_i instants; page: $STATS"
+  fi
+done
+left=$(expect "$work/run_bound.expect" left_out)
+bytes=$(stat -c %s "$work/run_bound.html")
+[[ "$left" -gt 0 && "$bytes" -le 1048576 ]] || fail "run with a 1 MB bound: $bytes bytes, $left left out"
+gone=$(awk '$1 == "launch" && $NF == 0 {print $2; exit}' "$work/run_bound.expect")
+if [[ -n "$gone" ]] && render "$work/run_bound.html" "launch=$gone" run_bound; then
+  [[ "$(field "$STATS" view)" == run && "$(field "$STATS" launchesLeftOut)" == "$left" ]] ||
+    fail "run with a 1 MB bound: page: $STATS"
+  grep -q "detail left out: HTML size bound (1.0 MB)" "$DOM" &&
+    grep -q "detail left out <b>$left (HTML size bound 1.0 MB)</b>" "$DOM" &&
+    pass "run with a 1 MB bound ($bytes bytes): $left launches without detail, stated" ||
+    fail "run with a 1 MB bound: the page does not say what it left out (DOM: $DOM)"
+fi
 fi
 
 if [[ $failures -gt 0 ]]; then

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <cutrace/decode.h>
+#include <cutrace/run_trace.h>
 
 namespace cutrace {
 
@@ -35,6 +36,15 @@ struct HtmlOptions {
   std::optional<uint32_t> initial_cta; // view opened first; default: whole grid (one CTA: it)
 };
 std::string export_html(const DecodeMap &map, const Trace &trace, const HtmlOptions &options = {});
+
+// A whole run (docs/viewer.md, "The HTML of a whole run"): opens at the run overview, every launch
+// a span per process, GPU and stream on the run axis; a launch opens in the views above. The page
+// stays within max_bytes: the overview is always there, then the detail of the first launch of each
+// kernel, then of the others by sequence, while it fits; the page says what it left out.
+struct RunHtmlOptions {
+  uint64_t max_bytes = 100ull << 20;
+};
+std::string export_run_html(const RunTrace &run, const RunHtmlOptions &options = {});
 
 // ---- Chrome Trace Event JSON (Perfetto) ----
 

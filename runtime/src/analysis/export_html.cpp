@@ -2,10 +2,10 @@
 // typed columns) and embedded into the viewer page of export_html_page.cpp. The data travels as
 // JSON inside <script type="application/json">, with every '<', '>' and '&' escaped so no name
 // from the trace can close the script element; big columns are base64 little-endian arrays that
-// the page maps straight onto typed arrays.
-#include <cutrace/export.h>
+// the page maps straight onto typed arrays. export_run_html.cpp embeds the same launch data.
+#include "html_page.h"
 
-#include <nlohmann/json.hpp>
+#include <cutrace/export.h>
 
 #include <algorithm>
 #include <cstring>
@@ -13,11 +13,7 @@
 #include <tuple>
 
 namespace cutrace {
-
-extern const char *const kHtmlPageHead; // export_html_page.cpp
-extern const char *const kHtmlPageTail;
-
-namespace {
+namespace html_page {
 
 using nlohmann::json;
 
@@ -41,13 +37,7 @@ std::string base64(const void *data, size_t size) {
   return out;
 }
 
-// Little-endian bytes of a column (every platform cutrace runs on is little endian, as is
-// every browser's typed array on them).
-template <class T> std::string column(const std::vector<T> &v) {
-  return base64(v.data(), v.size() * sizeof(T));
-}
-
-std::string html_escape(const std::string &s) {
+std::string escape_text(const std::string &s) {
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -73,7 +63,6 @@ std::string html_escape(const std::string &s) {
   return out;
 }
 
-// JSON text that is inert inside a <script> element: '<', '>' and '&' only occur in strings.
 std::string script_safe(const json &doc) {
   const std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
   std::string out;
@@ -91,6 +80,24 @@ std::string script_safe(const json &doc) {
   return out;
 }
 
+void append_data_element(std::string &page, const std::string &id, const std::string &text) {
+  page += "<script type=\"application/json\" id=\"";
+  page += id;
+  page += "\">";
+  page += text;
+  page += "</script>\n";
+}
+
+std::string head(const std::string &title) {
+  std::string page = kHead;
+  const size_t at = page.find("@TITLE@");
+  if (at != std::string::npos)
+    page.replace(at, 7, escape_text(title));
+  return page;
+}
+
+namespace {
+
 struct Columns {
   std::vector<int32_t> row, name, lane, payload, site, flags;
   std::vector<double> b_cyc, e_cyc, b_ns, e_ns;
@@ -105,7 +112,7 @@ class Layout {
 public:
   Layout(const DecodeMap &map, const Trace &t) : map_(map), t_(t) {}
 
-  json build(const HtmlOptions &options) {
+  json build() {
     slice_index_.resize(t_.rows.size());
     json ctas = json::array();
     for (size_t first = 0; first < t_.rows.size();) {
@@ -118,21 +125,11 @@ public:
     }
     json doc;
     doc["kernel"] = t_.kernel;
-    doc["source"] = map_.source;
     doc["clock"] = t_.header.clock == Clock::clock64 ? "clock64" : "globaltimer";
     doc["grid"] = {t_.header.grid[0], t_.header.grid[1], t_.header.grid[2]};
     doc["block"] = {t_.header.block[0], t_.header.block[1], t_.header.block[2]};
     doc["max_events"] = t_.header.max_events;
     doc["origin_ns"] = t_.origin_ns; // globaltimer ns; every *_ns column counts from it
-    doc["lanes"] = map_.lanes;
-    json groups = json::array();
-    for (const GroupInfo &g : map_.groups)
-      groups.push_back({{"name", g.name}, {"lead", g.lead}});
-    doc["groups"] = groups;
-    json sites = json::array();
-    for (const Site &s : map_.sites)
-      sites.push_back({{"id", s.id}, {"loc", s.loc}});
-    doc["sites"] = sites;
     doc["names"] = names_;
     doc["name_counts"] = name_counts_;
     doc["rows"] = rows_json();
@@ -157,7 +154,6 @@ public:
     const size_t shown = std::min<size_t>(t_.problems.size(), 200);
     doc["problems"] = std::vector<std::string>(t_.problems.begin(), t_.problems.begin() + shown);
     doc["problem_count"] = t_.problems.size();
-    doc["initial_cta"] = options.initial_cta ? json(*options.initial_cta) : json(nullptr);
     return doc;
   }
 
@@ -341,18 +337,49 @@ private:
 
 } // namespace
 
+json map_data(const DecodeMap &map) {
+  json groups = json::array();
+  for (const GroupInfo &g : map.groups)
+    groups.push_back({{"name", g.name}, {"lead", g.lead}});
+  json sites = json::array();
+  for (const Site &s : map.sites)
+    sites.push_back({{"id", s.id}, {"loc", s.loc}});
+  return {{"source", map.source}, {"lanes", map.lanes}, {"groups", groups}, {"sites", sites}};
+}
+
+json launch_data(const DecodeMap &map, const Trace &trace) { return Layout(map, trace).build(); }
+
+// Per item, a little over what it costs in the JSON: a slice is 56 bytes of columns (74.7 in
+// base64), an instant 36 (48); a row's object with its tracks, and a CTA's object, are ~200
+// bytes of keys and numbers. Names are bounded by the map's sites.
+size_t launch_data_estimate(const DecodeMap &map, const Trace &trace) {
+  size_t bytes = 800 + trace.kernel.size(), ctas = 0;
+  for (const Site &s : map.sites)
+    bytes += s.name.size() + 8;
+  for (size_t r = 0; r < trace.rows.size(); ++r) {
+    const Row &row = trace.rows[r];
+    ctas += r == 0 || trace.rows[r - 1].cta != row.cta;
+    bytes += 250 + row.slices.size() * 76 + row.instants.size() * 49;
+  }
+  for (size_t p = 0; p < std::min<size_t>(trace.problems.size(), 200); ++p)
+    bytes += trace.problems[p].size() + 8;
+  return bytes + ctas * 220 + trace.flows.size() * 22;
+}
+
+} // namespace html_page
+
 std::string export_html(const DecodeMap &map, const Trace &trace, const HtmlOptions &options) {
-  const std::string data = script_safe(Layout(map, trace).build(options));
-  std::string page = kHtmlPageHead;
-  const std::string title = "cutrace: " + trace.kernel;
-  const size_t at = page.find("@TITLE@");
-  if (at != std::string::npos)
-    page.replace(at, 7, html_escape(title));
-  page.reserve(page.size() + data.size() + std::strlen(kHtmlPageTail) + 64);
-  page += "<script type=\"application/json\" id=\"cutrace-data\">";
-  page += data;
-  page += "</script>\n";
-  page += kHtmlPageTail;
+  using namespace html_page;
+  json doc = launch_data(map, trace);
+  doc.update(map_data(map));
+  doc["initial_cta"] = options.initial_cta ? json(*options.initial_cta) : json(nullptr);
+  const std::string data = script_safe(doc);
+  std::string page = head("cutrace: " + trace.kernel);
+  page.reserve(page.size() + data.size() + std::strlen(kViewer) + std::strlen(kEnd) + 128);
+  append_data_element(page, "cutrace-data", data);
+  page += kViewer;
+  page += kEnd;
+  page += kClose;
   return page;
 }
 

@@ -1,15 +1,16 @@
-// The viewer page around the embedded data (export_html.cpp puts the data between head and
-// tail). Self-contained: no network, no libraries. Drawing reads only typed arrays, visits only
-// the visible part of each track (binary search on begin/end), and merges slices narrower than a
-// pixel, so a million events stay interactive. Test hooks: window.cutraceStats and the hidden
+// The viewer page around the embedded data (export_html.cpp and export_run_html.cpp put the data
+// between kHead and kViewer). Self-contained: no network, no libraries. Drawing reads only typed
+// arrays, visits only the visible part of each track (binary search on begin/end), and merges
+// slices narrower than a pixel, so a million events stay interactive. One launch's views are
+// driven by one data object (useLaunch), so the run overview (export_run_html_page.cpp) shows any
+// of its launches with this same code. Test hooks: window.cutraceStats and the hidden
 // <pre id="cutrace-stats"> (its JSON), both updated after every paint; #cta=N / #grid select
 // the view.
-namespace cutrace {
+#include "html_page.h"
 
-extern const char *const kHtmlPageHead;
-extern const char *const kHtmlPageTail;
+namespace cutrace::html_page {
 
-const char *const kHtmlPageHead = R"CUTRACE_PAGE(<!DOCTYPE html>
+const char *const kHead = R"CUTRACE_PAGE(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>@TITLE@</title>
@@ -18,6 +19,7 @@ body{margin:0;font:12px system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2
  display:flex;flex-direction:column;height:100vh;overflow:hidden}
 header{padding:6px 10px 4px;border-bottom:1px solid #d0d7de}
 h1{font-size:14px;margin:0 0 3px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.info{display:flex;flex-wrap:wrap}
 .info span{margin-right:14px;white-space:nowrap}
 .info b{font-weight:600}
 .warn{color:#b3261e}
@@ -44,67 +46,72 @@ nav button.on{background:#0969da;color:#fff;border-color:#0969da}
 <div id="tools"><button id="zin" title="zoom in">+</button><button id="zout" title="zoom out">&minus;</button>
 <button id="zreset" title="show everything">reset</button><span id="ctago" hidden>CTA
 <input id="ctanum" type="number" min="0" style="width:80px"></span><span id="viewinfo"></span>
-<span class="hint">wheel: zoom &middot; drag: pan &middot; shift+wheel: scroll rows &middot; grid: click a CTA to open it</span></div>
+<span class="hint" id="hint"></span></div>
 <div id="legend"></div>
 <div id="scroller"><canvas id="cv"></canvas><div id="spacer"></div></div>
 <div id="tip"></div>
 <pre id="cutrace-stats" hidden></pre>
 )CUTRACE_PAGE";
 
-const char *const kHtmlPageTail = R"CUTRACE_PAGE(<script>
+const char *const kViewer = R"CUTRACE_PAGE(<script>
 (function () {
 'use strict';
 const T0 = performance.now();
 const $ = id => document.getElementById(id);
 const statsEl = $('cutrace-stats');
 const stats = window.cutraceStats = {view: null, cta: null, slicesDrawn: 0, slicesVisible: 0,
-  instantsDrawn: 0, instantsVisible: 0, flowsDrawn: 0, tracks: 0, paints: 0, firstPaintMs: null,
-  paintMs: null, loadMs: null, ctaSlices: null, ctaInstants: null, totalSlices: 0,
-  totalInstants: 0, errors: []};
+  instantsDrawn: 0, instantsVisible: 0, flowsDrawn: 0, ctasDrawn: 0, tracks: 0, paints: 0,
+  firstPaintMs: null, paintMs: null, loadMs: null, ctaSlices: null, ctaInstants: null,
+  totalSlices: 0, totalInstants: 0, errors: []};
+// Zeroed before every paint; the run overview adds its own.
+const COUNTERS = ['slicesDrawn', 'slicesVisible', 'instantsDrawn', 'instantsVisible', 'flowsDrawn',
+                  'ctasDrawn', 'tracks'];
 function publish() { statsEl.textContent = JSON.stringify(stats); }
 window.addEventListener('error', e => { stats.errors.push(String(e.message)); publish(); });
+let RUN = null; // the run overview when this page shows a whole run (export_run_html)
 
-// ---- data ----
+// ---- data: one launch's draw structures, built from its data object when it is shown ----
 function b64(s, Type) {
   const bin = atob(s), n = bin.length, u8 = new Uint8Array(n);
   for (let i = 0; i < n; i++) u8[i] = bin.charCodeAt(i);
   return new Type(u8.buffer);
 }
-const D = JSON.parse($('cutrace-data').textContent);
-const S = {n: D.S.n}, I = {n: D.I.n};
-for (const k of ['row', 'name', 'lane', 'payload', 'site', 'flags']) S[k] = b64(D.S[k], Int32Array);
-for (const k of ['b_cyc', 'e_cyc', 'b_ns', 'e_ns']) S[k] = b64(D.S[k], Float64Array);
-for (const k of ['row', 'name', 'lane', 'payload', 'site']) I[k] = b64(D.I[k], Int32Array);
-for (const k of ['cyc', 'ns']) I[k] = b64(D.I[k], Float64Array);
-const FL = b64(D.flows, Int32Array);
-const FA = b64(D.flow_at_cyc, Float64Array); // where each arrow lands inside its dst slice
-const LOC = new Map(D.sites.map(s => [s.id, s.loc]));
-const CTAS = new Map(D.ctas.map(c => [c.cta, c]));
-for (const c of D.ctas) {
-  c.s0 = c.tracks.length ? c.tracks[0][3] : 0;
-  c.s1 = c.s0 + c.slices;
-  c.f0 = lowerBoundPairs(c.s0);
-  c.f1 = lowerBoundPairs(c.s1);
-  c.dropped = c.rows.reduce((a, r) => a + D.rows[r].dropped, 0);
-}
-stats.loadMs = performance.now() - T0;
-stats.totalSlices = S.n;
-stats.totalInstants = I.n;
-
-const COLORS = D.names.map((_, i) => `hsl(${(i * 137.508) % 360},62%,${i % 2 ? 56 : 66}%)`);
-const laneName = l => l < D.lanes.length ? D.lanes[l] : '?';
-const groupName = g => g < D.groups.length ? D.groups[g].name : '#' + g;
-const ctaLabel = c => `CTA ${c.cta} (${c.xyz.join(',')}) on SM ${c.sm}`;
-
 function lowerBound(A, lo, hi, v) { // first index in [lo, hi) with A[i] >= v
   while (lo < hi) { const m = (lo + hi) >>> 1; if (A[m] < v) lo = m + 1; else hi = m; }
   return lo;
 }
-function lowerBoundPairs(v) { // first flow whose source slice index is >= v
-  let lo = 0, hi = FL.length >> 1;
-  while (lo < hi) { const m = (lo + hi) >>> 1; if (FL[2 * m] < v) lo = m + 1; else hi = m; }
+function lowerBoundPairs(P, v) { // first flow whose source slice index is >= v
+  let lo = 0, hi = P.length >> 1;
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (P[2 * m] < v) lo = m + 1; else hi = m; }
   return lo;
 }
+const hue = i => `hsl(${(i * 137.508) % 360},62%,${i % 2 ? 56 : 66}%)`;
+
+function materialise(d) {
+  const S = {n: d.S.n}, I = {n: d.I.n};
+  for (const k of ['row', 'name', 'lane', 'payload', 'site', 'flags']) S[k] = b64(d.S[k], Int32Array);
+  for (const k of ['b_cyc', 'e_cyc', 'b_ns', 'e_ns']) S[k] = b64(d.S[k], Float64Array);
+  for (const k of ['row', 'name', 'lane', 'payload', 'site']) I[k] = b64(d.I[k], Int32Array);
+  for (const k of ['cyc', 'ns']) I[k] = b64(d.I[k], Float64Array);
+  const FL = b64(d.flows, Int32Array);
+  for (const c of d.ctas) {
+    c.s0 = c.tracks.length ? c.tracks[0][3] : 0;
+    c.s1 = c.s0 + c.slices;
+    c.f0 = lowerBoundPairs(FL, c.s0);
+    c.f1 = lowerBoundPairs(FL, c.s1);
+    c.dropped = c.rows.reduce((a, r) => a + d.rows[r].dropped, 0);
+  }
+  return {D: d, S, I, FL, FA: b64(d.flow_at_cyc, Float64Array), // FA: where each arrow lands
+          LOC: new Map(d.sites.map(s => [s.id, s.loc])), CTAS: new Map(d.ctas.map(c => [c.cta, c])),
+          COLORS: d.names.map((_, i) => hue(i))};
+}
+let D = null, S = null, I = null, FL = null, FA = null, LOC = null, CTAS = null, COLORS = null;
+let SPANS = null;     // what drawSlices draws from: the launch's slices, or the run's launches
+let linkPrefix = '';  // URL hash of the launch's views: '' on its own page, 'launch=N&' in a run
+
+const laneName = l => l < D.lanes.length ? D.lanes[l] : '?';
+const groupName = g => g < D.groups.length ? D.groups[g].name : '#' + g;
+const ctaLabel = c => `CTA ${c.cta} (${c.xyz.join(',')}) on SM ${c.sm}`;
 
 function fmtNs(v) {
   const a = Math.abs(v);
@@ -126,70 +133,86 @@ function el(tag, text, cls) {
   if (cls) e.className = cls;
   return e;
 }
-document.title = 'cutrace: ' + D.kernel;
-$('title').textContent = `${D.kernel}  \u2014  ${D.source || ''}`;
-(function header() {
-  const info = $('info'), C = D.counts;
-  const add = (label, value, warn) => {
-    const s = el('span', '', warn ? 'warn' : '');
-    s.append(label + ' ', el('b', String(value)));
-    info.append(s);
-  };
-  add('grid', `(${D.grid.join(',')})`);
-  add('block', `(${D.block.join(',')})`);
-  add('clock', D.clock);
-  add('slices', S.n);
-  add('instants', I.n);
-  add('flows', C.flows);
-  add('dropped', C.dropped, C.dropped > 0);
-  add('incomplete', C.incomplete, C.incomplete > 0);
-  add('unmatched ends', C.unmatched_ends, C.unmatched_ends > 0);
-  if (C.unknown_sites) add('unknown sites', C.unknown_sites, true);
-  if (C.invalid_records) add('invalid records', C.invalid_records, true);
-  if (C.rows_never_ended) add('rows never ended', C.rows_never_ended, true);
-  if (C.backward_flows) add('backward flows skipped', C.backward_flows, true);
-  if (C.unpaired_flows) add('unpaired flow ends', C.unpaired_flows, true);
-  if (D.problem_count) {
-    const p = $('problems');
-    p.hidden = false;
-    p.querySelector('summary').textContent = `${D.problem_count} decode problems`;
-    p.querySelector('summary').className = 'warn';
-    p.querySelector('pre').textContent = D.problems.join('\n') +
-      (D.problem_count > D.problems.length ? `\n... ${D.problem_count - D.problems.length} more` : '');
-  }
+function infoItem(label, value, warn) {
+  const s = el('span', '', warn ? 'warn' : '');
+  s.append(label + ' ', el('b', String(value)));
+  $('info').append(s);
+}
+function showProblems(count, shown) {
+  const p = $('problems');
+  p.hidden = !count;
+  if (!count) return;
+  p.querySelector('summary').textContent = `${count} decode problems`;
+  p.querySelector('summary').className = 'warn';
+  p.querySelector('pre').textContent = shown.join('\n') +
+    (count > shown.length ? `\n... ${count - shown.length} more` : '');
+}
+function legendItem(color, text, hatched) {
+  const s = el('span'), sw = el('i');
+  sw.style.background = color;
+  if (hatched) sw.style.backgroundImage = 'repeating-linear-gradient(45deg,transparent 0 2px,#fff 2px 3px)';
+  s.append(sw, text);
+  $('legend').append(s);
+}
+function launchHeader() {
+  document.title = 'cutrace: ' + D.kernel;
+  $('title').textContent = `${D.kernel}  \u2014  ${D.source || ''}`;
+  const C = D.counts;
+  $('info').replaceChildren();
+  infoItem('grid', `(${D.grid.join(',')})`);
+  infoItem('block', `(${D.block.join(',')})`);
+  infoItem('clock', D.clock);
+  infoItem('slices', S.n);
+  infoItem('instants', I.n);
+  infoItem('flows', C.flows);
+  infoItem('dropped', C.dropped, C.dropped > 0);
+  infoItem('incomplete', C.incomplete, C.incomplete > 0);
+  infoItem('unmatched ends', C.unmatched_ends, C.unmatched_ends > 0);
+  if (C.unknown_sites) infoItem('unknown sites', C.unknown_sites, true);
+  if (C.invalid_records) infoItem('invalid records', C.invalid_records, true);
+  if (C.rows_never_ended) infoItem('rows never ended', C.rows_never_ended, true);
+  if (C.backward_flows) infoItem('backward flows skipped', C.backward_flows, true);
+  if (C.unpaired_flows) infoItem('unpaired flow ends', C.unpaired_flows, true);
+  showProblems(D.problem_count, D.problems);
   const legend = $('legend');
+  legend.replaceChildren();
   const order = D.names.map((_, i) => i).sort((a, b) => D.name_counts[b] - D.name_counts[a]);
-  for (const i of order.slice(0, 300)) {
-    const s = el('span');
-    const sw = el('i');
-    sw.style.background = COLORS[i];
-    s.append(sw, D.names[i] + ` (${D.name_counts[i]})`);
-    legend.append(s);
-  }
+  for (const i of order.slice(0, 300)) legendItem(COLORS[i], D.names[i] + ` (${D.name_counts[i]})`);
   if (order.length > 300) legend.append(el('span', `\u2026 ${order.length - 300} more names`));
   legend.append(el('span', '\u25a8 hatched: incomplete (never ended)'),
                 el('span', '\u25bc instant'), el('span', '\u2192 flow (TRACE_DAG)'));
   const tabs = $('tabs');
+  tabs.replaceChildren();
   const grid = el('button', 'Grid (by SM)');
-  grid.dataset.key = 'grid';
-  grid.onclick = () => { location.hash = 'grid'; };
+  grid.dataset.key = linkPrefix + 'grid';
+  grid.onclick = () => { location.hash = linkPrefix + 'grid'; };
   tabs.append(grid);
   const MAX_TABS = 512;
   for (const c of D.ctas.slice(0, MAX_TABS)) {
     const b = el('button', 'CTA ' + c.cta);
     b.title = ctaLabel(c);
-    b.dataset.key = 'cta' + c.cta;
-    b.onclick = () => { location.hash = 'cta=' + c.cta; };
+    b.dataset.key = linkPrefix + 'cta' + c.cta;
+    b.onclick = () => { location.hash = linkPrefix + 'cta=' + c.cta; };
     tabs.append(b);
   }
-  if (D.ctas.length > MAX_TABS) {
-    $('ctago').hidden = false;
-    $('ctanum').onchange = e => { location.hash = 'cta=' + e.target.value; };
-  }
-})();
+  $('ctago').hidden = D.ctas.length <= MAX_TABS;
+  $('ctanum').onchange = e => { location.hash = linkPrefix + 'cta=' + e.target.value; };
+}
+
+// Makes `m` (from materialise) the launch that the CTA and grid views show.
+function useLaunch(m, prefix) {
+  ({D, S, I, FL, FA, LOC, CTAS, COLORS} = m);
+  SPANS = {name: S.name, flags: S.flags, colors: COLORS, names: D.names, drawn: 'slicesDrawn',
+           visible: 'slicesVisible'};
+  linkPrefix = prefix;
+  stats.totalSlices = S.n;
+  stats.totalInstants = I.n;
+  launchHeader();
+}
 
 // ---- views: a list of tracks, each with a y position, and an x range ----
-const RULER = 22, GUTTER = 170, SLICE_H = 18, INST_H = 14, HEAD_H = 16;
+const RULER = 22, SLICE_H = 18, INST_H = 14, HEAD_H = 16;
+let GUTTER = 170;
 
 function ctaView(c) {
   const tracks = [], lanes = new Map();
@@ -233,8 +256,11 @@ function ctaView(c) {
     }
   }
   const sliceTracks = tracks.filter(t => t.kind === 's').sort((a, b) => a.first - b.first);
-  return {kind: 'cta', key: 'cta' + c.cta, c, tracks, sliceTracks, height: y, lo: 0,
-          hi: Math.max(c.end_cyc, 1), B: S.b_cyc, E: S.e_cyc, A: I.cyc, fmt: fmtCyc};
+  const info = `${ctaLabel(c)} \u00b7 ${c.slices} slices \u00b7 ${c.instants} instants` +
+               (c.dropped ? ` \u00b7 ${c.dropped} dropped` : '');
+  return {kind: 'cta', key: linkPrefix + 'cta' + c.cta, c, tracks, sliceTracks, height: y, lo: 0,
+          hi: Math.max(c.end_cyc, 1), B: S.b_cyc, E: S.e_cyc, A: I.cyc, fmt: fmtCyc, info,
+          axis: 'cycles since CTA start'};
 }
 
 function gridView() {
@@ -266,8 +292,9 @@ function gridView() {
     });
   }
   if (!isFinite(lo)) { lo = 0; hi = 1; }
-  return {kind: 'grid', key: 'grid', tracks, sliceTracks: [], height: y, lo, hi: Math.max(hi, lo + 1),
-          B: S.b_ns, E: S.e_ns, A: I.ns, fmt: fmtNs};
+  return {kind: 'grid', key: linkPrefix + 'grid', tracks, sliceTracks: [], height: y, lo,
+          hi: Math.max(hi, lo + 1), B: S.b_ns, E: S.e_ns, A: I.ns, fmt: fmtNs,
+          info: `${D.ctas.length} CTAs on ${bySm.size} SMs`, axis: 'global time (ns)'};
 }
 
 // ---- drawing ----
@@ -298,7 +325,9 @@ function resize() {
   if (view) $('spacer').style.height = Math.max(0, view.height + RULER + 8 - H) + 'px';
 }
 
-function drawSlices(first, end, B, E, y, h, labels) {
+// Spans [first, end) of one track (sorted, non-overlapping) from the table P: colour
+// P.colors[P.name[i]], flags bit 0 hatched, bit 1 grey.
+function drawSlices(first, end, B, E, y, h, labels, P = SPANS) {
   const lo = view.x0, hi = view.x1;
   let i = lowerBound(E, first, end, lo);
   ctx.font = '11px system-ui,sans-serif';
@@ -306,19 +335,20 @@ function drawSlices(first, end, B, E, y, h, labels) {
     const b = B[i];
     if (b > hi) break;
     const px0 = X(b), px1 = X(E[i]);
+    const color = P.flags[i] & 2 ? '#c6cbd1' : P.colors[P.name[i]];
     if (px1 - px0 >= 1) {
       const x0 = Math.max(px0, GUTTER - 2), x1 = Math.min(px1, W + 2);
-      ctx.fillStyle = COLORS[S.name[i]];
+      ctx.fillStyle = color;
       ctx.fillRect(x0, y, x1 - x0, h);
-      if (S.flags[i] & 1) { ctx.fillStyle = hatch; ctx.fillRect(x0, y, x1 - x0, h); }
+      if (P.flags[i] & 1) { ctx.fillStyle = hatch; ctx.fillRect(x0, y, x1 - x0, h); }
       if (labels && x1 - x0 > 24) {
-        const name = D.names[S.name[i]], fit = Math.floor((x1 - x0 - 6) / 6.2);
+        const name = P.names[P.name[i]], fit = Math.floor((x1 - x0 - 6) / 6.2);
         if (fit >= 2) {
           ctx.fillStyle = '#111';
           ctx.fillText(name.length > fit ? name.slice(0, fit - 1) + '\u2026' : name, x0 + 3, y + h - 5);
         }
       }
-      stats.slicesDrawn++; stats.slicesVisible++;
+      stats[P.drawn]++; stats[P.visible]++;
       i++;
       continue;
     }
@@ -327,10 +357,10 @@ function drawSlices(first, end, B, E, y, h, labels) {
     let j = lowerBound(B, i + 1, end, T(col + 1));
     if (j - 1 > i && X(E[j - 1]) - X(B[j - 1]) >= 1) j--;
     const right = Math.min(Math.max(col + 1, X(E[j - 1])), W + 2);
-    ctx.fillStyle = COLORS[S.name[i]];
+    ctx.fillStyle = color;
     ctx.fillRect(col, y, right - col, h);
-    stats.slicesDrawn++;
-    stats.slicesVisible += j - i;
+    stats[P.drawn]++;
+    stats[P.visible] += j - i;
     i = j;
   }
 }
@@ -364,6 +394,7 @@ function drawGridTrack(t, y) {
     ctx.fillRect(x0, y, x1 - x0, t.h);
     ctx.strokeStyle = '#8c959f'; ctx.lineWidth = 1;
     ctx.strokeRect(x0 + 0.5, y + 0.5, Math.max(0, x1 - x0 - 1), t.h - 1);
+    stats.ctasDrawn++;
     if (x1 - x0 >= 3) {
       const G = Math.max(1, D.groups.length);
       for (const [row, , level, first, count] of c.tracks) {
@@ -441,13 +472,12 @@ function drawRuler() {
   }
   ctx.fillStyle = '#1f2328';
   ctx.font = '600 11px system-ui,sans-serif';
-  ctx.fillText(view.kind === 'cta' ? 'cycles since CTA start' : 'global time (ns)', 8, 15);
+  ctx.fillText(view.axis, 8, 15);
 }
 
 function paint() {
   const t0 = performance.now();
-  Object.assign(stats, {slicesDrawn: 0, slicesVisible: 0, instantsDrawn: 0, instantsVisible: 0,
-                        flowsDrawn: 0, tracks: 0});
+  for (const k of COUNTERS) stats[k] = 0;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, W, H);
   scale = (W - GUTTER) / (view.x1 - view.x0);
@@ -471,8 +501,10 @@ function paint() {
       drawSlices(t.first, t.end, view.B, view.E, y + 1, t.h - 2, true);
     } else if (t.kind === 'i') {
       drawInstants(t.first, t.end, view.A, y, t.h);
-    } else {
+    } else if (t.kind === 'sm') {
       drawGridTrack(t, y);
+    } else {
+      view.drawTrack(t, y);
     }
   }
   if (view.kind === 'cta') drawFlows(top);
@@ -483,11 +515,12 @@ function paint() {
   ctx.beginPath(); ctx.moveTo(GUTTER - 1.5, RULER); ctx.lineTo(GUTTER - 1.5, H); ctx.stroke();
   for (const [t, y] of visible) {
     if (!t.label) continue;
+    const lane = t.kind === 's' || t.kind === 'i'; // lanes are indented under their group
     ctx.fillStyle = t.warn ? '#b3261e' : '#1f2328';
-    ctx.font = t.kind === 'g' || t.kind === 'sm' ? '600 11px system-ui,sans-serif' : '11px system-ui,sans-serif';
+    ctx.font = lane ? '11px system-ui,sans-serif' : '600 11px system-ui,sans-serif';
     const fit = Math.floor((GUTTER - 14) / 6);
     const text = t.label.length > fit ? t.label.slice(0, fit - 1) + '\u2026' : t.label;
-    ctx.fillText(text, t.kind === 'g' || t.kind === 'sm' ? 6 : 16, y + Math.min(t.h, 16) - 4);
+    ctx.fillText(text, lane ? 16 : 6, y + Math.min(t.h, 16) - 4);
   }
   ctx.restore();
   drawRuler();
@@ -509,6 +542,7 @@ function repaint() {
 function show(v) {
   if (view) ranges.set(view.key, [view.x0, view.x1]);
   view = v;
+  GUTTER = v.gutter || 170;
   const r = ranges.get(v.key);
   const pad = (v.hi - v.lo) * 0.01;
   [view.x0, view.x1] = r || [v.lo - pad, v.hi + pad];
@@ -517,24 +551,27 @@ function show(v) {
   stats.cta = v.kind === 'cta' ? v.c.cta : null;
   stats.ctaSlices = v.kind === 'cta' ? v.c.slices : null;
   stats.ctaInstants = v.kind === 'cta' ? v.c.instants : null;
-  $('viewinfo').textContent = v.kind === 'cta'
-    ? `${ctaLabel(v.c)} \u00b7 ${v.c.slices} slices \u00b7 ${v.c.instants} instants` +
-      (v.c.dropped ? ` \u00b7 ${v.c.dropped} dropped` : '')
-    : `${D.ctas.length} CTAs on ${new Set(D.ctas.map(c => c.sm)).size} SMs`;
+  $('viewinfo').textContent = v.info;
+  $('hint').textContent = 'wheel: zoom \u00b7 drag: pan \u00b7 shift+wheel: scroll rows \u00b7 ' +
+    (v.hint || 'grid: click a CTA to open it') + (RUN && v.kind !== 'run' ? ' \u00b7 Escape: the run' : '');
   scroller.scrollTop = 0;
   resize();
 }
 
-function route() {
-  const m = /cta=(\d+)/.exec(location.hash);
+function routeLaunch(hash) {
+  const m = /cta=(\d+)/.exec(hash);
   let c = m ? CTAS.get(Number(m[1])) : null;
   if (m && !c) stats.errors.push('no CTA ' + m[1] + ' in this trace');
-  if (!m && !/grid/.test(location.hash)) {
+  if (!m && !/grid/.test(hash)) {
     if (D.initial_cta !== null) c = CTAS.get(D.initial_cta);
     else if (D.ctas.length === 1) c = D.ctas[0];
   }
   show(c ? ctaView(c) : gridView());
-  // '&x=A-B': open on that range of the view's axis (cycles in a CTA, ns in the grid).
+}
+
+function route() {
+  if (!RUN || !RUN.route(location.hash)) routeLaunch(location.hash);
+  // '&x=A-B': open on that range of the view's axis (cycles in a CTA, ns in the grid and run).
   const x = /x=(-?[\d.]+)-(-?[\d.]+)/.exec(location.hash);
   if (x && Number(x[2]) > Number(x[1])) { view.x0 = Number(x[1]); view.x1 = Number(x[2]); }
 }
@@ -577,10 +614,12 @@ function describeInstant(i) {
     `group     ${groupName(R.group)}  \u00b7  lane ${laneName(I.lane[i])}`,
     `at        ${LOC.get(I.site[i]) || 'site ' + I.site[i]}`].join('\n');
 }
+// What is under the pointer: {text} for the tooltip, and `hash`, where a click (or Enter) goes.
 function hit(mx, my) {
-  if (my < RULER || mx < GUTTER) return null;
+  if (my < RULER) return null;
   const t = trackAt(my - RULER + scroller.scrollTop);
   if (!t) return null;
+  if (mx < GUTTER) return t.title ? {text: t.title} : null;
   const at = T(mx), tol = 3 / scale;
   if (t.kind === 's') {
     const k = sliceNear(t.first, t.end, view.B, view.E, at, tol);
@@ -603,20 +642,20 @@ function hit(mx, my) {
       const s = sliceNear(first, first + count, S.b_ns, S.e_ns, at, tol);
       if (s >= 0) { text = describeSlice(s) + '\n\n' + text; break; }
     }
-    return {text, cta: c.cta};
+    return {text, hash: linkPrefix + 'cta=' + c.cta};
   }
-  return null;
+  return view.hitTrack ? view.hitTrack(t, at, tol) : null;
 }
 
-let drag = null;
+let drag = null, hovered = null;
 canvas.addEventListener('mousedown', e => {
   drag = {x: e.clientX, x0: view.x0, x1: view.x1, moved: false};
   e.preventDefault();
 });
 window.addEventListener('mouseup', e => {
-  if (drag && !drag.moved && view.kind === 'grid') {
+  if (drag && !drag.moved) {
     const r = canvas.getBoundingClientRect(), h = hit(e.clientX - r.left, e.clientY - r.top);
-    if (h && h.cta !== undefined) location.hash = 'cta=' + h.cta;
+    if (h && h.hash) location.hash = h.hash;
   }
   drag = null;
 });
@@ -631,13 +670,16 @@ window.addEventListener('mousemove', e => {
     repaint();
     return;
   }
-  const h = mx >= 0 && my >= 0 && mx < W && my < H ? hit(mx, my) : null;
-  if (!h) { tip.style.display = 'none'; return; }
-  tip.textContent = h.text;
+  hovered = mx >= 0 && my >= 0 && mx < W && my < H ? hit(mx, my) : null;
+  if (!hovered) { tip.style.display = 'none'; return; }
+  tip.textContent = hovered.text;
   tip.style.display = 'block';
   const tw = tip.offsetWidth, th = tip.offsetHeight;
   tip.style.left = Math.min(e.clientX + 14, window.innerWidth - tw - 4) + 'px';
   tip.style.top = (e.clientY + 16 + th > window.innerHeight ? e.clientY - th - 8 : e.clientY + 16) + 'px';
+});
+window.addEventListener('keydown', e => {
+  if (e.key === 'Enter' && hovered && hovered.hash) location.hash = hovered.hash;
 });
 canvas.addEventListener('wheel', e => {
   e.preventDefault();
@@ -648,7 +690,7 @@ canvas.addEventListener('wheel', e => {
 }, {passive: false});
 scroller.addEventListener('scroll', repaint);
 window.addEventListener('resize', () => { resize(); repaint(); });
-window.addEventListener('hashchange', () => { route(); repaint(); });
+window.addEventListener('hashchange', () => { hovered = null; tip.style.display = 'none'; route(); repaint(); });
 $('zin').onclick = () => zoom(0.5, (view.x0 + view.x1) / 2);
 $('zout').onclick = () => zoom(2, (view.x0 + view.x1) / 2);
 $('zreset').onclick = () => {
@@ -657,8 +699,16 @@ $('zreset').onclick = () => {
   view.x1 = view.hi + pad;
   repaint();
 };
+)CUTRACE_PAGE";
 
+const char *const kEnd = R"CUTRACE_PAGE(
 try {
+  if (RUN) {
+    RUN.load();
+  } else {
+    useLaunch(materialise(JSON.parse($('cutrace-data').textContent)), '');
+  }
+  stats.loadMs = performance.now() - T0;
   route();
   paint(); // synchronously, so a headless --dump-dom sees the first paint's stats
 } catch (err) {
@@ -668,7 +718,8 @@ try {
 }
 })();
 </script>
-</body></html>
 )CUTRACE_PAGE";
 
-} // namespace cutrace
+const char *const kClose = "</body></html>\n";
+
+} // namespace cutrace::html_page
