@@ -14,8 +14,10 @@ bool offer_clock_probe(const void *kernel);
 
 // Waits for request n in flag[0], stamps %globaltimer into out[n], acknowledges n in flag[1].
 // `flag` and `out` are mapped host memory; one thread.
-template <int Unused>
-__global__ void clock_probe(volatile uint32_t *flag, volatile uint64_t *out, uint32_t rounds) {
+// Internal linkage: every traced file has its own copy, compiled in its device pass too (a
+// template instantiated only by the host pass's reference would have no device code).
+static __global__ void clock_probe(volatile uint32_t *flag, volatile uint64_t *out,
+                                   uint32_t rounds) {
   for (uint32_t n = 1; n <= rounds; ++n) {
     while (flag[0] < n) {
     }
@@ -34,7 +36,7 @@ __global__ void clock_probe(volatile uint32_t *flag, volatile uint64_t *out, uin
 #if !defined(__CUDA_ARCH__)
 // One offer per translation unit, at start-up (host pass only).
 static const bool cutrace_clock_probe_offered =
-    cutrace::detail::offer_clock_probe((const void *)&cutrace::detail::clock_probe<0>);
+    cutrace::detail::offer_clock_probe((const void *)&cutrace::detail::clock_probe);
 #endif
 
 #endif // CUTRACE_CLOCK_PROBE_H

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <string>
 
 namespace cutrace {
 
@@ -69,9 +70,8 @@ struct PingPong {
 
 std::atomic<const void *> offered_probe{nullptr};
 
-bool load(PingPong &pp) {
-  if ((pp.kernel = offered_probe.load()) != nullptr)
-    return true;
+// The PTX probe, loaded for this measurement.
+bool load_ptx(PingPong &pp) {
   cudaKernel_t kernel = nullptr;
   if (cudaLibraryLoadData(&pp.library, kPingPongPtx, nullptr, nullptr, 0, nullptr, nullptr, 0) !=
           cudaSuccess ||
@@ -97,8 +97,7 @@ uint64_t host_now_ns() {
 
 ClockAlignment measure_clock_alignment() {
   PingPong pp;
-  if (!load(pp))
-    return failed("the clock probe kernel could not be loaded");
+  pp.kernel = offered_probe.load();
   struct Mapped {
     void *p = nullptr;
     ~Mapped() {
@@ -121,10 +120,24 @@ ClockAlignment measure_clock_alignment() {
   dout = static_cast<char *>(dflag) + 64;
   uint32_t rounds = kRounds;
   void *args[] = {&dflag, &dout, &rounds};
-  if (cudaLaunchKernel((const void *)pp.kernel, dim3(1), dim3(1), args, 0, stream) != cudaSuccess) {
+  // The program's own probe first; the PTX one when there is none or it cannot run here.
+  std::string why = "no clock probe kernel";
+  cudaError_t err = cudaErrorInvalidDeviceFunction;
+  if (pp.kernel != nullptr &&
+      (err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream)) != cudaSuccess) {
+    why = std::string("the compiled probe: ") + cudaGetErrorString(err);
+    (void)cudaGetLastError();
+  }
+  if (err != cudaSuccess) {
+    pp.kernel = nullptr;
+    if (!load_ptx(pp))
+      err = cudaErrorInvalidPtx;
+    else if ((err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream)) != cudaSuccess)
+      why += std::string("; the PTX probe: ") + cudaGetErrorString(err);
+  }
+  if (err != cudaSuccess) {
     cudaStreamDestroy(stream);
-    cudaLibraryUnload(pp.library);
-    return failed("the clock probe kernel could not be launched");
+    return failed("the clock probe kernel could not be launched (" + why + ")");
   }
   uint64_t best_trip = UINT64_MAX;
   for (uint32_t n = 1; n <= kRounds; ++n) {
