@@ -8,10 +8,11 @@
 #      them): the page paints, counts still match, and first paint time is printed;
 #   4. a real H200 dump (test/data/h200/ws_gemm.ctrace): for CTA 0 and CTA 7 the page draws as
 #      many slices and arrows as the decoder has for that CTA (33 slices, 16 flows);
-#   5. a whole run (gen_run: 300 launches of 3 kernels on 2 GPUs, export_run_html): the overview
-#      paints every launch within the first-paint budget; #launch=I opens launch I, whose grid
-#      draws as many CTAs, and whose CTA 1 as many slices and instants, as the decoder has; with a
-#      1 MB bound, detail is left out and the page says so.
+#   5. a whole run (gen_run: 300 launches of 3 kernels on 2 GPUs, export_run_html), then the H200
+#      run test/data/h200/runs/loop_1000_default.ctrace: the overview paints every launch within
+#      the first-paint budget; #launch=I opens launch I, whose grid draws as many CTAs, and whose
+#      CTA 1 as many slices and instants, as the decoder has; with a 1 MB bound, detail is left
+#      out and the page says so.
 # Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
 #   CHECKS selects sections (default "demo evil bulk fixture run"), e.g. CHECKS=fixture.
 #   BUILD_DIR holds bin/trace-view and runtime/libcutrace_{analysis,format}.a (default: build)
@@ -183,39 +184,58 @@ expect() {
   if [[ $# == 2 ]]; then awk -v k="$2" '$1 == k {print $2}' "$1"; return; fi
   awk -v i="$3" -v f="$4" '$1 == "launch" && $2 == i { for (n = 3; n < NF; n += 2) if ($n == f) print $(n + 1) }' "$1"
 }
-launches=$(expect "$work/run.expect" launches)
-if render "$work/run.html" run run_overview; then
+# check_run NAME: the overview of $work/NAME.html draws every launch, within the budget.
+check_run() {
+  local e=$work/$1.expect ms
+  launches=$(expect "$e" launches)
+  render "$work/$1.html" run "$1_overview" || return
   ms=$(field "$STATS" firstPaintMs)
   [[ "$(field "$STATS" view)" == run && "$(field "$STATS" launches)" == "$launches" &&
      "$(field "$STATS" launchesVisible)" == "$launches" ]] ||
-    fail "run overview: $launches launches, page: $STATS"
-  [[ "$(field "$STATS" launchesWithDetail)" == "$(expect "$work/run.expect" detail)" ]] ||
-    fail "run overview: detail count differs: $STATS"
+    fail "$1 overview: $launches launches, page: $STATS"
+  [[ "$(field "$STATS" launchesWithDetail)" == "$(expect "$e" detail)" ]] ||
+    fail "$1 overview: detail count differs: $STATS"
   awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
-    fail "run overview: first paint ${ms} ms exceeds ${max_ms} ms"
-  echo "run overview ($launches launches, $(( $(expect "$work/run.expect" html_bytes) / 1024 )) KiB HTML):" \
+    fail "$1 overview: first paint ${ms} ms exceeds ${max_ms} ms"
+  echo "$1 overview ($launches launches, $(( $(expect "$e" html_bytes) / 1024 )) KiB HTML):" \
     "first paint ${ms} ms (load $(field "$STATS" loadMs) ms, paint $(field "$STATS" paintMs) ms," \
     "$(field "$STATS" launchesDrawn) spans drawn)"
-fi
-for i in 5 $((launches - 1)); do
-  ctas=$(expect "$work/run.expect" launch "$i" ctas)
-  if render "$work/run.html" "launch=$i&grid" "run_launch${i}_grid"; then
+}
+# check_run_launch NAME I [all]: #launch=I shows launch I: it lays out as many CTAs and slices as
+# the decoder has (with `all`, every SM row fits the window and the grid draws every CTA), and
+# its CTA 1 draws as many slices and instants.
+check_run_launch() {
+  local e=$work/$1.expect i=$2 ctas drawn want_s want_i
+  ctas=$(expect "$e" launch "$i" ctas)
+  if render "$work/$1.html" "launch=$i&grid" "$1_launch${i}_grid"; then
+    drawn=$(field "$STATS" ctasDrawn)
     [[ "$(field "$STATS" view)" == grid && "$(field "$STATS" launch)" == "$i" &&
-       "$(field "$STATS" ctasDrawn)" == "$ctas" && "$(field "$STATS" launchCtas)" == "$ctas" &&
-       "$(field "$STATS" totalSlices)" == "$(expect "$work/run.expect" launch "$i" slices)" ]] &&
-      pass "run launch $i: grid draws its $ctas CTAs (opened in $(field "$STATS" launchLoadMs) ms)" ||
-      fail "run launch $i: decoder has $ctas CTAs, $(expect "$work/run.expect" launch "$i" slices) slices; page: $STATS"
+       "$(field "$STATS" launchCtas)" == "$ctas" && "$drawn" -gt 0 && "$drawn" -le "$ctas" &&
+       ( "${3:-}" != all || "$drawn" == "$ctas" ) &&
+       "$(field "$STATS" totalSlices)" == "$(expect "$e" launch "$i" slices)" ]] &&
+      pass "$1 launch $i: $ctas CTAs laid out, $drawn drawn on screen (opened in $(field "$STATS" launchLoadMs) ms)" ||
+      fail "$1 launch $i: decoder has $ctas CTAs, $(expect "$e" launch "$i" slices) slices; page: $STATS"
   fi
-  want_s=$(expect "$work/run.expect" launch "$i" cta1_slices)
-  want_i=$(expect "$work/run.expect" launch "$i" cta1_instants)
-  if render "$work/run.html" "launch=$i&cta=1" "run_launch${i}_cta1"; then
+  want_s=$(expect "$e" launch "$i" cta1_slices)
+  want_i=$(expect "$e" launch "$i" cta1_instants)
+  if render "$work/$1.html" "launch=$i&cta=1" "$1_launch${i}_cta1"; then
     [[ "$(field "$STATS" view)" == cta && "$(field "$STATS" cta)" == 1 &&
        "$(field "$STATS" slicesVisible)" == "$want_s" && "$(field "$STATS" slicesDrawn)" == "$want_s" &&
        "$(field "$STATS" instantsVisible)" == "$want_i" ]] &&
-      pass "run launch $i CTA 1: $want_s slices, $want_i instants" ||
-      fail "run launch $i CTA 1: decoder has $want_s slices, $want_i instants; page: $STATS"
+      pass "$1 launch $i CTA 1: $want_s slices, $want_i instants" ||
+      fail "$1 launch $i CTA 1: decoder has $want_s slices, $want_i instants; page: $STATS"
   fi
-done
+}
+check_run run
+for i in 0 5 $((launches - 1)); do check_run_launch run "$i" all; done
+# A run recorded on an H200 (a loop of three kernels, the default launch selection).
+h200_run=$root/test/data/h200/runs/loop_1000_default.ctrace
+if [[ -f "$h200_run" ]]; then
+  "$gen_run" "$work/h200_loop" --from "$h200_run" >"$work/h200_loop.expect" ||
+    fail "cannot render $h200_run"
+  check_run h200_loop
+  check_run_launch h200_loop 0
+fi
 left=$(expect "$work/run_bound.expect" left_out)
 bytes=$(stat -c %s "$work/run_bound.html")
 [[ "$left" -gt 0 && "$bytes" -le 1048576 ]] || fail "run with a 1 MB bound: $bytes bytes, $left left out"

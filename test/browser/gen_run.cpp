@@ -3,7 +3,8 @@
 // session writes it (RUN, DEV, MAP, LNCH..., END), decoded with decode_run and rendered with
 // export_run_html.
 //   gen_run OUT [--iterations N] [--steps S] [--max-mb M]
-// writes OUT.ctrace and OUT.html and prints what the decoder has, for the page to match:
+// writes OUT.ctrace and OUT.html; with --from RUN.ctrace it renders that run file instead. Both
+// print what the decoder has, for the page to match:
 //   launches N / detail D / left_out L / html_bytes B
 //   launch I kernel K ctas C slices S instants I0 cta1_slices S1 cta1_instants I1 detail 0|1
 // Deterministic: the same arguments give the same bytes.
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,7 +122,8 @@ cutrace::Run synthetic_run(uint32_t iterations, uint32_t steps) {
 }
 
 [[noreturn]] void usage() {
-  std::fputs("usage: gen_run OUT [--iterations N] [--steps S] [--max-mb M]\n", stderr);
+  std::fputs("usage: gen_run OUT [--iterations N] [--steps S] [--max-mb M] [--from RUN.ctrace]\n",
+             stderr);
   std::exit(2);
 }
 
@@ -136,6 +139,7 @@ int main(int argc, char **argv) {
   const std::string out = argv[1];
   uint32_t iterations = 50, steps = 8;
   cutrace::RunHtmlOptions options;
+  std::string from;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc)
@@ -146,24 +150,31 @@ int main(int argc, char **argv) {
       steps = uint32_t(std::strtoul(argv[++i], nullptr, 10));
     else if (a == "--max-mb")
       options.max_bytes = uint64_t(std::strtod(argv[++i], nullptr) * 1048576);
+    else if (a == "--from")
+      from = argv[++i];
     else
       usage();
   }
   if (iterations == 0 || steps == 0)
     usage();
-  const std::vector<uint8_t> file = cutrace::encode_run(synthetic_run(iterations, steps));
-  if (auto err =
-          cutrace::write_file_atomic(out + ".ctrace", std::string(file.begin(), file.end()))) {
-    std::fprintf(stderr, "gen_run: %s\n", err->c_str());
-    return 1;
+  std::vector<uint8_t> file;
+  if (from.empty()) {
+    file = cutrace::encode_run(synthetic_run(iterations, steps));
+    if (auto err =
+            cutrace::write_file_atomic(out + ".ctrace", std::string(file.begin(), file.end()))) {
+      std::fprintf(stderr, "gen_run: %s\n", err->c_str());
+      return 1;
+    }
   }
   auto t0 = std::chrono::steady_clock::now();
-  cutrace::Expected<cutrace::Run> parsed = cutrace::parse_run(file.data(), file.size());
+  cutrace::Expected<cutrace::Run> parsed =
+      from.empty() ? cutrace::parse_run(file.data(), file.size()) : cutrace::read_run_file(from);
   if (!parsed) {
     std::fprintf(stderr, "gen_run: %s\n", parsed.error.c_str());
     return 1;
   }
-  cutrace::Expected<cutrace::RunTrace> run = cutrace::decode_run(*parsed, out + ".ctrace");
+  cutrace::Expected<cutrace::RunTrace> run =
+      cutrace::decode_run(*parsed, from.empty() ? out + ".ctrace" : from);
   if (!run) {
     std::fprintf(stderr, "gen_run: %s\n", run.error.c_str());
     return 1;
@@ -184,17 +195,20 @@ int main(int argc, char **argv) {
         html.find("id=\"cutrace-launch-" + std::to_string(i) + "\"") != std::string::npos;
     detail += has;
     size_t slices = 0, instants = 0, cta1_slices = 0, cta1_instants = 0;
+    std::set<uint32_t> ctas; // that ran: a row started or holds events
     for (const cutrace::Row &r : l.trace.rows) {
+      if (r.started || !r.slices.empty() || !r.instants.empty())
+        ctas.insert(r.cta);
       slices += r.slices.size();
       instants += r.instants.size();
       if (r.cta == 1)
         cta1_slices += r.slices.size(), cta1_instants += r.instants.size();
     }
     lines += "launch " + std::to_string(i) + " kernel " + l.trace.kernel + " ctas " +
-             std::to_string(l.trace.header.grid[0]) + " slices " + std::to_string(slices) +
-             " instants " + std::to_string(instants) + " cta1_slices " +
-             std::to_string(cta1_slices) + " cta1_instants " + std::to_string(cta1_instants) +
-             " detail " + (has ? "1" : "0") + "\n";
+             std::to_string(ctas.size()) + " slices " + std::to_string(slices) + " instants " +
+             std::to_string(instants) + " cta1_slices " + std::to_string(cta1_slices) +
+             " cta1_instants " + std::to_string(cta1_instants) + " detail " + (has ? "1" : "0") +
+             "\n";
   }
   std::printf("launches %zu\ndetail %zu\nleft_out %zu\nhtml_bytes %zu\nctrace_bytes %zu\n"
               "decode_ms %.1f\nexport_ms %.1f\nproblems %zu\n%s",

@@ -79,10 +79,16 @@ RUN = (function () {
     if (!isFinite(lo)) { lo = 0; hi = 1; }
     return {kind: 'run', key: 'run', tracks, height: y, lo, hi: Math.max(hi, lo + 1), P, spans,
             B: Float64Array.from(P, i => L.b_ns[i]), E: Float64Array.from(P, i => L.e_ns[i]),
-            fmt: fmtNs, gutter: 340, axis: 'run time (ns since the run\u2019s first launch)',
+            fmt: fmtNs, gutter: gutterFor(R.streams.map(s => s.label)), axis: 'run time (ns since the run\u2019s first launch)',
             info: `${L.n} launches on ${R.streams.length} streams of ${R.devices.length} GPUs`,
             hint: 'click a launch (or Enter on it) to open its CTAs',
             drawTrack: drawLaunches, hitTrack: hitLaunch};
+  }
+
+  // Wide enough for the longest row label (paint() fits ~6 px a character), within reason.
+  function gutterFor(labels) {
+    const longest = labels.reduce((a, l) => Math.max(a, l.length), 0);
+    return Math.max(170, Math.min(longest * 6 + 16, Math.round(window.innerWidth * 0.45)));
   }
 
   function drawLaunches(t, y) {
