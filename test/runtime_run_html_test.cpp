@@ -201,7 +201,7 @@ TEST(RunHtml, SizeBoundLeavesOutDetailAndSaysSo) {
     EXPECT_EQ((flags[i] & 2) != 0, !with.count(i)) << i;
   // What the page says for a launch without detail.
   EXPECT_NE(html.find("HTML size bound ("), std::string::npos);
-  EXPECT_NE(html.find("render it with trace-view --launch"), std::string::npos);
+  EXPECT_NE(html.find("render it with trace-view <its .ctrace> --launch"), std::string::npos);
 }
 
 TEST(RunHtml, PageNeverExceedsTheBoundOnceTheOverviewFits) {

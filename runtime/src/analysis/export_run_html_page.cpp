@@ -32,7 +32,7 @@ RUN = (function () {
   function leftOutHint(i) {
     const why = L.flags[i] & UNREAD ? 'its records were not read (reader buffer budget)'
                                     : `HTML size bound (${mb(R.detail.max_bytes)})`;
-    return `detail left out: ${why}; render it with trace-view --launch ${i}`;
+    return `detail left out: ${why}; render it with trace-view <its .ctrace> --launch ${L.sequence[i]}`;
   }
   function describeLaunch(i) {
     const g = k => `(${L[k][3 * i]},${L[k][3 * i + 1]},${L[k][3 * i + 2]})`;

@@ -98,16 +98,18 @@ uint64_t host_now_ns() {
 ClockAlignment measure_clock_alignment() {
   PingPong pp;
   pp.kernel = offered_probe.load();
-  struct Mapped {
-    void *p = nullptr;
-    ~Mapped() {
-      if (p)
-        cudaFreeHost(p);
-    }
-  } mem;
+  // Allocated once and never freed: cudaFreeHost would synchronize the device mid-run.
+  // Measurements run one at a time (the drain thread, then the exit hook).
+  static void *mapped = nullptr;
   const size_t bytes = 64 + 8 * (kRounds + 1);
-  if (cudaHostAlloc(&mem.p, bytes, cudaHostAllocMapped) != cudaSuccess)
+  if (mapped == nullptr &&
+      cudaHostAlloc(&mapped, bytes, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {
+    mapped = nullptr;
     return failed("no mapped host memory for the clock probe");
+  }
+  struct {
+    void *p;
+  } mem{mapped};
   auto *flag = static_cast<volatile uint32_t *>(mem.p);
   auto *out = reinterpret_cast<volatile uint64_t *>(static_cast<char *>(mem.p) + 64);
   flag[0] = flag[1] = 0;

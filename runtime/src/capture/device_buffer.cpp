@@ -121,16 +121,21 @@ void DeviceBuffer::release(cudaStream_t stream) {
 }
 
 PinnedStaging::~PinnedStaging() {
-  if (data_ != nullptr)
-    cudaFreeHost(data_);
+  outgrown_.push_back(data_);
+  for (uint8_t *p : outgrown_)
+    if (p != nullptr)
+      cudaFreeHost(p);
 }
 
 uint8_t *PinnedStaging::reserve(size_t bytes) {
   if (bytes <= size_)
     return data_;
   if (data_ != nullptr)
-    cudaFreeHost(data_);
-  data_ = nullptr, size_ = 0;
+    outgrown_.push_back(data_);
+  data_ = nullptr;
+  // Doubling keeps the outgrown blocks under the size of the current one.
+  bytes = std::max({bytes, size_ * 2, size_t(1) << 22});
+  size_ = 0;
   void *p = nullptr;
   if (cudaMallocHost(&p, bytes) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -140,8 +145,36 @@ uint8_t *PinnedStaging::reserve(size_t bytes) {
   return data_;
 }
 
+namespace {
+
+// Copies `width` bytes of each of `rows` rows (`pitch` apart on the device) into `to`, back to
+// back, and waits for the copy.
+std::optional<std::string> copy_rows(uint8_t *to, const uint8_t *from, size_t width, size_t pitch,
+                                     uint64_t rows, cudaStream_t stream, const char *what) {
+  if (width == 0 || rows == 0)
+    return std::nullopt;
+  cudaError_t err =
+      cudaMemcpy2DAsync(to, width, from, pitch, width, rows, cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess)
+    return cuda_error(what, err);
+  return std::nullopt;
+}
+
+// `bytes` of pinned staging memory when there is some, else of `fallback`.
+uint8_t *host_memory(PinnedStaging *staging, size_t bytes, std::vector<uint8_t> &fallback) {
+  if (uint8_t *p = staging ? staging->reserve(bytes) : nullptr)
+    return p;
+  fallback.resize(bytes);
+  return fallback.data();
+}
+
+} // namespace
+
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stream,
-                                                               PinnedStaging *staging) const {
+                                                               PinnedStaging *staging,
+                                                               uint32_t *guess) const {
   using E = Expected<std::vector<uint8_t>>;
   if (host_ != nullptr) { // mapped: the rows are in host memory already
     Expected<std::vector<uint8_t>> full = read_back();
@@ -152,41 +185,36 @@ Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stre
   const BufferHeader &h = header_;
   const uint64_t rows = h.num_rows;
   const auto *device = static_cast<const uint8_t *>(device_) + kBufferHeaderBytes;
-  std::vector<uint8_t> headers(rows * kRowHeaderBytes);
-  if (cudaError_t err =
-          cudaMemcpy2DAsync(headers.data(), kRowHeaderBytes, device, h.row_stride_bytes,
-                            kRowHeaderBytes, rows, cudaMemcpyDeviceToHost, stream);
-      err != cudaSuccess)
-    return E::failure(cuda_error("copying the row headers", err));
-  if (cudaError_t err = cudaStreamSynchronize(stream); err != cudaSuccess)
-    return E::failure(cuda_error("copying the row headers", err));
+  // First copy: every row header and the first `first` records of each row (the caller's guess,
+  // the last launch's longest row), which is all of them in a steady loop: one round trip.
+  const uint32_t first = std::min(guess ? *guess : 0u, h.max_events);
+  const size_t first_width = kRowHeaderBytes + size_t(first) * kRecordBytes;
+  std::vector<uint8_t> own_first, own_rest;
+  uint8_t *head = host_memory(staging, rows * first_width, own_first);
+  if (auto err = copy_rows(head, device, first_width, h.row_stride_bytes, rows, stream,
+                           "copying the row headers"))
+    return E::failure(*err);
   // A row that never closed says nothing of its count: copy up to its capacity and scan.
   uint32_t longest = 0;
   for (uint64_t r = 0; r < rows; ++r)
-    longest = std::max(
-        longest,
-        stored_records(&headers[r * kRowHeaderBytes], h.max_events).value_or(h.max_events));
-  // The records, the bulk of the copy, land in pinned memory when there is some.
-  const size_t record_bytes = rows * uint64_t(longest) * kRecordBytes;
-  std::vector<uint8_t> own_records;
-  uint8_t *records = staging ? staging->reserve(record_bytes) : nullptr;
-  if (records == nullptr) {
-    own_records.resize(record_bytes);
-    records = own_records.data();
-  }
-  if (longest > 0) {
-    const size_t width = size_t(longest) * kRecordBytes;
-    if (cudaError_t err =
-            cudaMemcpy2DAsync(records, width, device + kRowHeaderBytes, h.row_stride_bytes, width,
-                              rows, cudaMemcpyDeviceToHost, stream);
-        err != cudaSuccess)
-      return E::failure(cuda_error("copying the records", err));
-    if (cudaError_t err = cudaStreamSynchronize(stream); err != cudaSuccess)
-      return E::failure(cuda_error("copying the records", err));
-  }
-  return E{compact_rows(h, {headers.data(), kRowHeaderBytes, records,
-                            size_t(longest) * kRecordBytes, longest}),
-           {}};
+    longest = std::max(longest,
+                       stored_records(head + r * first_width, h.max_events).value_or(h.max_events));
+  if (guess != nullptr)
+    *guess = longest;
+  if (longest <= first)
+    return E{compact_rows(h, {head, first_width, head + kRowHeaderBytes, first_width, first}), {}};
+  // Second copy: the records of each row up to the longest row's count. The headers move out
+  // of the staging memory first, which the records reuse.
+  std::vector<uint8_t> headers(rows * kRowHeaderBytes);
+  for (uint64_t r = 0; r < rows; ++r)
+    std::copy(head + r * first_width, head + r * first_width + kRowHeaderBytes,
+              headers.data() + r * kRowHeaderBytes);
+  const size_t width = size_t(longest) * kRecordBytes;
+  uint8_t *records = host_memory(staging, rows * width, own_rest);
+  if (auto err = copy_rows(records, device + kRowHeaderBytes, width, h.row_stride_bytes, rows,
+                           stream, "copying the records"))
+    return E::failure(*err);
+  return E{compact_rows(h, {headers.data(), kRowHeaderBytes, records, width, longest}), {}};
 }
 
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back() const {

@@ -6,12 +6,15 @@
 #include <cutrace/host.h>
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace cutrace {
 
 // Pinned host memory that device-to-host copies land in at full link speed (pageable memory
-// would be staged by the driver); grows to the largest request and is reused.
+// would be staged by the driver); grows to the largest request and is reused. Outgrown blocks
+// are kept, not freed: cudaFreeHost synchronizes the device, which would stall the program.
 class PinnedStaging {
 public:
   PinnedStaging() = default;
@@ -24,6 +27,7 @@ public:
 private:
   uint8_t *data_ = nullptr;
   size_t size_ = 0;
+  std::vector<uint8_t *> outgrown_; // freed with the object (at exit)
 };
 
 class DeviceBuffer {
@@ -59,8 +63,12 @@ public:
   // the longest row's count (a second strided copy), so the bytes moved follow the events
   // recorded, not the capacity. Blocks the calling thread only.
   // `staging`, when given, receives the copies (pinned: faster) before they are packed.
+  // `guess`, when given, is how many records per row the first copy takes along with the
+  // headers (one copy instead of two when no row holds more); it is set to this launch's
+  // longest row, the guess for the kernel's next launch.
   Expected<std::vector<uint8_t>> read_back_compact(cudaStream_t stream,
-                                                   PinnedStaging *staging = nullptr) const;
+                                                   PinnedStaging *staging = nullptr,
+                                                   uint32_t *guess = nullptr) const;
   // Frees the device memory on `stream` (after the copies queued there); the object is empty.
   void release(cudaStream_t stream);
 

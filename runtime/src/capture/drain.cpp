@@ -121,7 +121,8 @@ void Drain::drain_one(InFlight &launch) {
   if (cudaError_t err = cudaEventSynchronize(launch.done); err != cudaSuccess)
     bytes.error = cuda_error("waiting for the launch", err);
   else
-    bytes = launch.buffer.read_back_compact(copy_stream(device), &staging_);
+    bytes =
+        launch.buffer.read_back_compact(copy_stream(device), &staging_, &longest_row_[launch.map]);
   cudaEventDestroy(launch.done);
   launch.buffer.release(copy_stream(device));
   budget_.give(held);

@@ -75,8 +75,9 @@ private:
   std::deque<InFlight> queue_;
   bool busy_ = false, stopping_ = false;
   std::thread thread_;
-  std::map<int, cudaStream_t> copy_streams_; // drain thread (and read_now, under copy_mu_)
-  PinnedStaging staging_;                    // drain thread only
+  std::map<int, cudaStream_t> copy_streams_;          // drain thread (and read_now, under copy_mu_)
+  PinnedStaging staging_;                             // drain thread only
+  std::map<const KernelMap *, uint32_t> longest_row_; // drain thread only: copy-size guesses
   std::mutex copy_mu_;
 };
 
