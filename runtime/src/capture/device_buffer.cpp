@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -15,12 +16,27 @@ namespace {
 struct DeviceInfo {
   uint32_t clock_khz = 0;       // 0: unknown
   cudaMemPool_t pool = nullptr; // null: the device has no stream-ordered allocator
+  std::atomic<bool> reserved{false};
 };
+
+// The pool's first growth, done once, at the first recorded launch (usually a program's
+// warm-up): growing a pool maps new device memory, which took milliseconds inside a timed loop
+// when the first few recorded launches each grew it. The memory stays in the pool.
+constexpr size_t kPoolReserve = size_t(128) << 20;
+
+void reserve_once(DeviceInfo &info, cudaStream_t stream) {
+  if (info.pool == nullptr || info.reserved.exchange(true))
+    return;
+  void *p = nullptr;
+  if (cudaMallocFromPoolAsync(&p, kPoolReserve, info.pool, stream) == cudaSuccess)
+    cudaFreeAsync(p, stream);
+  (void)cudaGetLastError(); // a device too small for it simply grows the pool later
+}
 
 // Looked up once per device: the clock for the header and a memory pool of cutrace's own (the
 // application's default pool and its release threshold are left alone). Buffers go back to the
 // pool at flush; with the threshold at its maximum, later launches reuse that memory.
-const DeviceInfo &device_info(int device) {
+DeviceInfo &device_info(int device) {
   static std::mutex mutex;
   static std::map<int, DeviceInfo> infos;
   std::lock_guard<std::mutex> lock(mutex);
@@ -73,7 +89,7 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   buf.bytes_ = size_t(buf.header_.buffer_bytes());
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));
-  const DeviceInfo &info = device_info(buf.device_index_);
+  DeviceInfo &info = device_info(buf.device_index_);
   buf.header_.device_clock_khz = info.clock_khz;
   if (mapped) {
     if (cudaError_t err = cudaHostAlloc(&buf.host_, buf.bytes_, cudaHostAllocMapped);
@@ -87,6 +103,8 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
     return E{std::move(buf), {}};
   }
   const bool pooled = info.pool != nullptr && memory == Memory::pooled;
+  if (pooled)
+    reserve_once(info, stream);
   cudaError_t err = pooled ? cudaMallocFromPoolAsync(&buf.device_, buf.bytes_, info.pool, stream)
                            : cudaMalloc(&buf.device_, buf.bytes_);
   if (err != cudaSuccess) {

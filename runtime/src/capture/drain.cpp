@@ -61,6 +61,7 @@ void Drain::run() {
   // nor these copies break the capture.
   cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
   cudaThreadExchangeStreamCaptureMode(&mode);
+  staging_.reserve(size_t(16) << 20); // pinned memory is slow to get: once, up front
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
