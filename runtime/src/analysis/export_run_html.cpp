@@ -3,6 +3,7 @@
 // launches as the size bound holds, each in its own data element that the page parses only when it
 // is opened. Detail goes first to the first launch of each kernel, then to the rest by sequence.
 #include "html_page.h"
+#include "run_json.h"
 #include "run_labels.h"
 
 #include <cutrace/export.h>
@@ -80,26 +81,12 @@ json overview_json(const RunTrace &run, const std::vector<bool> &detail, size_t 
   json processes = json::array(), devices = json::array(), streams = json::array(),
        maps = json::array();
   for (const RunProcess &p : run.processes)
-    processes.push_back({{"program", p.program},
-                         {"pid", p.pid},
-                         {"host", p.host},
-                         {"rank", p.rank},
-                         {"file", p.file},
-                         {"launches", p.launches},
-                         {"kernels", p.kernels},
-                         {"complete", p.complete},
-                         {"pool_waits", p.pool_waits},
-                         {"pool_skipped", p.pool_skipped},
-                         {"disk_skipped", p.disk_skipped}});
-  for (const RunDevice &d : run.devices)
-    devices.push_back({{"label", device_label(run, d)},
-                       {"process", d.process},
-                       {"index", d.index},
-                       {"name", d.name},
-                       {"clock_khz", d.clock_khz},
-                       {"sms", d.sms},
-                       {"aligned", d.aligned},
-                       {"alignment_error_ns", d.alignment_error_ns}});
+    processes.push_back(run_json::process(p));
+  for (const RunDevice &d : run.devices) {
+    json device = run_json::device(d);
+    device["label"] = device_label(run, d);
+    devices.push_back(std::move(device));
+  }
   const Streams s = streams_of(run);
   for (const auto &[device, stream] : s.keys) {
     const std::string where =

@@ -1,6 +1,7 @@
 // `trace-view --summary` / `--json` of a run (docs/viewer.md, "Runs in Perfetto and in the
 // summary"): per process what was recorded and skipped, per GPU the clock alignment, launch
 // durations per kernel, and per stream the busy time and the idle gaps between launches.
+#include "run_json.h"
 #include "run_labels.h"
 #include "summary_table.h"
 
@@ -179,25 +180,8 @@ std::string run_summary(const RunTrace &run) {
 std::string run_summary_json(const RunTrace &run) {
   const RunSummary s = summarize_run(run);
   json processes = json::array();
-  for (const RunProcess &p : run.processes) {
-    json kernels = json::object();
-    for (const auto &[name, counts] : p.kernel_launches)
-      kernels[name] = {{"seen", counts.first},
-                       {"recorded", counts.second},
-                       {"skipped", counts.first - std::min(counts.first, counts.second)}};
-    processes.push_back({{"program", p.program},
-                         {"pid", p.pid},
-                         {"host", p.host},
-                         {"rank", p.rank},
-                         {"file", p.file},
-                         {"launches", p.launches},
-                         {"kernels", p.kernels},
-                         {"complete", p.complete},
-                         {"kernel_launches", kernels},
-                         {"pool_waits", p.pool_waits},
-                         {"pool_skipped", p.pool_skipped},
-                         {"disk_skipped", p.disk_skipped}});
-  }
+  for (const RunProcess &p : run.processes)
+    processes.push_back(run_json::process(p));
   json devices = json::array();
   for (const RunDeviceSummary &dev : s.devices) {
     const RunDevice &d = run.devices[dev.device];
@@ -218,16 +202,10 @@ std::string run_summary_json(const RunTrace &run) {
                          {"gaps", st.gaps},
                          {"gap_total_ns", st.gap_total_ns},
                          {"gap_max_ns", st.gap_max_ns}});
-    devices.push_back({{"process", d.process},
-                       {"index", d.index},
-                       {"name", d.name},
-                       {"sms", d.sms},
-                       {"clock_khz", d.clock_khz},
-                       {"aligned", d.aligned},
-                       {"host_minus_gpu_ns", d.host_minus_gpu_ns},
-                       {"alignment_error_ns", d.alignment_error_ns},
-                       {"kernels", kernels},
-                       {"streams", streams}});
+    json device = run_json::device(d);
+    device["kernels"] = std::move(kernels);
+    device["streams"] = std::move(streams);
+    devices.push_back(std::move(device));
   }
   json launches = json::array();
   for (const RunLaunch &l : run.launches) {

@@ -1,0 +1,41 @@
+#include "run_json.h"
+
+#include <algorithm>
+
+namespace cutrace::run_json {
+
+using json = nlohmann::json;
+
+json process(const RunProcess &p) {
+  json kernels = json::object();
+  for (const auto &[name, counts] : p.kernel_launches)
+    kernels[name] = {{"seen", counts.first},
+                     {"recorded", counts.second},
+                     {"skipped", counts.first - std::min(counts.first, counts.second)}};
+  return {{"program", p.program},
+          {"pid", p.pid},
+          {"host", p.host},
+          {"rank", p.rank},
+          {"file", p.file},
+          {"launches", p.launches},
+          {"kernels", p.kernels},
+          {"complete", p.complete},
+          {"kernel_launches", kernels},
+          {"pool_waits", p.pool_waits},
+          {"pool_skipped", p.pool_skipped},
+          {"disk_skipped", p.disk_skipped}};
+}
+
+json device(const RunDevice &d) {
+  return {{"process", d.process},
+          {"index", d.index},
+          {"name", d.name},
+          {"sms", d.sms},
+          {"clock_khz", d.clock_khz},
+          {"aligned", d.aligned},
+          {"host_minus_gpu_ns", d.host_minus_gpu_ns},
+          {"alignment_error_ns", d.alignment_error_ns},
+          {"drift_ns", d.drift_ns}};
+}
+
+} // namespace cutrace::run_json

@@ -1,0 +1,20 @@
+// A run's processes and GPUs as JSON objects, one spelling for every export that writes them
+// (the run summary JSON and the run page's data). Internal to cutrace_analysis.
+#ifndef CUTRACE_ANALYSIS_RUN_JSON_H
+#define CUTRACE_ANALYSIS_RUN_JSON_H
+
+#include <cutrace/run_trace.h>
+
+#include <nlohmann/json.hpp>
+
+namespace cutrace::run_json {
+
+// Program, pid, host, rank, file, selection, completeness, per-kernel counts and the exit
+// counters of the buffer pool and the disk bound.
+nlohmann::json process(const RunProcess &p);
+// Process index, ordinal, name, SMs, clock, and the host clock alignment.
+nlohmann::json device(const RunDevice &d);
+
+} // namespace cutrace::run_json
+
+#endif // CUTRACE_ANALYSIS_RUN_JSON_H
