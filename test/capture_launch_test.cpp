@@ -21,11 +21,15 @@ void kernel_b(float *, int) {}
 void twin_b(float *, int, Slots *) {}
 void kernel_c(int) {}
 void twin_c(int, Slots *) {}
+void kernel_d(int) {} // a kernel of its own: the note is said once per kernel and process
+void twin_d(int, Slots *) {}
+void twin_d_other(int, Slots *) {}
 void unregistered(int) {}
 
 constexpr KernelMap kMapA{"kernel_a", 1, 16, Clock::clock64, "{}"};
 constexpr KernelMap kMapB{"kernel_b", 1, 16, Clock::clock64, "{}"};
 constexpr KernelMap kMapC{"kernel_c", 1, 16, Clock::clock64, "{}"};
+constexpr KernelMap kMapD{"kernel_d", 1, 16, Clock::clock64, "{}"};
 
 const detail::LaunchShape kShape{dim3(2), dim3(64), 0, nullptr, false};
 
@@ -53,11 +57,11 @@ TEST(Launch, RegisteringTheSamePairTwiceIsHarmless) {
 }
 
 TEST(Launch, FirstRegisteredTwinIsKeptAndTheNoteIsSaidOnce) {
-  registerTwin(address(kernel_a), (const void *)twin_a, kMapA, 1);
-  registerTwin(address(kernel_a), (const void *)twin_a_other, kMapA, 4);
+  registerTwin(address(kernel_d), (const void *)twin_d, kMapD, 1);
+  registerTwin(address(kernel_d), (const void *)twin_d_other, kMapD, 4);
   testing::internal::CaptureStderr();
-  detail::choose_launch(address(kernel_a), 4, kShape);
-  detail::choose_launch(address(kernel_a), 4, kShape);
+  detail::choose_launch(address(kernel_d), 4, kShape);
+  detail::choose_launch(address(kernel_d), 4, kShape);
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("registered with 1 parameter(s) and this launch passes 4"), std::string::npos)
       << err;
