@@ -1,16 +1,41 @@
-// libFuzzer target: the `.ctrace` container reader and the decoder behind it
-// (runtime/src/format/ctrace.cpp, runtime/src/analysis/decode*.cpp) on any bytes. Damaged input is
+// libFuzzer target: the `.ctrace` container readers (single launch and run) and the decoders
+// behind them (runtime/src/format/ctrace.cpp, run.cpp, runtime/src/analysis/decode*.cpp,
+// run_decode.cpp) on any bytes. Damaged input is
 // an error value or a listed problem, never a crash (docs/design.md, "Decode contract"). The
 // exporters are left to fuzz_decode_map: rendering costs ten times the decode per input.
 #include "trace_checks.h"
 
 #include <cutrace/ctrace.h>
+#include <cutrace/run_trace.h>
 
 #include <cstdint>
 
 using namespace cutrace;
 
+namespace {
+
+// A run (version 2, or version 1 as a run of one): it decodes onto one axis without a crash, and
+// what the reader accepted, written again, reads back with as many launches.
+void check_run(const uint8_t *data, size_t size) {
+  Expected<Run> run = parse_run(data, size);
+  if (!run)
+    return;
+  if (!run->run_json.empty()) {
+    const std::vector<uint8_t> encoded = encode_run(*run);
+    Expected<Run> again = parse_run(encoded.data(), encoded.size());
+    if (!again || again->launches.size() != run->launches.size() || again->maps != run->maps)
+      fuzz::violated("fuzz_ctrace", "encode_run(parse_run(x)) reads back the same launches");
+  }
+  Expected<RunTrace> decoded = decode_run(*run);
+  if (decoded)
+    for (const RunLaunch &l : decoded->launches)
+      fuzz::check_trace("fuzz_ctrace", l.trace);
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  check_run(Data, Size);
   Expected<Ctrace> container = parse_ctrace(Data, Size);
   if (!container)
     return 0;

@@ -19,19 +19,23 @@ for f in $(find "$root/test/inputs" -name '*.cu' | sort); do
   esac
 done
 
-# The MAP section of a .ctrace (docs/FORMAT.md, ".ctrace container") is its kernel's decode map.
+# The MAP sections of a .ctrace (docs/FORMAT.md, ".ctrace container" and "Runs") are decode maps;
+# a run file's section count is 0xFFFFFFFF, "to the end of the file".
 python3 - "$root/test/data" "$out" <<'PY'
 import os, pathlib, struct, sys
 data, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 for f in sorted(data.rglob("*.ctrace")):
     b = f.read_bytes()
-    sections, at = struct.unpack_from("<I", b, 12)[0], 16
-    for _ in range(sections):
+    sections, at, maps = struct.unpack_from("<I", b, 12)[0], 16, 0
+    while sections > 0 and at + 16 <= len(b):
         tag, _flags, length = struct.unpack_from("<4sIQ", b, at)
         at += 16
         if tag == b"MAP ":
-            (out / "decode_map" / (f.stem + ".json")).write_bytes(b[at:at + length])
+            name = f.stem + (f"_{maps}" if maps else "") + ".json"
+            (out / "decode_map" / name).write_bytes(b[at:at + length])
+            maps += 1
         at += length
+        sections -= 1
     if len(b) <= 64 * 1024:
         (out / "ctrace" / f.name).write_bytes(b)
 PY
