@@ -199,6 +199,19 @@ TEST_F(TraceViewRuns, SummaryOfARunIsTheDefaultOutput) {
   EXPECT_EQ(r.err, "");
 }
 
+// --summary and --json read launch extents only (no records in memory); what they say is what
+// they say when every record is read (--perfetto reads them all).
+TEST_F(TraceViewRuns, SummariesReadWithoutRecordsSayWhatTheFullReadSays) {
+  const std::string run = write_run("run.ctrace", 2, {1, 2, 3, 1});
+  const Result lean = view("'" + run + "' --summary --json '" + path("lean.json") + "'");
+  const Result full = view("'" + run + "' --summary --json '" + path("full.json") +
+                           "' --perfetto '" + path("p.json") + "'");
+  ASSERT_EQ(lean.status, 0) << lean.err;
+  ASSERT_EQ(full.status, 0) << full.err;
+  EXPECT_EQ(lean.out, full.out);
+  EXPECT_EQ(read(path("lean.json")), read(path("full.json")));
+}
+
 TEST_F(TraceViewRuns, ProgressIsReportedPastAHundredLaunches) {
   const std::string big = write_run("big.ctrace", -1, std::vector<uint32_t>(150, 1));
   Result r = view("'" + big + "' --summary");

@@ -171,11 +171,22 @@ bool write_output(const std::string &path, const std::string &contents) {
   return true;
 }
 
-cutrace::Run read_input(const std::string &path) {
-  cutrace::Expected<cutrace::Run> raw = cutrace::read_run_file(path);
+cutrace::Run read_input(const std::string &path, const cutrace::RunReadOptions &options = {}) {
+  cutrace::Expected<cutrace::Run> raw = cutrace::read_run_file(path, options);
   if (!raw)
     input_error(raw.error);
   return std::move(*raw);
+}
+
+// How much of a run's records the whole-run outputs need in memory: none for the summaries
+// (launch extents suffice), the page's size bound for the HTML, everything for Perfetto. A run
+// of any length is then summarized in bounded memory (docs/viewer.md).
+cutrace::RunReadOptions records_needed(const Args &args) {
+  cutrace::RunReadOptions read;
+  if (args.launch || args.cta || args.perfetto)
+    return read;
+  read.max_buffer_bytes = args.html ? args.html_max_mb << 20 : 0;
+  return read;
 }
 
 // "3 launches, sequence numbers 0 to 2"
@@ -315,7 +326,9 @@ int run(int argc, char **argv) {
 
   std::vector<cutrace::RunTrace> runs;
   for (const std::string &path : args.inputs) {
-    cutrace::Run raw = read_input(path);
+    cutrace::Run raw = read_input(path, records_needed(args));
+    if (raw.launches.size() == 1 && raw.launches.front().buffer_dropped)
+      raw = read_input(path); // one launch: its own outputs, which need its records
     if (args.launch || (args.inputs.size() == 1 && raw.launches.size() == 1))
       return write_launch_outputs(args, path,
                                   decode_one_launch(std::move(raw), path, args.launch, options));

@@ -75,8 +75,13 @@ void widen_by_drift(std::vector<RunDevice> &devices, const json &at_end) {
 std::pair<uint64_t, uint64_t> extent_ns(const Trace &t) {
   uint64_t end = t.origin_ns;
   for (const Row &row : t.rows) {
-    if (row.closed)
+    // A closed row ends at its end header, as buffer_extent_ns() says without decoding, so a
+    // launch read without its records (RunReadOptions) is placed exactly the same.
+    if (row.closed) {
       end = std::max(end, row.end_ns);
+      continue;
+    }
+    end = std::max(end, row.start_ns);
     for (const Slice &s : row.slices)
       end = std::max(end, t.origin_ns + uint64_t(std::max(0.0, s.end_ns)));
     for (const Instant &i : row.instants)
