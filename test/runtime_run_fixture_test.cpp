@@ -59,8 +59,8 @@ TEST(RunFixture, LaunchesOfOneStreamDoNotOverlap) {
 }
 
 TEST(RunFixture, HostEnqueuePrecedesTheStartWithinTheAlignmentBound) {
-  for (const char *name : {"loop_1000_default.ctrace", "graph_capture.ctrace",
-                           "many_launches_4_threads.ctrace"}) {
+  for (const char *name :
+       {"loop_1000_default.ctrace", "graph_capture.ctrace", "many_launches_4_threads.ctrace"}) {
     const RunTrace run = decoded(name);
     if (!run.host_aligned)
       continue; // recorded without a clock probe: nothing to check
@@ -102,6 +102,25 @@ TEST(RunFixture, BufferBudgetKeepsEveryLaunchInPlace) {
   }
   EXPECT_GT(without_detail, 0u);
   EXPECT_LT(without_detail, full.launches.size());
+}
+
+} // namespace
+
+namespace {
+
+using namespace cutrace;
+
+// fuzz_ctrace: a damaged buffer whose slice ends lie past 2^64 ns made the launch's extent convert
+// an out-of-range double (undefined behaviour); the extent saturates instead.
+TEST(RunDecodeCorrupt, SliceEndsPastTheClockRangeGiveASaturatedExtent) {
+  const std::string file = std::string(CUTRACE_TEST_DATA) +
+                           "/../../fuzz/regressions/ctrace/run_extent_slice_end_past_2e64.ctrace";
+  Expected<cutrace::Run> run = read_run_file(file);
+  ASSERT_TRUE(run) << run.error;
+  Expected<RunTrace> trace = decode_run(*run, file);
+  ASSERT_TRUE(trace) << trace.error;
+  for (const RunLaunch &l : trace->launches)
+    EXPECT_LE(l.begin_ns, l.end_ns);
 }
 
 } // namespace

@@ -72,6 +72,18 @@ void widen_by_drift(std::vector<RunDevice> &devices, const json &at_end) {
 
 // The launch's extent in raw globaltimer ns: earliest row start, latest row end (or last event
 // of a row that never closed).
+// origin + ns, for any double a damaged buffer can produce (negative, NaN, past 2^64): the
+// conversion of an out-of-range double is undefined, so it saturates first.
+uint64_t after_origin(uint64_t origin, double ns) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  if (!(ns > 0))
+    return origin;
+  if (ns >= 18446744073709551616.0) // 2^64
+    return kMax;
+  const uint64_t v = uint64_t(ns);
+  return v > kMax - origin ? kMax : origin + v;
+}
+
 std::pair<uint64_t, uint64_t> extent_ns(const Trace &t) {
   uint64_t end = t.origin_ns;
   for (const Row &row : t.rows) {
@@ -83,9 +95,9 @@ std::pair<uint64_t, uint64_t> extent_ns(const Trace &t) {
     }
     end = std::max(end, row.start_ns);
     for (const Slice &s : row.slices)
-      end = std::max(end, t.origin_ns + uint64_t(std::max(0.0, s.end_ns)));
+      end = std::max(end, after_origin(t.origin_ns, s.end_ns));
     for (const Instant &i : row.instants)
-      end = std::max(end, t.origin_ns + uint64_t(std::max(0.0, i.ns)));
+      end = std::max(end, after_origin(t.origin_ns, i.ns));
   }
   return {t.origin_ns, end};
 }
