@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <optional>
 #include <string>
 
 namespace cutrace {
@@ -95,9 +96,56 @@ uint64_t host_now_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
+namespace {
+
+// Starts the program's own probe on `stream`, else the PTX one; the reason when neither runs.
+std::optional<std::string> launch_probe(PingPong &pp, void **args, cudaStream_t stream) {
+  std::string why = "no clock probe kernel";
+  if (pp.kernel != nullptr) {
+    const cudaError_t err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream);
+    if (err == cudaSuccess)
+      return std::nullopt;
+    why = std::string("the compiled probe: ") + cudaGetErrorString(err);
+    (void)cudaGetLastError();
+  }
+  if (!load_ptx(pp))
+    return why + "; the PTX probe could not be loaded";
+  const cudaError_t err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream);
+  if (err == cudaSuccess)
+    return std::nullopt;
+  return why + "; the PTX probe: " + cudaGetErrorString(err);
+}
+
+// The rounds with a running probe: the shortest round trip gives the offset and its bound.
+ClockAlignment ping_pong(volatile uint32_t *flag, volatile uint64_t *out) {
+  ClockAlignment best = failed("the clock probe kernel did not answer within 2 s");
+  uint64_t best_trip = UINT64_MAX;
+  for (uint32_t n = 1; n <= kRounds; ++n) {
+    // The first round also waits for the kernel to start on a GPU that may be busy.
+    const uint64_t h0 = host_now_ns(), deadline = h0 + 2000000000ull;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    flag[0] = n;
+    while (flag[1] < n && host_now_ns() < deadline) {
+    }
+    if (flag[1] < n) {
+      flag[0] = kRounds; // lets the kernel run through its remaining rounds and exit
+      break;
+    }
+    const uint64_t trip = host_now_ns() - h0;
+    if (trip < best_trip) {
+      best_trip = trip;
+      best.aligned = true;
+      best.why_not.clear();
+      best.host_minus_gpu_ns = int64_t(h0 + trip / 2) - int64_t(out[n]);
+      best.error_ns = (trip + 1) / 2;
+    }
+  }
+  return best;
+}
+
+} // namespace
+
 ClockAlignment measure_clock_alignment() {
-  PingPong pp;
-  pp.kernel = offered_probe.load();
   // Allocated once and never freed: cudaFreeHost would synchronize the device mid-run.
   // Measurements run one at a time (the drain thread, then the exit hook).
   static void *mapped = nullptr;
@@ -107,64 +155,24 @@ ClockAlignment measure_clock_alignment() {
     mapped = nullptr;
     return failed("no mapped host memory for the clock probe");
   }
-  struct {
-    void *p;
-  } mem{mapped};
-  auto *flag = static_cast<volatile uint32_t *>(mem.p);
-  auto *out = reinterpret_cast<volatile uint64_t *>(static_cast<char *>(mem.p) + 64);
+  auto *flag = static_cast<volatile uint32_t *>(mapped);
+  auto *out = reinterpret_cast<volatile uint64_t *>(static_cast<char *>(mapped) + 64);
   flag[0] = flag[1] = 0;
-  void *dflag = nullptr, *dout = nullptr;
+  void *dflag = nullptr;
   cudaStream_t stream = nullptr;
-  ClockAlignment best = failed("the clock probe kernel did not answer within 2 s");
-  if (cudaHostGetDevicePointer(&dflag, mem.p, 0) != cudaSuccess ||
+  if (cudaHostGetDevicePointer(&dflag, mapped, 0) != cudaSuccess ||
       cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
     return failed("the clock probe could not be set up");
-  dout = static_cast<char *>(dflag) + 64;
+  void *dout = static_cast<char *>(dflag) + 64;
   uint32_t rounds = kRounds;
   void *args[] = {&dflag, &dout, &rounds};
-  // The program's own probe first; the PTX one when there is none or it cannot run here.
-  std::string why = "no clock probe kernel";
-  cudaError_t err = cudaErrorInvalidDeviceFunction;
-  if (pp.kernel != nullptr &&
-      (err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream)) != cudaSuccess) {
-    why = std::string("the compiled probe: ") + cudaGetErrorString(err);
-    (void)cudaGetLastError();
-  }
-  if (err != cudaSuccess) {
-    pp.kernel = nullptr;
-    if (!load_ptx(pp))
-      err = cudaErrorInvalidPtx;
-    else if ((err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream)) != cudaSuccess)
-      why += std::string("; the PTX probe: ") + cudaGetErrorString(err);
-  }
-  if (err != cudaSuccess) {
+  PingPong pp;
+  pp.kernel = offered_probe.load();
+  if (std::optional<std::string> why = launch_probe(pp, args, stream)) {
     cudaStreamDestroy(stream);
-    return failed("the clock probe kernel could not be launched (" + why + ")");
+    return failed("the clock probe kernel could not be launched (" + *why + ")");
   }
-  uint64_t best_trip = UINT64_MAX;
-  for (uint32_t n = 1; n <= kRounds; ++n) {
-    // The first round also waits for the kernel to start on a GPU that may be busy.
-    const uint64_t deadline = host_now_ns() + 2000000000ull;
-    const uint64_t h0 = host_now_ns();
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    flag[0] = n;
-    uint64_t h1 = h0;
-    while (flag[1] < n && (h1 = host_now_ns()) < deadline) {
-    }
-    if (flag[1] < n) {
-      flag[0] = kRounds; // lets the kernel run through its remaining rounds and exit
-      break;
-    }
-    h1 = host_now_ns();
-    const uint64_t trip = h1 - h0;
-    if (trip < best_trip) {
-      best_trip = trip;
-      best.aligned = true;
-      best.why_not.clear();
-      best.host_minus_gpu_ns = int64_t(h0 + trip / 2) - int64_t(out[n]);
-      best.error_ns = (trip + 1) / 2;
-    }
-  }
+  const ClockAlignment best = ping_pong(flag, out);
   cudaStreamSynchronize(stream);
   cudaStreamDestroy(stream);
   (void)cudaGetLastError();

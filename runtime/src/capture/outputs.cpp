@@ -21,17 +21,9 @@ public:
   }
 };
 
-// Kernel names may be template-ids ("gemm<128, float>"): keep file names plain.
-std::string file_stem(const std::string &kernel) {
-  std::string stem;
-  for (char c : kernel)
-    stem += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
-  return stem.empty() ? "kernel" : stem;
-}
-
 std::string free_stem(const std::string &dir, const std::string &kernel,
                       const std::vector<std::unique_ptr<LaunchOutput>> &outputs) {
-  const std::string base = (fs::path(dir) / file_stem(kernel)).string();
+  const std::string base = (fs::path(dir) / plain_file_name(kernel, "kernel")).string();
   for (unsigned n = 0;; ++n) {
     const std::string stem = n == 0 ? base : base + "_" + std::to_string(n);
     bool taken = false;
@@ -45,6 +37,27 @@ std::string free_stem(const std::string &dir, const std::string &kernel,
 }
 
 } // namespace
+
+std::string plain_file_name(const std::string &name, const char *fallback) {
+  std::string out;
+  for (char c : name)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
+  return out.empty() ? fallback : out;
+}
+
+uint64_t megabytes_from_env(const char *name, uint64_t fallback_mb) {
+  const char *v = std::getenv(name);
+  if (v == nullptr || *v == '\0')
+    return fallback_mb << 20;
+  char *end = nullptr;
+  const unsigned long long mb = std::strtoull(v, &end, 10);
+  if (*end != '\0' || mb == 0 || mb > (1ull << 40)) {
+    std::fprintf(stderr, "cutrace: %s=\"%s\" is not a size in MB; using %llu\n", name, v,
+                 (unsigned long long)fallback_mb);
+    return fallback_mb << 20;
+  }
+  return uint64_t(mb) << 20;
+}
 
 OutputFormats output_formats(const std::string &formats, bool raw) {
   OutputFormats chosen;

@@ -45,6 +45,14 @@ public:
   virtual std::optional<std::string> render(const DecodedLaunch &launch) const = 0;
 };
 
+// `name` as a file name: every character but letters, digits, `_` and `-` becomes `_`
+// (kernel names may be template-ids, "gemm<128, float>"); `fallback` when nothing is left.
+std::string plain_file_name(const std::string &name, const char *fallback);
+
+// The environment variable `name` as a size in MB, returned in bytes; `fallback_mb` when it is
+// unset or empty. A value that is not a positive number of MB is said on stderr, then ignored.
+uint64_t megabytes_from_env(const char *name, uint64_t fallback_mb);
+
 // The raw dump (`.ctrace`); needs no decoding.
 std::unique_ptr<LaunchOutput> ctrace_output();
 

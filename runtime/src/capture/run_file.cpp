@@ -1,7 +1,7 @@
 #include "run_file.h"
 #include "clock_alignment.h"
+#include "outputs.h"
 
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -32,13 +32,6 @@ int rank_from_env() {
 std::string host_name() {
   char buf[256] = {};
   return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "";
-}
-
-std::string plain(const std::string &name) {
-  std::string out;
-  for (char c : name)
-    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
-  return out.empty() ? "program" : out;
 }
 
 } // namespace
@@ -76,7 +69,8 @@ bool RunFile::open_locked() {
   }
   const std::string program = program_name();
   const std::string stem =
-      (fs::path(dir_) / (plain(program) + "." + std::to_string(::getpid()))).string();
+      (fs::path(dir_) / (plain_file_name(program, "program") + "." + std::to_string(::getpid())))
+          .string();
   const std::string run_json =
       nlohmann::json{{"format_version", 2},     {"program", program},
                      {"pid", ::getpid()},       {"host", host_name()},

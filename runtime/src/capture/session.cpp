@@ -29,20 +29,6 @@ namespace cutrace {
 
 namespace {
 
-uint64_t megabytes_from_env(const char *name, uint64_t fallback) {
-  const char *v = std::getenv(name);
-  if (v == nullptr || *v == '\0')
-    return fallback;
-  char *end = nullptr;
-  const unsigned long long mb = std::strtoull(v, &end, 10);
-  if (*end != '\0' || mb == 0 || mb > (1ull << 40)) {
-    std::fprintf(stderr, "cutrace: %s=\"%s\" is not a size in MB; using %llu\n", name, v,
-                 (unsigned long long)fallback);
-    return fallback;
-  }
-  return mb;
-}
-
 bool env_is(const char *name, const char *value) {
   const char *v = std::getenv(name);
   return v != nullptr && std::strcmp(v, value) == 0;
@@ -63,7 +49,7 @@ struct KernelCount {
 class Session {
 public:
   Session()
-      : budget_(megabytes_from_env("CUTRACE_POOL_MB", 1024) << 20),
+      : budget_(megabytes_from_env("CUTRACE_POOL_MB", 1024)),
         drain_(
             budget_, [this]() -> RunFile & { return file(); },
             [this](LaunchRecord &&r, const KernelMap &map) { write(std::move(r), map); }) {
@@ -73,7 +59,7 @@ public:
     mapped_ = env_is("CUTRACE_MAPPED", "1");
     per_launch_ = env_is("CUTRACE_PER_LAUNCH", "1");
     skip_when_full_ = env_is("CUTRACE_POOL_FULL", "skip");
-    max_disk_bytes_ = megabytes_from_env("CUTRACE_MAX_MB", 4096) << 20;
+    max_disk_bytes_ = megabytes_from_env("CUTRACE_MAX_MB", 4096);
     std::string note;
     set_selection(launch_selection_from_env(&note));
     if (!note.empty())
@@ -135,16 +121,7 @@ public:
   }
 
   // The kernel of `slots` is queued: its completion event goes right behind it.
-  void launched(Slots *slots) {
-    std::unique_lock<std::mutex> lock(mu_);
-    const auto it = open_.find(std::this_thread::get_id());
-    if (it == open_.end() || it->second.buffer.slots() != slots)
-      return;
-    InFlight launch = std::move(it->second);
-    open_.erase(it);
-    lock.unlock();
-    close(std::move(launch));
-  }
+  void launched(Slots *slots) { close_open_launch_of_this_thread(slots); }
 
   void flush() {
     std::unique_lock<std::mutex> lock(mu_);
@@ -267,10 +244,11 @@ private:
     return slots;
   }
 
-  void close_open_launch_of_this_thread() {
+  // Closes this thread's open launch (only the one of `slots`, when given).
+  void close_open_launch_of_this_thread(Slots *slots = nullptr) {
     std::unique_lock<std::mutex> lock(mu_);
     const auto it = open_.find(std::this_thread::get_id());
-    if (it == open_.end())
+    if (it == open_.end() || (slots != nullptr && it->second.buffer.slots() != slots))
       return;
     InFlight launch = std::move(it->second);
     open_.erase(it);
@@ -332,7 +310,8 @@ private:
         continue;
       const size_t hash = std::hash<std::string_view>()(
           std::string_view(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
-      if (hash == g.written_hash || !any_row_started(*bytes))
+      const bool replayed = buffer_extent_ns(bytes->data(), bytes->size()).first != 0;
+      if (hash == g.written_hash || !replayed)
         continue; // not replayed since the last write, or never replayed
       g.written_hash = hash;
       LaunchRecord r = g.launch.record;
@@ -341,18 +320,6 @@ private:
     }
     cudaSetDevice(current);
     (void)cudaGetLastError();
-  }
-
-  static bool any_row_started(const std::vector<uint8_t> &compact) {
-    Expected<BufferHeader> h = parse_buffer_header(compact.data(), compact.size());
-    if (!h)
-      return false;
-    for (uint64_t r = 0; r < h->num_rows; ++r) {
-      const uint64_t at = kBufferHeaderBytes + r * kRowHeaderBytes;
-      if (at + 4 <= compact.size() && compact[at] != 0)
-        return true;
-    }
-    return false;
   }
 
   // The clock offsets again at the end, so the decoder can state how far host alignment may have

@@ -55,15 +55,6 @@ void detail::write_launch_outputs(const std::string &dir, const std::string &ker
   write_output_files(dir, kernel, {raw, map ? &*map : nullptr, trace ? &*trace : nullptr}, outputs);
 }
 
-namespace {
-uint64_t render_budget_bytes() {
-  const char *v = std::getenv("CUTRACE_RENDER_MB");
-  char *end = nullptr;
-  const unsigned long long mb = v ? std::strtoull(v, &end, 10) : 0;
-  return (v && *v && *end == '\0' && mb > 0 && mb < (1ull << 30)) ? mb << 20 : 8ull << 20;
-}
-} // namespace
-
 void detail::write_run_outputs(const std::string &run_path, const OutputFormats &formats) {
   if (!formats.needs_exporters())
     return;
@@ -71,7 +62,7 @@ void detail::write_run_outputs(const std::string &run_path, const OutputFormats 
   // $CUTRACE_RENDER_MB (default 8) of launches are decoded, every later launch is drawn from
   // its extent alone (trace-view renders any of them in full afterwards).
   RunReadOptions read;
-  read.max_buffer_bytes = render_budget_bytes();
+  read.max_buffer_bytes = megabytes_from_env("CUTRACE_RENDER_MB", 8);
   Expected<Run> run = read_run_file(run_path, read);
   if (!run) {
     std::fprintf(stderr, "cutrace: %s\n", run.error.c_str());
