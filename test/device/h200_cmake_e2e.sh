@@ -30,7 +30,7 @@ done
 for traced in ON OFF; do
   for ex in warp_specialized/warp_specialized reduction/reduction; do
     name=$(basename $ex)
-    CUTRACE_OUTPUT="$R/traces/${name}_$traced" CUTRACE_FORMAT=ctrace,json \
+    CUTRACE_PER_LAUNCH=1 CUTRACE_OUTPUT="$R/traces/${name}_$traced" CUTRACE_FORMAT=ctrace,json \
       "$R/ex_$traced/$ex" --repeat 21 > "$R/logs/run_${name}_$traced.txt" 2>&1
     echo "$name TRACED=$traced: exit $?, files $(ls "$R/traces/${name}_$traced" 2>/dev/null | wc -l)"
     grep -v "^cutrace: wrote" "$R/logs/run_${name}_$traced.txt"

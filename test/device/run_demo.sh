@@ -20,7 +20,7 @@ mkdir -p "$OUT"
   -o "$OUT/check_ctrace"
 
 rm -rf "$OUT/traces"
-CUTRACE_RAW=1 CUTRACE_FORMAT=ctrace CUTRACE_OUTPUT="$OUT/traces" "$OUT/trace_demo"
+CUTRACE_PER_LAUNCH=1 CUTRACE_RAW=1 CUTRACE_FORMAT=ctrace CUTRACE_OUTPUT="$OUT/traces" "$OUT/trace_demo"
 ls -l "$OUT/traces"
 
 # pipeline: 8 CTAs x 6 tiles, CTAs 3 and 7 return inside tile 2 (3 tiles, no epi);
