@@ -7,6 +7,7 @@
 #include <ctime>
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace cutrace {
 
@@ -58,28 +59,21 @@ ClockAlignment failed(std::string why) {
   return a;
 }
 
-// The probe kernel: one compiled into the program (clock_probe.h), else the PTX above, loaded
-// for this measurement.
-struct PingPong {
-  cudaLibrary_t library = nullptr;
-  const void *kernel = nullptr;
-  ~PingPong() {
-    if (library != nullptr)
-      cudaLibraryUnload(library);
-  }
-};
-
 std::atomic<const void *> offered_probe{nullptr};
 
-// The PTX probe, loaded for this measurement.
-bool load_ptx(PingPong &pp) {
-  cudaKernel_t kernel = nullptr;
-  if (cudaLibraryLoadData(&pp.library, kPingPongPtx, nullptr, nullptr, 0, nullptr, nullptr, 0) !=
-          cudaSuccess ||
-      cudaLibraryGetKernel(&kernel, pp.library, "cutrace_clock_pingpong") != cudaSuccess)
-    return false;
-  pp.kernel = (const void *)kernel;
-  return true;
+// The PTX probe, loaded (JIT-compiled) once per process and kept: the measurement at exit must
+// not load anything. Measurements run one at a time.
+const void *ptx_probe() {
+  static const void *kernel = [] {
+    cudaLibrary_t library = nullptr;
+    cudaKernel_t k = nullptr;
+    if (cudaLibraryLoadData(&library, kPingPongPtx, nullptr, nullptr, 0, nullptr, nullptr, 0) !=
+            cudaSuccess ||
+        cudaLibraryGetKernel(&k, library, "cutrace_clock_pingpong") != cudaSuccess)
+      return (const void *)nullptr;
+    return (const void *)k;
+  }();
+  return kernel;
 }
 
 } // namespace
@@ -99,18 +93,19 @@ uint64_t host_now_ns() {
 namespace {
 
 // Starts the program's own probe on `stream`, else the PTX one; the reason when neither runs.
-std::optional<std::string> launch_probe(PingPong &pp, void **args, cudaStream_t stream) {
+std::optional<std::string> launch_probe(void **args, cudaStream_t stream) {
   std::string why = "no clock probe kernel";
-  if (pp.kernel != nullptr) {
-    const cudaError_t err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream);
+  if (const void *compiled = offered_probe.load()) {
+    const cudaError_t err = cudaLaunchKernel(compiled, dim3(1), dim3(1), args, 0, stream);
     if (err == cudaSuccess)
       return std::nullopt;
     why = std::string("the compiled probe: ") + cudaGetErrorString(err);
     (void)cudaGetLastError();
   }
-  if (!load_ptx(pp))
+  const void *ptx = ptx_probe();
+  if (ptx == nullptr)
     return why + "; the PTX probe could not be loaded";
-  const cudaError_t err = cudaLaunchKernel(pp.kernel, dim3(1), dim3(1), args, 0, stream);
+  const cudaError_t err = cudaLaunchKernel(ptx, dim3(1), dim3(1), args, 0, stream);
   if (err == cudaSuccess)
     return std::nullopt;
   return why + "; the PTX probe: " + cudaGetErrorString(err);
@@ -166,15 +161,19 @@ ClockAlignment measure_clock_alignment() {
   void *dout = static_cast<char *>(dflag) + 64;
   uint32_t rounds = kRounds;
   void *args[] = {&dflag, &dout, &rounds};
-  PingPong pp;
-  pp.kernel = offered_probe.load();
-  if (std::optional<std::string> why = launch_probe(pp, args, stream)) {
+  if (std::optional<std::string> why = launch_probe(args, stream)) {
     cudaStreamDestroy(stream);
     return failed("the clock probe kernel could not be launched (" + *why + ")");
   }
   const ClockAlignment best = ping_pong(flag, out);
-  cudaStreamSynchronize(stream);
-  cudaStreamDestroy(stream);
+  // The probe has been told to finish; a GPU that never ran it must not hang the caller (the
+  // exit hook among them): after 2 s its stream is left behind.
+  const uint64_t deadline = host_now_ns() + 2000000000ull;
+  cudaError_t done;
+  while ((done = cudaStreamQuery(stream)) == cudaErrorNotReady && host_now_ns() < deadline)
+    std::this_thread::yield();
+  if (done != cudaErrorNotReady)
+    cudaStreamDestroy(stream);
   (void)cudaGetLastError();
   return best;
 }
