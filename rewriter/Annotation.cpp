@@ -11,6 +11,17 @@ const std::vector<AnnotationSpelling> &annotationSpellings() {
       {AnnotationKind::RangeEnd, "TRACE_RANGE_END", 1, 1, {R::Token}},
       {AnnotationKind::Record, "TRACE_RECORD", 1, 3, {R::Name, R::Payload, R::Lane}},
       {AnnotationKind::Dag, "TRACE_DAG", 2, 2, {R::Source, R::Destination}},
+      {AnnotationKind::Groups, "TRACE_GROUPS", 2, 3, {R::Name, R::Size, R::First}},
+      {AnnotationKind::RangeIf,
+       "TRACE_RANGE_IF",
+       2,
+       4,
+       {R::Condition, R::Name, R::Lane, R::Payload}},
+      {AnnotationKind::RecordIf,
+       "TRACE_RECORD_IF",
+       2,
+       4,
+       {R::Condition, R::Name, R::Payload, R::Lane}},
   };
   return Table;
 }
@@ -42,6 +53,12 @@ llvm::StringRef roleName(ArgRole Role) {
     return "source";
   case ArgRole::Destination:
     return "destination";
+  case ArgRole::Size:
+    return "size";
+  case ArgRole::First:
+    return "first";
+  case ArgRole::Condition:
+    return "condition";
   }
   return "argument";
 }

@@ -10,7 +10,26 @@
 
 namespace cutrace {
 
-enum class AnnotationKind { Group, Range, RangeStart, RangeEnd, Record, Dag };
+enum class AnnotationKind {
+  Group,
+  Range,
+  RangeStart,
+  RangeEnd,
+  Record,
+  Dag,
+  Groups,   // TRACE_GROUPS: one row per slice of the CTA's threads
+  RangeIf,  // TRACE_RANGE_IF: a scoped range recorded only when its condition holds
+  RecordIf, // TRACE_RECORD_IF
+};
+
+/// A group declaration (one row per CTA, or one per slice).
+inline bool isGroupKind(AnnotationKind K) {
+  return K == AnnotationKind::Group || K == AnnotationKind::Groups;
+}
+/// BEGIN at the statement, END at the end of the enclosing block.
+inline bool isScopedRangeKind(AnnotationKind K) {
+  return K == AnnotationKind::Range || K == AnnotationKind::RangeIf;
+}
 
 /// Half-open byte range [Begin, End) in the scanned buffer.
 struct Span {
@@ -20,7 +39,7 @@ struct Span {
 };
 
 /// What an argument position means; decides which rules apply to it.
-enum class ArgRole { Name, Lane, Payload, Lead, Token, Source, Destination };
+enum class ArgRole { Name, Lane, Payload, Lead, Token, Source, Destination, Size, First, Condition };
 
 struct AnnotationSpelling {
   AnnotationKind Kind;

@@ -340,6 +340,9 @@ private:
         break;
       case ArgRole::Payload:
       case ArgRole::Lead:
+      case ArgRole::Condition:
+      case ArgRole::Size:
+      case ArgRole::First:
         for (const RawToken *T : ArgTokens)
           if (isMutation(T->Kind)) {
             report(A.Args[I].Begin, roleName(Role).str() + " of " + S.Macro.str() +

@@ -13,6 +13,7 @@ constexpr auto Replace = nlohmann::ordered_json::error_handler_t::replace;
 const char *siteKind(AnnotationKind Kind) {
   switch (Kind) {
   case AnnotationKind::Range:
+  case AnnotationKind::RangeIf:
     return "range";
   case AnnotationKind::RangeStart:
     return "range_start";
@@ -29,8 +30,15 @@ nlohmann::ordered_json kernelJson(const DecodeMap &Map, const KernelMapModel &K)
   J["max_events"] = K.MaxEvents;
   J["clock"] = K.Clock;
   J["groups"] = nlohmann::ordered_json::array();
-  for (size_t I = 0; I < K.Groups.size(); ++I)
-    J["groups"].push_back({{"index", I}, {"name", K.Groups[I].Name}, {"lead", K.Groups[I].Lead}});
+  for (size_t I = 0; I < K.Groups.size(); ++I) {
+    const MapGroup &G = K.Groups[I];
+    nlohmann::ordered_json Group{{"index", I}, {"name", G.Name}, {"lead", G.Lead}};
+    if (G.SliceThreads) {
+      Group["slice_threads"] = G.SliceThreads;
+      Group["first_thread"] = G.FirstThread;
+    }
+    J["groups"].push_back(std::move(Group));
+  }
   J["lanes"] = K.Lanes;
   J["sites"] = nlohmann::ordered_json::array();
   for (const MapSite &S : K.Sites)
@@ -66,11 +74,25 @@ std::string renderMapHeader(const DecodeMap &Map) {
                     ": the decode map of its annotated kernels.\n"
                     "#pragma once\n#include <cutrace/map.h>\n\nnamespace cutrace_map {\n";
   for (const KernelMapModel &K : Map.Kernels) {
+    // The sliced groups, so the launch site can count a CTA's rows from its block size.
+    std::string Slices;
+    unsigned NumSliced = 0;
+    for (size_t I = 0; I < K.Groups.size(); ++I)
+      if (K.Groups[I].SliceThreads) {
+        Slices += std::string(NumSliced++ ? ", " : "") + "{" + std::to_string(I) + ", " +
+                  std::to_string(K.Groups[I].SliceThreads) + ", " +
+                  std::to_string(K.Groups[I].FirstThread) + "}";
+      }
+    if (NumSliced)
+      Out += "inline constexpr cutrace::SliceGroup " + K.Symbol + "_slices[] = {" + Slices +
+             "};\n";
     Out += "inline constexpr cutrace::KernelMap " + K.Symbol + "{\n    \"" +
            escapeForCpp(K.Kernel) + "\", " + std::to_string(K.Groups.size()) + ", " +
            std::to_string(K.MaxEvents) + ", cutrace::Clock::" + K.Clock +
            ",\n    R\"cutrace_json(" + kernelJson(Map, K).dump(-1, ' ', false, Replace) +
-           ")cutrace_json\"};\n";
+           ")cutrace_json\"" +
+           (NumSliced ? ",\n    " + K.Symbol + "_slices, " + std::to_string(NumSliced) : "") +
+           "};\n";
   }
   Out += "} // namespace cutrace_map\n";
   return Out;

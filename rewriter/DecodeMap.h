@@ -14,7 +14,9 @@ inline constexpr unsigned MapFormatVersion = 1;
 
 struct MapGroup {
   std::string Name;
-  std::string Lead; // the lead expression as spelled
+  std::string Lead;          // the lead expression as spelled; "slice" for a sliced group
+  unsigned SliceThreads = 0; // TRACE_GROUPS: one row per slice of this many threads
+  unsigned FirstThread = 0;  // ... from this linear thread on
 };
 
 struct MapSite {

@@ -1,6 +1,7 @@
 #include "SourceModel.h"
 
 #include "AnnotationScanner.h"
+#include "SideEffects.h"
 #include "compat/CrashGuard.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -78,50 +79,13 @@ std::optional<AnnotationKind> annotationCallKind(const CallExpr *Call) {
     return AnnotationKind::Record;
   if (Name == "dag")
     return AnnotationKind::Dag;
+  if (Name == "groups")
+    return AnnotationKind::Groups;
+  if (Name == "range_if")
+    return AnnotationKind::RangeIf;
+  if (Name == "record_if")
+    return AnnotationKind::RecordIf;
   return std::nullopt;
-}
-
-bool isSideEffectFreeCall(const CallExpr *Call, ASTContext &Ctx) {
-  if (auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    if (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
-        Op->getOperator() == OO_MinusMinus)
-      return false;
-  const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD) // dependent: judged again in every instantiation
-    return Call->isTypeDependent() || Call->isValueDependent() ||
-           isa<UnresolvedLookupExpr>(Call->getCallee()->IgnoreImplicit());
-  if (FD->isConstexpr() || FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>())
-    return true;
-  if (unsigned ID = FD->getBuiltinID())
-    return Ctx.BuiltinInfo.isConst(ID) || Ctx.BuiltinInfo.isPure(ID);
-  return false;
-}
-
-/// The first subexpression that may change program state, or null. Reads of CUDA's built-in
-/// variables (threadIdx.x is a property read in Clang) are not effects.
-const Stmt *findSideEffect(const Stmt *S, ASTContext &Ctx) {
-  if (!S)
-    return nullptr;
-  if (auto *Pseudo = dyn_cast<PseudoObjectExpr>(S)) {
-    if (isa<MSPropertyRefExpr>(Pseudo->getSyntacticForm()->IgnoreParens()))
-      return nullptr;
-    return findSideEffect(Pseudo->getSyntacticForm(), Ctx);
-  }
-  if (auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
-    return S;
-  if (auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
-    return S;
-  if (auto *Call = dyn_cast<CallExpr>(S); Call && !isSideEffectFreeCall(Call, Ctx))
-    return S;
-  if (auto *Construct = dyn_cast<CXXConstructExpr>(S))
-    if (!Construct->getConstructor()->isConstexpr() && !Construct->getConstructor()->isTrivial())
-      return S;
-  if (isa<CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, StmtExpr, LambdaExpr>(S))
-    return S;
-  for (const Stmt *Child : S->children())
-    if (const Stmt *Found = findSideEffect(Child, Ctx))
-      return Found;
-  return nullptr;
 }
 
 /// Where Loc is written in the model's file (the main file, or one project header): macro
@@ -139,7 +103,7 @@ std::optional<unsigned> writtenOffset(const SourceManager &SM, const FileEntry *
 class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
 public:
   ModelBuilder(ASTContext &Ctx, SourceModel &Model, const FileEntry *Target)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Target(Target) {}
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Target(Target), Effects(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -191,7 +155,7 @@ public:
         if (I >= Config->getNumArgs() || isa<CXXDefaultArgExpr>(Config->getArg(I)))
           return Default;
         const Expr *E = Config->getArg(I);
-        if (findSideEffect(E, Ctx) && I < 2)
+        if (I < 2 && Effects.find(E))
           Site.ConfigHasSideEffects = true;
         return spelled(E->getSourceRange());
       };
@@ -392,6 +356,7 @@ private:
   const SourceManager &SM;
   SourceModel &Model;
   const FileEntry *Target; // the file the model describes
+  SideEffectJudge Effects; // rewriter/SideEffects.h: what payloads, leads and conditions may call
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
   llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
@@ -583,6 +548,46 @@ private:
           Use.LaterCaseLabels.push_back(*At);
   }
 
+  /// A lead's value when it is a constant; a TRACE_GROUPS size or first, which must be one: the
+  /// rows of a CTA are counted from them at the launch site and in the decode map.
+  void recordConstant(AnnotationUse &Use, ArgRole Role, const Expr *Arg,
+                      const AnnotationSpelling &Spelling) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      return;
+    unsigned At = writtenOffset(SM, Target, Arg->getBeginLoc()).value_or(Use.MacroOffset);
+    std::string What = roleName(Role).str() + " of " + Spelling.Macro.str();
+    if (Arg->isValueDependent()) {
+      // One decode map serves every instantiation: its row count cannot vary with them.
+      if (Role != ArgRole::Lead)
+        Use.Problems.push_back({At, What + " must be an integer constant expression that does "
+                                           "not depend on a template parameter (the rows of a "
+                                           "CTA are counted from it at the launch)"});
+      return;
+    }
+    std::optional<llvm::APSInt> Value = Arg->getIntegerConstantExpr(Ctx);
+    if (Role == ArgRole::Lead) {
+      if (Value)
+        Use.LeadValue = Value->getExtValue();
+      return;
+    }
+    if (!Value) {
+      Use.Problems.push_back({At, What + " must be an integer constant expression (the rows of a "
+                                        "CTA are counted from it)"});
+      return;
+    }
+    int64_t V = Value->getExtValue();
+    bool Ok = Role == ArgRole::Size ? V > 0 && V % 32 == 0 && V <= 1024
+                                    : V >= 0 && V % 32 == 0 && V < 1024;
+    if (!Ok) {
+      Use.Problems.push_back(
+          {At, What + " is " + std::to_string(V) +
+                   (Role == ArgRole::Size ? "; it must be a multiple of 32 from 32 to 1024"
+                                          : "; it must be a multiple of 32 below 1024")});
+      return;
+    }
+    (Role == ArgRole::Size ? Use.SliceThreads : Use.FirstThread) = static_cast<unsigned>(V);
+  }
+
   void recordUse(const CallExpr *Call, AnnotationKind Kind) {
     SourceLocation Macro = SM.getExpansionLoc(Call->getBeginLoc());
     if (SM.getFileEntryForID(SM.getFileID(Macro)) != Target)
@@ -594,19 +599,24 @@ private:
     for (unsigned I = 0; I < Call->getNumArgs() && I < Spelling.Roles.size(); ++I) {
       ArgRole Role = Spelling.Roles[I];
       const Expr *Arg = Call->getArg(I);
-      if ((Role != ArgRole::Payload && Role != ArgRole::Lead) || isa<CXXDefaultArgExpr>(Arg))
+      if (Role == ArgRole::Size || Role == ArgRole::First || Role == ArgRole::Lead)
+        recordConstant(Use, Role, Arg, Spelling);
+      if ((Role != ArgRole::Payload && Role != ArgRole::Lead && Role != ArgRole::Condition) ||
+          isa<CXXDefaultArgExpr>(Arg))
         continue;
-      if (findSideEffect(Arg, Ctx))
+      if (std::optional<SideEffect> Effect = Effects.find(Arg)) {
+        unsigned ArgAt = writtenOffset(SM, Target, Arg->getBeginLoc()).value_or(Use.MacroOffset);
         Use.Problems.push_back(
-            {writtenOffset(SM, Target, Arg->getBeginLoc()).value_or(Use.MacroOffset),
-             roleName(Role).str() + " of " + Spelling.Macro.str() +
-                 " has side effects (stripping would change behaviour)"});
+            {writtenOffset(SM, Target, Effect->At->getBeginLoc()).value_or(ArgAt),
+             sideEffectMessage(roleName(Role).str() + " of " + Spelling.Macro.str(), *Effect)});
+      }
     }
     // Uses are per spelled location: an instantiation adds only what its pattern could not see.
     auto [Seen, New] = UseAt.try_emplace(Use.MacroOffset, Model.Uses.size());
     if (!New) {
+      AnnotationUse &First = Model.Uses[Seen->second];
       for (Problem &P : Use.Problems)
-        Model.Uses[Seen->second].Problems.push_back(std::move(P));
+        First.Problems.push_back(std::move(P));
       return;
     }
     Model.Uses.push_back(std::move(Use));

@@ -6,6 +6,8 @@
 #include "Annotation.h"
 #include "Problem.h"
 #include "compat/CudaCompat.h"
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,9 @@ struct AnnotationUse {
   bool BlockIsSwitchBody = false;
   std::vector<unsigned> LaterCaseLabels; // case labels after it in the same switch body
   std::vector<Problem> Problems;         // semantic rule violations (side effects)
+  std::optional<int64_t> LeadValue;      // TRACE_GROUP: the lead, when a constant expression
+  unsigned SliceThreads = 0;             // TRACE_GROUPS: size and first, evaluated
+  unsigned FirstThread = 0;
 };
 
 /// One declaration of a kernel written in the main file.

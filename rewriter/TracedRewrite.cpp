@@ -57,7 +57,8 @@ public:
     groupType = "cutrace::Group<" + std::to_string(Options.MaxEvents) +
                 (Options.Clock == "globaltimer" ? ", cutrace::Clock::globaltimer>" : ">");
 
-    // Groups first: their indices are fixed before any marker refers to them.
+    // Groups first: their indices are fixed before any marker refers to them. A name
+    // identifies a row: every declaration of one name shares one group object.
     std::vector<std::pair<const AnnotationUse *, const Annotation *>> Items;
     bool NeedsBlockGroup = false;
     for (const AnnotationUse *U : Uses)
@@ -66,35 +67,31 @@ public:
     // Only groups can own a marker: searching them alone keeps a kernel of many markers linear.
     std::vector<std::pair<const AnnotationUse *, const Annotation *>> Groups;
     for (auto [U, A] : Items)
-      if (A->Kind == AnnotationKind::Group)
+      if (isGroupKind(A->Kind))
         Groups.push_back({U, A});
     for (auto [U, A] : Items)
-      if (A->Kind != AnnotationKind::Group && A->Kind != AnnotationKind::Dag &&
+      if (!isGroupKind(A->Kind) && A->Kind != AnnotationKind::Dag &&
           !groupFor(Groups, U->MacroOffset))
         NeedsBlockGroup = true;
-    if (NeedsBlockGroup)
+    if (NeedsBlockGroup) {
       M.Groups.push_back({"block", "0"});
-    for (auto [U, A] : Items)
-      if (A->Kind == AnnotationKind::Group) {
-        GroupIndex[U->MacroOffset] = M.Groups.size();
-        M.Groups.push_back({literal(A->Args[0]), text(A->Args[1]).str()});
-      }
-    unsigned NumGroups = M.Groups.size();
-    // On the brace's own line, so the twin's lines stay those of the source.
-    if (NeedsBlockGroup && Kernel.Body.End > Kernel.Body.Begin)
-      edit({Kernel.Body.Begin + 1, Kernel.Body.Begin + 1},
-           " " + groupType + " __cutrace_block(__cutrace_slots, 0, " + std::to_string(NumGroups) +
-               ", 0);");
+      Declared.push_back({0, true, 0});
+      IndexOfName["block"] = 0;
+    }
+    for (auto [U, A] : Groups)
+      declareGroup(M, *U, *A);
+    emitGroupObjects(M, Kernel);
 
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
           {A->spelling().Macro.str(), locationAt(Lines, Options.SourceName, A->MacroOffset)});
       checkSwitchPlacement(*U, *A);
       const AnnotationUse *G = groupFor(Groups, U->MacroOffset);
-      std::string GroupVar = G ? groupVar(M, *G) : "__cutrace_block";
       unsigned Group = G ? GroupIndex[G->MacroOffset] : 0;
-      std::string Text = expand(M, *A, GroupVar, Group, NumGroups, *U);
-      edit(A->Kind == AnnotationKind::Dag ? A->Statement : A->Call, std::move(Text));
+      std::string Text = expand(M, *A, groupVar(M, Group), Group, *U);
+      bool WholeStatement = A->Kind == AnnotationKind::Dag ||
+                            (isGroupKind(A->Kind) && Declared[Group].LeadAtEntry);
+      edit(WholeStatement ? A->Statement : A->Call, std::move(Text));
     }
     addSlotsParameter(Kernel);
     if (Kernel.IsTemplate && !Kernel.Instantiated && !Uses.empty())
@@ -117,7 +114,15 @@ private:
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
-  std::map<unsigned, size_t> GroupIndex;
+  std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
+  std::map<std::string, size_t> IndexOfName;
+  /// What every declaration of one group name agreed on.
+  struct GroupDeclaration {
+    unsigned FirstOffset = 0;
+    bool LeadAtEntry = true; // a constant lead, the same at every declaration (or a sliced group)
+    int64_t Lead = 0;
+  };
+  std::vector<GroupDeclaration> Declared; // by group index
   std::map<std::string, unsigned> LaneIds;
 
   llvm::StringRef text(Span S) const { return Buffer.substr(S.Begin, S.size()); }
@@ -141,15 +146,115 @@ private:
            unsigned Offset) const {
     const AnnotationUse *Best = nullptr;
     for (auto [U, A] : Groups)
-      if (A->Kind == AnnotationKind::Group && U->MacroOffset < Offset && U->Block.Begin < Offset &&
+      if (isGroupKind(A->Kind) && U->MacroOffset < Offset && U->Block.Begin < Offset &&
           Offset < U->Block.End && (!Best || Best->Block.Begin <= U->Block.Begin))
         Best = U;
     return Best;
   }
 
-  std::string groupVar(const KernelMapModel &M, const AnnotationUse &G) {
-    size_t Index = GroupIndex[G.MacroOffset];
+  std::string groupVar(const KernelMapModel &M, size_t Index) const {
+    if (Index == 0 && M.Groups[0].Name == "block" && !M.Groups[0].SliceThreads)
+      return "__cutrace_block";
     return "__cutrace_" + identifierFrom(M.Groups[Index].Name) + "_" + std::to_string(Index);
+  }
+
+  std::string where(unsigned Offset) const {
+    return locationAt(Lines, Options.SourceName, Offset);
+  }
+
+  /// Gives a group declaration its group: the one its name already has, or a new one. The
+  /// declarations of one name must agree on what the row is.
+  void declareGroup(KernelMapModel &M, const AnnotationUse &U, const Annotation &A) {
+    std::string Name = literal(A.Args[0]);
+    bool Sliced = A.Kind == AnnotationKind::Groups;
+    if (Sliced && !U.SliceThreads) {
+      if (!hasErrors(U.Problems))
+        Plan.Problems.push_back(
+            {A.Args[1].Begin, "size of TRACE_GROUPS must be an integer constant expression that "
+                              "does not depend on a template parameter (the rows of a CTA are "
+                              "counted from it at the launch)"});
+      return;
+    }
+    auto [It, New] = IndexOfName.try_emplace(Name, M.Groups.size());
+    GroupIndex[U.MacroOffset] = It->second;
+    if (New) {
+      MapGroup G{Name, Sliced ? "slice" : text(A.Args[1]).str()};
+      if (Sliced) {
+        G.SliceThreads = U.SliceThreads;
+        G.FirstThread = U.FirstThread;
+      }
+      M.Groups.push_back(std::move(G));
+      Declared.push_back({A.MacroOffset, Sliced || U.LeadValue.has_value(),
+                          U.LeadValue.value_or(0)});
+      return;
+    }
+    MapGroup &G = M.Groups[It->second];
+    GroupDeclaration &D = Declared[It->second];
+    std::string First = where(D.FirstOffset);
+    if (Sliced != (G.SliceThreads != 0)) {
+      Plan.Problems.push_back(
+          {A.MacroOffset, "group '" + Name + "' is declared with " +
+                              (Sliced ? "TRACE_GROUP" : "TRACE_GROUPS") + " at " + First +
+                              " and with " + A.spelling().Macro.str() +
+                              " here; a name identifies one kind of row"});
+      return;
+    }
+    if (Sliced) {
+      if (G.SliceThreads != U.SliceThreads || G.FirstThread != U.FirstThread)
+        Plan.Problems.push_back(
+            {A.MacroOffset,
+             "group '" + Name + "' is declared with size " + std::to_string(G.SliceThreads) +
+                 " and first " + std::to_string(G.FirstThread) + " at " + First +
+                 "; every declaration of a name must give the same size and first"});
+      return;
+    }
+    if (D.LeadAtEntry && U.LeadValue && *U.LeadValue != D.Lead)
+      Plan.Problems.push_back({A.Args[1].Begin,
+                               "group '" + Name + "' is declared with lead " +
+                                   std::to_string(D.Lead) + " at " + First +
+                                   "; every declaration of a name must name the same lead "
+                                   "thread (a name identifies one row, written by one thread)"});
+    else if (!U.LeadValue)
+      D.LeadAtEntry = false;
+  }
+
+  /// Every group of the kernel is constructed at its entry, on the brace's own line (so the
+  /// twin's lines stay those of the source): a group declared in a loop or in several branches
+  /// keeps one row and one cursor for the whole kernel.
+  void emitGroupObjects(const KernelMapModel &M, const KernelDecl &Kernel) {
+    if (M.Groups.empty() || Kernel.Body.End <= Kernel.Body.Begin)
+      return;
+    // Rows before each group: constant until a sliced group, whose row count follows from the
+    // block size.
+    unsigned Fixed = 0;
+    std::string Sliced;
+    std::vector<std::string> RowOf;
+    for (const MapGroup &G : M.Groups) {
+      RowOf.push_back(std::to_string(Fixed) + Sliced);
+      if (!G.SliceThreads) {
+        ++Fixed;
+        continue;
+      }
+      Sliced += " + cutrace::slices_in(cutrace::cta_threads(), " +
+                std::to_string(G.SliceThreads) + ", " + std::to_string(G.FirstThread) + ")";
+    }
+    std::string Rows = std::to_string(Fixed) + Sliced;
+    std::string Text;
+    if (!Sliced.empty()) {
+      Text += " const uint32_t __cutrace_rows = " + Rows + ";";
+      Rows = "__cutrace_rows";
+    }
+    for (size_t I = 0; I < M.Groups.size(); ++I) {
+      const MapGroup &G = M.Groups[I];
+      std::string Writer =
+          G.SliceThreads ? "cutrace::Slices{" + std::to_string(G.SliceThreads) + ", " +
+                               std::to_string(G.FirstThread) + "}"
+          : Declared[I].LeadAtEntry ? std::to_string(Declared[I].Lead)
+                                    : std::string("cutrace::LeadAtDeclaration{}");
+      Text += " " + groupType + " " + groupVar(M, I) + "(__cutrace_slots, " + RowOf[I] + ", " +
+              Rows + ", " + Writer + ");";
+    }
+    edit({Kernel.Body.Begin + 1, Kernel.Body.Begin + 1}, Text);
   }
 
   unsigned laneId(KernelMapModel &M, const std::string &Lane) {
@@ -165,11 +270,14 @@ private:
   }
 
   std::string expand(KernelMapModel &M, const Annotation &A, const std::string &GroupVar,
-                     unsigned Group, unsigned NumGroups, const AnnotationUse &U) {
-    if (A.Kind == AnnotationKind::Group)
-      return groupType + " " + groupVar(M, U) + "(__cutrace_slots, " +
-             std::to_string(GroupIndex[U.MacroOffset]) + ", " + std::to_string(NumGroups) + ", (" +
-             text(A.Args[1]).str() + "))";
+                     unsigned Group, const AnnotationUse &U) {
+    if (isGroupKind(A.Kind)) {
+      unsigned Index = GroupIndex.count(U.MacroOffset) ? GroupIndex[U.MacroOffset] : 0;
+      if (Declared.empty() || Declared[Index].LeadAtEntry)
+        return "/* " + A.spelling().Macro.str() + "(" + commentSafe(text(A.Args[0])) +
+               ", ...): group " + std::to_string(Index) + ", constructed at the kernel's entry */";
+      return groupVar(M, Index) + ".lead((" + text(A.Args[1]).str() + "))";
+    }
     if (A.Kind == AnnotationKind::Dag) {
       std::string Src = literal(A.Args[0]), Dst = literal(A.Args[1]);
       M.Flows.push_back({Src, Dst});
@@ -181,17 +289,24 @@ private:
     std::optional<Span> LaneArg = A.argWithRole(ArgRole::Lane);
     MapSite Site;
     Site.Id = M.Sites.size();
-    Site.Kind = A.Kind;
-    Site.Name = literal(A.Args[0]);
+    Site.Kind = A.Kind == AnnotationKind::RecordIf ? AnnotationKind::Record : A.Kind;
+    Site.Name = literal(*A.argWithRole(ArgRole::Name));
     Site.Lane = laneId(M, LaneArg ? literal(*LaneArg) : "main");
     Site.Group = Group;
     Site.Loc = locationAt(Lines, Options.SourceName, A.MacroOffset);
     M.Sites.push_back(Site);
     std::string Args = std::to_string(Site.Id) + ", " + payload(A) + ")";
+    std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
+    std::string CondArg = Cond ? "(" + text(*Cond).str() + "), " : "";
     switch (A.Kind) {
     case AnnotationKind::Range:
       return "cutrace::Range __cutrace_range_" + std::to_string(Site.Id) + "(" + GroupVar + ", " +
              Args;
+    case AnnotationKind::RangeIf:
+      return "cutrace::RangeIf __cutrace_range_" + std::to_string(Site.Id) + "(" + GroupVar +
+             ", " + CondArg + Args;
+    case AnnotationKind::RecordIf:
+      return GroupVar + ".instant_if(" + CondArg + Args;
     case AnnotationKind::RangeStart:
       return GroupVar + ".start(" + Args;
     default:
@@ -201,8 +316,7 @@ private:
 
   /// A scope object declared straight in a switch body would be jumped over by a later case.
   void checkSwitchPlacement(const AnnotationUse &U, const Annotation &A) {
-    bool DeclaresObject = A.Kind == AnnotationKind::Group || A.Kind == AnnotationKind::Range ||
-                          A.Kind == AnnotationKind::RangeStart;
+    bool DeclaresObject = isScopedRangeKind(A.Kind) || A.Kind == AnnotationKind::RangeStart;
     if (DeclaresObject && U.BlockIsSwitchBody && !U.LaterCaseLabels.empty())
       Plan.Problems.push_back(
           {A.MacroOffset, A.spelling().Macro.str() +

@@ -202,6 +202,73 @@ TEST(TracedRules, NestedGroupsShadowUntilEndOfBlock) {
   EXPECT_EQ(K["groups"][3]["lead"], "32");
 }
 
+TEST(TracedRules, GroupNameIdentifiesOneRowConstructedAtKernelEntry) {
+  // "producer" is declared in the prologue and again inside the k-loop: one group, one object
+  // constructed at the kernel's entry, so re-running the loop never restarts its row.
+  Rewritten R = rewrite("loop_groups");
+  const nlohmann::json &K = kernel(R, "loop_groups");
+  std::vector<std::string> Groups;
+  for (const nlohmann::json &G : K["groups"])
+    Groups.push_back(G["name"]);
+  EXPECT_EQ(Groups, (std::vector<std::string>{"producer", "consumer"}));
+  EXPECT_EQ(groupOfSite(K, "prologue"), 0);
+  EXPECT_EQ(groupOfSite(K, "tma_issue"), 0);
+  EXPECT_EQ(groupOfSite(K, "issued"), 0);
+  EXPECT_EQ(groupOfSite(K, "mma"), 1);
+  EXPECT_EQ(count(R.Text, "cutrace::Group<1024> __cutrace_producer_0("), 1u) << R.Text;
+  size_t Entry = R.Text.find("loop_groups_cutrace_traced(");
+  size_t Loop = R.Text.find("for (int kt = 0;", Entry);
+  EXPECT_LT(R.Text.find("cutrace::Group<1024> __cutrace_consumer_1(__cutrace_slots, 1, 2, 32);",
+                        Entry),
+            Loop)
+      << "a group declared in a loop is constructed before the loop\n"
+      << R.Text;
+}
+
+TEST(TracedRules, SlicedGroupsCountRowsFromTheBlockSize) {
+  Rewritten R = rewrite("slice_groups");
+  const nlohmann::json &K = kernel(R, "slice_groups");
+  ASSERT_EQ(K["groups"].size(), 3u);
+  EXPECT_FALSE(K["groups"][0].contains("slice_threads"));
+  EXPECT_EQ(K["groups"][1]["slice_threads"], 128);
+  EXPECT_EQ(K["groups"][1]["first_thread"], 128);
+  EXPECT_EQ(K["groups"][2]["slice_threads"], 32);
+  EXPECT_EQ(K["groups"][2]["first_thread"], 0);
+  // The warp rows come after the producer row and the consumer warpgroups' rows.
+  EXPECT_NE(R.Text.find("__cutrace_warp_2(__cutrace_slots, 1 + cutrace::slices_in("
+                        "cutrace::cta_threads(), 128, 128), __cutrace_rows, "
+                        "cutrace::Slices{32, 0});"),
+            std::string::npos)
+      << R.Text;
+  std::string Header = readFile(inputsDir() / "slice_groups.trace_map.h");
+  EXPECT_NE(Header.find("slice_groups_slices[] = {{1, 128, 128}, {2, 32, 0}};"),
+            std::string::npos);
+}
+
+TEST(TracedRules, PredicatedMarkersJoinTheStorePredicateWithoutABranch) {
+  Rewritten R = rewrite("slice_groups");
+  EXPECT_NE(R.Text.find("__cutrace_consumer_1.instant_if((t % 8 == 0), 2, (t));"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("cutrace::RangeIf __cutrace_range_3(__cutrace_warp_2, (row % 2 == 0), 3, "
+                        "(row));"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_EQ(R.Text.find("if (t % 8"), std::string::npos) << "no branch is added";
+  const nlohmann::json &K = kernel(R, "slice_groups");
+  EXPECT_EQ(K["sites"][2]["kind"], "record");
+  EXPECT_EQ(K["sites"][3]["kind"], "range");
+}
+
+TEST(TracedRules, ComputedLeadChosenWhereTheGroupIsDeclared) {
+  Rewritten R = rewrite("computed_lead");
+  EXPECT_NE(R.Text.find("__cutrace_leader_0(__cutrace_slots, 0, 1, "
+                        "cutrace::LeadAtDeclaration{});"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("  __cutrace_leader_0.lead((leader));\n"), std::string::npos) << R.Text;
+}
+
 TEST(TracedRules, TwoKernelsPerFileEachGetAMapOthersUntouched) {
   Rewritten R = rewrite("two_kernels");
   ASSERT_EQ(R.Map["kernels"].size(), 2u);

@@ -55,25 +55,52 @@ __device__ __forceinline__ uint32_t hi(uint64_t v) { return uint32_t(v >> 32); }
 
 } // namespace detail
 
-// One row of the trace buffer per (CTA, group). RAII: the constructor writes the row's start
-// header (SM id, globaltimer, clock64), the destructor its end header (event count, dropped count,
+// How a group picks its writer when its lead is not a constant: `Group::lead()` at the
+// declaration does.
+struct LeadAtDeclaration {};
+
+// A TRACE_GROUPS group: one row per slice of `size` threads from linear thread `first` on.
+struct Slices {
+  uint32_t size;
+  uint32_t first;
+};
+
+__device__ __forceinline__ uint32_t cta_linear() {
+  return blockIdx.x + blockIdx.y * gridDim.x + blockIdx.z * gridDim.x * gridDim.y;
+}
+__device__ __forceinline__ uint32_t thread_linear() {
+  return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+}
+__device__ __forceinline__ uint32_t cta_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+
+// One row of the trace buffer per (CTA, group), or per (CTA, slice) for a sliced group. The
+// generated code constructs every group of a kernel at the kernel's entry, so a group declared in
+// a loop or in several branches keeps one row and one cursor (docs/design.md, "Traced
+// contract"). RAII: the constructor writes the row's start header (SM id, globaltimer, clock64),
+// the destructor, at the writer thread's exit, its end header (event count, dropped count,
 // globaltimer, clock64). Not copyable: two objects writing one row would corrupt it.
 template <uint32_t MaxEvents, Clock C = Clock::clock64> class Group {
 public:
-  __device__ __forceinline__ Group(Slots *slots, uint32_t group_index, uint32_t num_groups,
-                                   uint32_t lead) {
-    const uint32_t cta = blockIdx.x + blockIdx.y * gridDim.x + blockIdx.z * gridDim.x * gridDim.y;
-    const uint32_t thread =
-        threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
-    writer_ = slots != nullptr && thread == lead;
-    // An integer address, so no pointer is ever formed from a null `slots`. It is the same for
-    // every thread of the CTA, so it can live in uniform registers; only `writer_` differs.
-    const uint64_t row = uint64_t(cta) * num_groups + group_index;
-    row_ = reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes + row * kRowStride;
-    const uint64_t ns = detail::globaltimer();
-    const uint64_t clk = detail::cycles();
-    detail::store16_if(writer_, row_, kRowStartTag, detail::smid(), detail::lo(ns), detail::hi(ns));
-    detail::store16_if(writer_, row_ + 16, detail::lo(clk), detail::hi(clk), cta, group_index);
+  // A group with a constant lead: row `row` of the CTA's `rows`, written by thread `lead`.
+  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, uint32_t lead) {
+    writer_ = slots != nullptr && thread_linear() == lead;
+    open(slots, row, rows, writer_);
+  }
+
+  // A group whose lead is chosen where it is declared (`lead()`): thread 0 writes the start
+  // header, so a row nobody leads still says it started, with no records and no end.
+  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, LeadAtDeclaration) {
+    writer_ = false;
+    open(slots, row, rows, slots != nullptr && thread_linear() == 0);
+  }
+
+  // A sliced group: rows `row` .. of the CTA's `rows`, one per slice, each written by the
+  // slice's first thread. Threads before `first` belong to no slice and never write.
+  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, Slices s) {
+    const uint32_t thread = thread_linear();
+    const uint32_t in_slices = thread - s.first;
+    writer_ = slots != nullptr && thread >= s.first && in_slices % s.size == 0;
+    open(slots, row + (thread >= s.first ? in_slices / s.size : 0), rows, writer_);
   }
 
   __device__ __forceinline__ ~Group() {
@@ -82,6 +109,12 @@ public:
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
     detail::store16_if(writer_, row_ + 32, kRowEndTag, cursor_, detail::lo(ns), detail::hi(ns));
     detail::store16_if(writer_, row_ + 48, detail::lo(clk), detail::hi(clk), dropped, 0);
+  }
+
+  // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
+  // declaration of one name must name the same thread (two writers would share one row).
+  __device__ __forceinline__ void lead(uint32_t lead) {
+    writer_ = row_ != 0 && thread_linear() == lead;
   }
 
   Group(const Group &) = delete;
@@ -95,6 +128,17 @@ public:
   }
   __device__ __forceinline__ void instant(uint32_t site, int32_t payload) {
     record(RecordKind::instant, site, payload);
+  }
+  // TRACE_RECORD_IF / TRACE_RANGE_IF: when `cond` is false nothing is stored and no slot is
+  // used; the condition only joins the store's predicate and the cursor's increment.
+  __device__ __forceinline__ void instant_if(bool cond, uint32_t site, int32_t payload) {
+    record(RecordKind::instant, site, payload, cond);
+  }
+  __device__ __forceinline__ void begin_if(bool cond, uint32_t site, int32_t payload) {
+    record(RecordKind::begin, site, payload, cond);
+  }
+  __device__ __forceinline__ void end_if(bool cond, uint32_t site) {
+    record(RecordKind::end, site, 0, cond);
   }
   // BEGIN of an explicit range; the token carries what its END must repeat.
   __device__ __forceinline__ Token start(uint32_t site, int32_t payload) {
@@ -123,6 +167,31 @@ private:
                        uint32_t(payload), detail::lo(t), detail::hi(t));
     ++cursor_;
   }
+  __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload,
+                                         bool cond) {
+    const uint64_t t = now();
+    const bool ok = cond && writer_ && cursor_ < MaxEvents;
+    const uint32_t head = (uint32_t(kind) << kRecordKindShift) | (site & kSiteMask);
+    detail::store16_if(ok, row_ + kRowHeaderBytes + uint64_t(cursor_) * kRecordBytes, head,
+                       uint32_t(payload), detail::lo(t), detail::hi(t));
+    cursor_ += uint32_t(cond);
+  }
+
+  // The row's address, and its start header written by `header_writer`. An integer address, so
+  // no pointer is ever formed from a null `slots`; 0 when there is no buffer.
+  __device__ __forceinline__ void open(Slots *slots, uint32_t row, uint32_t rows,
+                                       bool header_writer) {
+    const uint32_t cta = cta_linear();
+    const uint64_t index = uint64_t(cta) * rows + row;
+    row_ = slots == nullptr
+               ? 0
+               : reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes + index * kRowStride;
+    const uint64_t ns = detail::globaltimer();
+    const uint64_t clk = detail::cycles();
+    detail::store16_if(header_writer, row_, kRowStartTag, detail::smid(), detail::lo(ns),
+                       detail::hi(ns));
+    detail::store16_if(header_writer, row_ + 16, detail::lo(clk), detail::hi(clk), cta, row);
+  }
 
   uint64_t row_;        // address of this group's row (stored to only by the writer)
   uint32_t cursor_ = 0; // events attempted so far
@@ -146,6 +215,25 @@ public:
 private:
   G &group_;
   uint32_t site_;
+};
+
+// TRACE_RANGE_IF: a scoped range whose BEGIN and END are stored only when `cond` held at the
+// start; the condition is evaluated once.
+template <class G> class RangeIf {
+public:
+  __device__ __forceinline__ RangeIf(G &group, bool cond, uint32_t site, int32_t payload)
+      : group_(group), site_(site), cond_(cond) {
+    group_.begin_if(cond_, site_, payload);
+  }
+  __device__ __forceinline__ ~RangeIf() { group_.end_if(cond_, site_); }
+
+  RangeIf(const RangeIf &) = delete;
+  RangeIf &operator=(const RangeIf &) = delete;
+
+private:
+  G &group_;
+  uint32_t site_;
+  bool cond_;
 };
 
 } // namespace cutrace

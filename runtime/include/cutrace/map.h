@@ -6,19 +6,53 @@
 
 #include <cstdint>
 
+// The row arithmetic below runs on the host (buffer sizes) and on the device (row addresses).
+#if defined(__CUDACC__) || defined(__CUDA__)
+#define CUTRACE_MAP_HD_ __host__ __device__
+#else
+#define CUTRACE_MAP_HD_
+#endif
+
 namespace cutrace {
 
 // Which counter the records of a kernel carry as their timestamp.
 enum class Clock : uint32_t { clock64 = 0, globaltimer = 1 };
 
+// A `TRACE_GROUPS(name, size, first)` group: one row per slice of `slice_threads` threads of the
+// CTA from linear thread `first_thread` on, so its row count follows from the block size.
+struct SliceGroup {
+  uint32_t group;         // the group's index in the decode map
+  uint32_t slice_threads; // a multiple of 32
+  uint32_t first_thread;  // a multiple of 32
+};
+
+// How many slices of `size` threads from thread `first` on a CTA of `threads` threads has; a last,
+// partial slice counts (its first thread exists and writes).
+CUTRACE_MAP_HD_ constexpr uint32_t slices_in(uint32_t threads, uint32_t size, uint32_t first) {
+  return threads > first ? (threads - first + size - 1) / size : 0;
+}
+
 // One per annotated kernel, emitted by `trace-rewrite --traced` into `<file>.trace_map.h`.
 struct KernelMap {
   const char *kernel;  // kernel name as spelled
-  uint32_t num_groups; // rows per CTA
+  uint32_t num_groups; // groups in the decode map; rows per CTA when no group is sliced
   uint32_t max_events; // event capacity per row
   Clock clock;
   const char *json; // this kernel's decode map as JSON (docs/FORMAT.md, "Decode map")
+  const SliceGroup *slice_groups = nullptr; // the TRACE_GROUPS groups, by increasing index
+  uint32_t num_slice_groups = 0;
 };
+
+// Rows per CTA of a launch with `block_threads` threads per CTA: one per TRACE_GROUP group, one
+// per slice of each TRACE_GROUPS group. Rows are ordered by group index, a sliced group's rows
+// by slice (docs/FORMAT.md, "Rows of a CTA").
+CUTRACE_MAP_HD_ constexpr uint32_t rows_per_cta(const KernelMap &map, uint32_t block_threads) {
+  uint32_t rows = map.num_groups - map.num_slice_groups;
+  for (uint32_t i = 0; i < map.num_slice_groups; ++i)
+    rows += slices_in(block_threads, map.slice_groups[i].slice_threads,
+                      map.slice_groups[i].first_thread);
+  return rows;
+}
 
 // Opaque handle to one launch's trace buffer; kernels receive `cutrace::Slots *__cutrace_slots`.
 struct Slots;

@@ -19,11 +19,15 @@
 namespace cutrace_tool {
 struct token {};
 CUTRACE_HD_ void group(const char *name, int lead);
+CUTRACE_HD_ void groups(const char *name, int size, int first = 0);
 CUTRACE_HD_ void range(const char *name, const char *lane = "main", int payload = 0);
 CUTRACE_HD_ token range_start(const char *name, const char *lane = "main", int payload = 0);
 CUTRACE_HD_ void range_end(token tok);
 CUTRACE_HD_ void record(const char *name, int payload = 0, const char *lane = "main");
 CUTRACE_HD_ void dag(const char *src, const char *dst);
+CUTRACE_HD_ void range_if(bool cond, const char *name, const char *lane = "main", int payload = 0);
+CUTRACE_HD_ void record_if(bool cond, const char *name, int payload = 0,
+                           const char *lane = "main");
 } // namespace cutrace_tool
 #define TRACE_GROUP(name, lead) ::cutrace_tool::group(name, lead)
 #define TRACE_RANGE(...) ::cutrace_tool::range(__VA_ARGS__)
@@ -31,6 +35,9 @@ CUTRACE_HD_ void dag(const char *src, const char *dst);
 #define TRACE_RANGE_END(tok) ::cutrace_tool::range_end(tok)
 #define TRACE_RECORD(...) ::cutrace_tool::record(__VA_ARGS__)
 #define TRACE_DAG(src, dst) ::cutrace_tool::dag(src, dst)
+#define TRACE_GROUPS(...) ::cutrace_tool::groups(__VA_ARGS__)
+#define TRACE_RANGE_IF(...) ::cutrace_tool::range_if(__VA_ARGS__)
+#define TRACE_RECORD_IF(...) ::cutrace_tool::record_if(__VA_ARGS__)
 #else
 namespace cutrace_noop {
 // An empty destructor makes the token a class with a non-trivial destructor, so a token that is
@@ -49,6 +56,9 @@ template <class... Args> CUTRACE_HD_ constexpr int use(const Args &...) { return
 #define TRACE_RANGE_END(tok) static_cast<void>(tok)
 #define TRACE_RECORD(...) CUTRACE_NOOP_(__VA_ARGS__)
 #define TRACE_DAG(src, dst) CUTRACE_NOOP_(src, dst)
+#define TRACE_GROUPS(...) CUTRACE_NOOP_(__VA_ARGS__)
+#define TRACE_RANGE_IF(...) CUTRACE_NOOP_(__VA_ARGS__)
+#define TRACE_RECORD_IF(...) CUTRACE_NOOP_(__VA_ARGS__)
 #endif
 
 #endif // CUTRACE_TRACE_H

@@ -75,9 +75,11 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   const bool mapped = memory == Memory::mapped;
   using E = Expected<DeviceBuffer>;
   const uint64_t ctas = uint64_t(grid.x) * grid.y * grid.z;
-  const uint64_t rows = ctas * map.num_groups;
+  // Rows per CTA follow from the block size when a group is sliced (one row per warp, ...).
+  const uint32_t per_cta = rows_per_cta(map, block.x * block.y * block.z);
+  const uint64_t rows = ctas * per_cta;
   const uint64_t stride = row_stride_bytes(map.max_events);
-  if (map.num_groups == 0 || rows > std::numeric_limits<uint32_t>::max() ||
+  if (per_cta == 0 || rows > std::numeric_limits<uint32_t>::max() ||
       stride > std::numeric_limits<uint32_t>::max() ||
       rows * stride > std::numeric_limits<size_t>::max() - kBufferHeaderBytes)
     return E::failure("launch too large to trace (" + std::to_string(rows) + " rows of " +
@@ -85,7 +87,7 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
 
   DeviceBuffer buf;
-  buf.header_ = BufferHeader::for_launch(map.num_groups, map.max_events, map.clock, g, b);
+  buf.header_ = BufferHeader::for_launch(per_cta, map.max_events, map.clock, g, b);
   buf.bytes_ = size_t(buf.header_.buffer_bytes());
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));

@@ -179,7 +179,9 @@ private:
 
   static uint64_t buffer_bytes(const KernelMap &map, dim3 grid, dim3 block) {
     const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    return BufferHeader::for_launch(map.num_groups, map.max_events, map.clock, g, b).buffer_bytes();
+    return BufferHeader::for_launch(rows_per_cta(map, block.x * block.y * block.z),
+                                    map.max_events, map.clock, g, b)
+        .buffer_bytes();
   }
 
   static bool capturing(cudaStream_t stream) {

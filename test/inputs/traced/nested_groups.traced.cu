@@ -29,22 +29,22 @@ __global__ void nested_groups(float *data, int tiles) {
 #line 27 "nested_groups.cu"
 }
 #line 5 "nested_groups.cu"
-__global__ void nested_groups_cutrace_traced(float *data, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 4, 0);
+__global__ void nested_groups_cutrace_traced(float *data, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 4, 0); cutrace::Group<1024> __cutrace_producer_1(__cutrace_slots, 1, 4, 0); cutrace::Group<1024> __cutrace_producer_inner_2(__cutrace_slots, 2, 4, 1); cutrace::Group<1024> __cutrace_consumer_3(__cutrace_slots, 3, 4, 32);
   __cutrace_block.instant(0, 0);
   const int warp = threadIdx.x / 32;
   if (warp == 0) {
-    cutrace::Group<1024> __cutrace_producer_1(__cutrace_slots, 1, 4, (0));
+    /* TRACE_GROUP("producer", ...): group 1, constructed at the kernel's entry */
     for (int t = 0; t < tiles; ++t) {
       cutrace::Range __cutrace_range_1(__cutrace_producer_1, 1, (t));
       data[t] = 1.0f;
       {
-        cutrace::Group<1024> __cutrace_producer_inner_2(__cutrace_slots, 2, 4, (1));
+        /* TRACE_GROUP("producer_inner", ...): group 2, constructed at the kernel's entry */
         __cutrace_producer_inner_2.instant(2, (t));
       }
       __cutrace_producer_1.instant(3, (t));
     }
   } else {
-    cutrace::Group<1024> __cutrace_consumer_3(__cutrace_slots, 3, 4, (32));
+    /* TRACE_GROUP("consumer", ...): group 3, constructed at the kernel's entry */
     for (int t = 0; t < tiles; ++t) {
       cutrace::Range __cutrace_range_4(__cutrace_consumer_3, 4, (t));
       data[t] *= 2.0f;
