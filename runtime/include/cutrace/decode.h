@@ -45,7 +45,11 @@ struct Site {
 struct GroupInfo {
   uint32_t index = 0;
   std::string name;
-  std::string lead; // the lead expression as written
+  std::string lead; // the lead expression as written ("slice" for a TRACE_GROUPS group)
+  // TRACE_GROUPS: one row per slice of slice_threads threads from linear thread first_thread on
+  // (docs/FORMAT.md, "Rows of a CTA"). 0: a TRACE_GROUP group, one row per CTA.
+  uint32_t slice_threads = 0, first_thread = 0;
+  bool sliced() const { return slice_threads != 0; }
 };
 
 struct FlowDecl {
@@ -63,9 +67,44 @@ struct DecodeMap {
   std::vector<FlowDecl> flows;
 
   const Site *site(uint32_t id) const; // nullptr when the map has no such site
+  bool any_sliced() const;             // some group is a TRACE_GROUPS group
 };
 
 Expected<DecodeMap> parse_decode_map(const std::string &json);
+
+// ---- Rows of a CTA (docs/FORMAT.md, "Rows of a CTA") ----
+
+inline constexpr uint32_t kNoSlice = UINT32_MAX;
+
+// Which group, and which slice of it, one row of a CTA belongs to.
+struct RowPlace {
+  uint32_t group = 0;
+  uint32_t slice = kNoSlice;            // kNoSlice: a TRACE_GROUP row
+  std::optional<uint32_t> first_thread; // the slice's first linear thread, or a literal lead
+};
+
+// The rows of every CTA of a launch with `block` threads: groups in index order, a TRACE_GROUP
+// group one row, a TRACE_GROUPS group slices_in(threads, size, first) rows. Computed per group,
+// never per row, so a corrupt header cannot make it large.
+class RowPlan {
+public:
+  RowPlan(const DecodeMap &map, const uint32_t block[3]);
+  // Rows per CTA the map gives for this block (what header word 2 must say).
+  uint64_t rows_per_cta() const { return rows_; }
+  // The place of row `row_in_cta`; past the plan (a header that disagrees with the map) it is
+  // group `row_in_cta`, unsliced, as the decoder has always placed rows.
+  RowPlace place(uint32_t row_in_cta) const;
+
+private:
+  const DecodeMap &map_;
+  uint32_t block_threads_;
+  std::vector<uint64_t> first_row_; // per group: its first row in the CTA
+  uint64_t rows_ = 0;
+};
+
+// `name[wN]` (32-thread slices), `name[wgN]` (128), `name[tN]` (other sizes; N the first thread),
+// the group's name for a TRACE_GROUP row, `#g` for a group the map does not have.
+std::string row_label(const DecodeMap &map, const RowPlace &place);
 
 // ---- Buffer header (first 64 bytes of the device buffer) ----
 
@@ -134,9 +173,13 @@ enum class RateSource {
 const char *rate_source_name(RateSource source); // "measured", "SM-pooled", ...
 
 struct Row {
-  uint32_t index = 0; // row number in the buffer
-  uint32_t cta = 0;   // linear CTA index
+  uint32_t index = 0;      // row number in the buffer
+  uint32_t cta = 0;        // linear CTA index
+  uint32_t row_in_cta = 0; // index % rows per CTA (docs/FORMAT.md, "Rows of a CTA")
   uint32_t group = 0;
+  uint32_t slice = kNoSlice;            // slice of a TRACE_GROUPS group; kNoSlice otherwise
+  std::optional<uint32_t> first_thread; // the thread that writes the row, when known
+  std::string label;                    // "consumer[w3]", or the group's name (row_label)
   uint32_t smid = 0;
   bool started = false; // start tag seen
   bool closed = false;  // end tag seen (the group's scope exited normally)
@@ -153,6 +196,13 @@ struct Row {
   uint32_t unmatched_ends = 0;  // ENDs with no open BEGIN of their site in their lane
   uint32_t unknown_sites = 0;   // records whose site id the map does not know
   uint32_t invalid_records = 0; // non-zero head words that are not a valid record
+
+  bool sliced() const { return slice != kNoSlice; }
+  // Started, never closed, nothing recorded: a group whose writer never came (a computed lead
+  // no thread matched). Not a kernel that trapped (docs/FORMAT.md, "Rows of a CTA").
+  bool started_empty() const { return started && !closed && stored == 0; }
+  // Started and cut off after recording: the kernel trapped or was killed.
+  bool never_ended() const { return started && !closed && stored != 0; }
 };
 
 struct SliceRef {
@@ -193,7 +243,9 @@ struct DecodeOptions {
 Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
              const DecodeOptions &options = {});
 
-// Fills trace.flows from the map's flow declarations (called by decode()).
+// Fills trace.flows from the map's flow declarations (called by decode()): per CTA, each src
+// slice pairs with the dst slice of the same payload when both ends carry payloads, else the
+// i-th src with the i-th dst, in time order (docs/annotations.md, "TRACE_DAG").
 void match_flows(const DecodeMap &map, Trace &trace);
 
 } // namespace cutrace

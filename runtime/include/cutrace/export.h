@@ -68,11 +68,45 @@ struct EventSummary {
 
 struct GroupSummary {
   std::string name;
-  uint32_t rows = 0;  // CTAs in which the group ran
+  uint32_t rows = 0;  // rows of the group that started (one per CTA unless it is sliced)
+  uint32_t ctas = 0;  // CTAs in which the group ran
   double busy_ns = 0; // union of the group's slices, summed over its rows
   double span_ns = 0; // row start to row end, summed over its rows
   double busy_fraction() const { return span_ns > 0 ? busy_ns / span_ns : 0; }
 };
+
+// One slice of a TRACE_GROUPS group (e.g. warp 3: "consumer[w3]"), over the CTAs where its row
+// started.
+struct SliceRowSummary {
+  uint32_t slice = 0;
+  std::string label;
+  uint32_t rows = 0;   // rows of this slice that started (one per CTA)
+  uint64_t events = 0; // slices and instants decoded from them
+  double busy_ns = 0;  // union of the row's slices over its life, summed over its rows
+  double span_ns = 0;  // row start to row end, summed over its rows
+  double busy_fraction() const { return span_ns > 0 ? busy_ns / span_ns : 0; }
+};
+
+// Smallest, median (nearest rank) and largest value.
+struct Spread {
+  double min = 0, median = 0, max = 0;
+};
+Spread spread_of(std::vector<double> values);
+
+// A TRACE_GROUPS group's slices side by side, and how unequal they are: the spread of busy time
+// and of event counts over its slices (docs/viewer.md, "Summary").
+struct SliceGroupSummary {
+  uint32_t group = 0;
+  std::string name;
+  uint32_t slice_threads = 0, first_thread = 0;
+  std::vector<SliceRowSummary> slices; // by slice index; only slices whose row started
+  Spread busy_ns, busy_fraction, events;
+};
+
+// Per-slice statistics of every sliced group of `map`, over the rows of all `traces` (launches
+// of the one kernel the map describes).
+std::vector<SliceGroupSummary> summarize_slices(const DecodeMap &map,
+                                                const std::vector<const Trace *> &traces);
 
 struct SmSummary {
   uint32_t smid = 0;
@@ -83,9 +117,10 @@ struct SmSummary {
 struct TraceSummary {
   std::string kernel;
   BufferHeader header;
-  std::vector<EventSummary> events; // sorted by name
-  std::vector<GroupSummary> groups; // in group index order
-  std::vector<SmSummary> sms;       // by SM id
+  std::vector<EventSummary> events;            // sorted by name
+  std::vector<GroupSummary> groups;            // in group index order
+  std::vector<SliceGroupSummary> slice_groups; // the TRACE_GROUPS groups, in group index order
+  std::vector<SmSummary> sms;                  // by SM id
   uint64_t slices = 0, instants = 0, flows = 0;
   uint64_t dropped = 0, incomplete = 0, unmatched_ends = 0, unknown_sites = 0, invalid_records = 0;
   uint32_t backward_flows = 0, unpaired_flows = 0;
@@ -104,6 +139,9 @@ struct TraceSummary {
 TraceSummary summarize(const DecodeMap &map, const Trace &trace);
 // Aligned terminal tables.
 std::string format_summary(const TraceSummary &summary);
+// The per-slice and imbalance tables of sliced groups ("" when there are none), lines indented.
+std::string format_slice_groups(const std::vector<SliceGroupSummary> &groups,
+                                const std::string &indent);
 // Total, mean and nearest-rank percentiles of samples.
 Durations durations_of(std::vector<double> values);
 
@@ -121,6 +159,8 @@ std::string export_run_perfetto(const RunTrace &run);
 struct RunKernelSummary {
   std::string kernel;
   uint64_t launches = 0;
+  // Its TRACE_GROUPS groups over the launches whose records were read (RunLaunch::detail).
+  std::vector<SliceGroupSummary> slice_groups;
   Durations duration_ns;               // launch end - begin
   uint64_t enqueued = 0;               // launches with a host enqueue time
   double mean_enqueue_to_start_ns = 0; // begin - enqueue, over those

@@ -67,15 +67,40 @@ struct RowSpan {
   uint32_t capacity;
 };
 
+// Which CTA, group and slice row `r` is (docs/FORMAT.md, "Rows of a CTA").
+void place_row(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan, uint32_t r,
+               Row &row) {
+  row.index = r;
+  row.cta = r / h.num_groups;
+  row.row_in_cta = r % h.num_groups;
+  const RowPlace place = plan.place(row.row_in_cta);
+  row.group = place.group;
+  row.slice = place.slice;
+  row.first_thread = place.first_thread;
+  row.label = row_label(map, place);
+}
+
+// Bytes 24-31 of a start header: the CTA and the row within it (the group index, when no group
+// of the kernel is sliced: the wording stays the one of those buffers).
+void check_row_identity(const uint8_t *p, const Row &row, bool sliced,
+                        std::vector<std::string> &problems) {
+  const uint32_t cta = bytes::u32(p + 24), row_in_cta = bytes::u32(p + 28);
+  if (cta == row.cta && row_in_cta == row.row_in_cta)
+    return;
+  const char *what = sliced ? " row " : " group ";
+  problems.push_back(row_prefix(row.index) + "header names CTA " + std::to_string(cta) + what +
+                     std::to_string(row_in_cta) + ", but the row belongs to CTA " +
+                     std::to_string(row.cta) + what + std::to_string(row.row_in_cta) +
+                     (sliced ? " (" + row.label + ")" : ""));
+}
+
 // Reads one row's headers and its records up to the first unwritten record.
-RawRow read_row(const BufferHeader &h, const RowSpan &span, uint32_t r,
-                std::vector<std::string> &problems) {
+RawRow read_row(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan,
+                const RowSpan &span, uint32_t r, std::vector<std::string> &problems) {
   const uint8_t *p = span.header;
   RawRow raw;
   Row &row = raw.row;
-  row.index = r;
-  row.cta = r / h.num_groups;
-  row.group = r % h.num_groups;
+  place_row(map, h, plan, r, row);
 
   const uint32_t start_tag = bytes::u32(p);
   if (start_tag == kRowStartTag) {
@@ -83,11 +108,7 @@ RawRow read_row(const BufferHeader &h, const RowSpan &span, uint32_t r,
     row.smid = bytes::u32(p + 4);
     row.start_ns = bytes::u64(p + 8);
     row.start_cycles = bytes::u64(p + 16);
-    const uint32_t cta = bytes::u32(p + 24), group = bytes::u32(p + 28);
-    if (cta != row.cta || group != row.group)
-      problems.push_back(row_prefix(r) + "header names CTA " + std::to_string(cta) + " group " +
-                         std::to_string(group) + ", but the row belongs to CTA " +
-                         std::to_string(row.cta) + " group " + std::to_string(row.group));
+    check_row_identity(p, row, map.any_sliced(), problems);
   } else if (start_tag != 0) {
     problems.push_back(row_prefix(r) + "bad start tag");
   }
@@ -381,13 +402,20 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
   return reversed;
 }
 
-void check_against_map(const DecodeMap &map, const BufferHeader &h, Trace &t) {
+void check_against_map(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan, Trace &t) {
   if (map.max_events != h.max_events)
     t.problems.push_back("decode map says max_events " + std::to_string(map.max_events) +
                          ", buffer header says " + std::to_string(h.max_events));
-  if (map.groups.size() != h.num_groups)
+  if (!map.any_sliced() && map.groups.size() != h.num_groups)
     t.problems.push_back("decode map has " + std::to_string(map.groups.size()) +
                          " groups, buffer header says " + std::to_string(h.num_groups));
+  if (map.any_sliced() && plan.rows_per_cta() != h.num_groups)
+    t.problems.push_back(
+        "buffer header says " + std::to_string(h.num_groups) + " rows per CTA, but the decode " +
+        "map's " + std::to_string(map.groups.size()) + " groups give " +
+        std::to_string(plan.rows_per_cta()) + " for blocks of (" + std::to_string(h.block[0]) +
+        "," + std::to_string(h.block[1]) + "," + std::to_string(h.block[2]) +
+        ") threads (docs/FORMAT.md, \"Rows of a CTA\"); rows past the map's are unnamed");
   if (map.clock != h.clock)
     t.problems.push_back("decode map and buffer header disagree on the clock kind");
 }
@@ -461,11 +489,12 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
   }
   t.header = *header;
   const BufferHeader &h = t.header;
-  check_against_map(map, h, t);
+  const RowPlan plan(map, h.block);
+  check_against_map(map, h, plan, t);
 
   std::vector<RawRow> raw;
   for (const RowSpan &span : row_spans(h, buffer, size, t.problems))
-    raw.push_back(read_row(h, span, uint32_t(raw.size()), t.problems));
+    raw.push_back(read_row(map, h, plan, span, uint32_t(raw.size()), t.problems));
   assign_rates(raw, h, options);
   t.origin_ns = UINT64_MAX;
   for (const RawRow &rr : raw)

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 
 namespace cutrace {
@@ -16,6 +17,13 @@ const Site *DecodeMap::site(uint32_t id) const {
     if (s.id == id)
       return &s;
   return nullptr;
+}
+
+bool DecodeMap::any_sliced() const {
+  for (const GroupInfo &g : groups)
+    if (g.sliced())
+      return true;
+  return false;
 }
 
 namespace {
@@ -52,6 +60,25 @@ uint32_t u32_at(const nlohmann::json &j, const char *key) {
   return uint32_t(v.get<uint64_t>());
 }
 
+// The TRACE_GROUPS keys (docs/FORMAT.md, "Rows of a CTA"): both or neither; what the
+// annotation allows (multiples of 32, size 32..1024, first below 1024). The reason when not.
+std::optional<std::string> read_slices(const nlohmann::json &g, GroupInfo &group) {
+  const bool size = g.contains("slice_threads"), first = g.contains("first_thread");
+  if (!size && !first)
+    return std::nullopt;
+  if (!size || !first)
+    return std::string("slice_threads and first_thread come together");
+  group.slice_threads = u32_at(g, "slice_threads");
+  group.first_thread = u32_at(g, "first_thread");
+  if (group.slice_threads % 32 || group.slice_threads < 32 || group.slice_threads > 1024)
+    return "slice_threads " + std::to_string(group.slice_threads) +
+           " is not a multiple of 32 from 32 to 1024";
+  if (group.first_thread % 32 || group.first_thread >= 1024)
+    return "first_thread " + std::to_string(group.first_thread) +
+           " is not a multiple of 32 below 1024";
+  return std::nullopt;
+}
+
 // Throws nlohmann::json::exception on missing fields or wrong types and BadField on values out of
 // range; the caller turns either into an error value.
 Expected<DecodeMap> from_json(const nlohmann::json &j) {
@@ -68,9 +95,13 @@ Expected<DecodeMap> from_json(const nlohmann::json &j) {
   if (!clock)
     return E::failure("decode map: unknown clock '" + j.at("clock").get<std::string>() + "'");
   map.clock = *clock;
-  for (const auto &g : j.at("groups"))
-    map.groups.push_back(
-        {u32_at(g, "index"), g.at("name").get<std::string>(), g.value("lead", "")});
+  for (const auto &g : j.at("groups")) {
+    GroupInfo group{u32_at(g, "index"), g.at("name").get<std::string>(), g.value("lead", "")};
+    if (std::optional<std::string> bad = read_slices(g, group))
+      return E::failure("decode map: group " + std::to_string(group.index) + " '" + group.name +
+                        "': " + *bad);
+    map.groups.push_back(std::move(group));
+  }
   for (const auto &l : j.at("lanes"))
     map.lanes.push_back(l.get<std::string>());
   for (const auto &s : j.at("sites")) {

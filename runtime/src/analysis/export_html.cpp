@@ -274,6 +274,8 @@ private:
     for (const Row &r : t_.rows)
       rows.push_back({{"cta", r.cta},
                       {"group", r.group},
+                      {"slice", r.sliced() ? json(r.slice) : json(nullptr)},
+                      {"label", r.label},
                       {"sm", r.smid},
                       {"started", r.started},
                       {"closed", r.closed},
@@ -310,7 +312,7 @@ private:
       unmatched += r.unmatched_ends;
       unknown += r.unknown_sites;
       invalid += r.invalid_records;
-      killed += r.started && !r.closed;
+      killed += r.never_ended();
       for (const Slice &s : r.slices)
         incomplete += s.incomplete;
     }
@@ -339,8 +341,12 @@ private:
 
 json map_data(const DecodeMap &map) {
   json groups = json::array();
-  for (const GroupInfo &g : map.groups)
-    groups.push_back({{"name", g.name}, {"lead", g.lead}});
+  for (const GroupInfo &g : map.groups) {
+    json group = {{"name", g.name}, {"lead", g.lead}};
+    if (g.sliced())
+      group.update({{"slice_threads", g.slice_threads}, {"first_thread", g.first_thread}});
+    groups.push_back(std::move(group));
+  }
   json sites = json::array();
   for (const Site &s : map.sites)
     sites.push_back({{"id", s.id}, {"loc", s.loc}});
@@ -350,8 +356,8 @@ json map_data(const DecodeMap &map) {
 json launch_data(const DecodeMap &map, const Trace &trace) { return Layout(map, trace).build(); }
 
 // Per item, a little over what it costs in the JSON: a slice is 56 bytes of columns (74.7 in
-// base64), an instant 36 (48); a row's object with its tracks, and a CTA's object, are ~200
-// bytes of keys and numbers. Names are bounded by the map's sites.
+// base64), an instant 36 (48); a row's object with its tracks (and its label), and a CTA's
+// object, are ~200 bytes of keys and numbers. Names are bounded by the map's sites.
 size_t launch_data_estimate(const DecodeMap &map, const Trace &trace) {
   size_t bytes = 800 + trace.kernel.size(), ctas = 0;
   for (const Site &s : map.sites)
@@ -359,7 +365,7 @@ size_t launch_data_estimate(const DecodeMap &map, const Trace &trace) {
   for (size_t r = 0; r < trace.rows.size(); ++r) {
     const Row &row = trace.rows[r];
     ctas += r == 0 || trace.rows[r - 1].cta != row.cta;
-    bytes += 250 + row.slices.size() * 76 + row.instants.size() * 49;
+    bytes += 280 + row.label.size() + row.slices.size() * 76 + row.instants.size() * 49;
   }
   for (size_t p = 0; p < std::min<size_t>(trace.problems.size(), 200); ++p)
     bytes += trace.problems[p].size() + 8;

@@ -30,6 +30,7 @@ button{font:inherit;padding:1px 8px;border:1px solid #afb8c1;background:#fff;bor
 nav button.on{background:#0969da;color:#fff;border-color:#0969da}
 #tools{display:flex;gap:6px;align-items:center;padding:3px 10px;border-bottom:1px solid #d0d7de}
 #tools .hint{color:#656d76;margin-left:8px}
+#bands button.on{background:#ddf4ff;border-color:#0969da}
 #viewinfo{font-weight:600}
 #legend{display:flex;flex-wrap:wrap;gap:2px 12px;padding:3px 10px;border-bottom:1px solid #d0d7de;
  max-height:44px;overflow-y:auto}
@@ -46,7 +47,7 @@ nav button.on{background:#0969da;color:#fff;border-color:#0969da}
 <div id="tools"><button id="zin" title="zoom in">+</button><button id="zout" title="zoom out">&minus;</button>
 <button id="zreset" title="show everything">reset</button><span id="ctago" hidden>CTA
 <input id="ctanum" type="number" min="0" style="width:80px"></span><span id="viewinfo"></span>
-<span class="hint" id="hint"></span></div>
+<span id="bands"></span><span class="hint" id="hint"></span></div>
 <div id="legend"></div>
 <div id="scroller"><canvas id="cv"></canvas><div id="spacer"></div></div>
 <div id="tip"></div>
@@ -61,11 +62,12 @@ const $ = id => document.getElementById(id);
 const statsEl = $('cutrace-stats');
 const stats = window.cutraceStats = {view: null, cta: null, slicesDrawn: 0, slicesVisible: 0,
   instantsDrawn: 0, instantsVisible: 0, flowsDrawn: 0, ctasDrawn: 0, tracks: 0, paints: 0,
+  gridBands: null, gridRowsDrawn: 0, gridBandsDrawn: 0, expanded: [],
   firstPaintMs: null, paintMs: null, loadMs: null, ctaSlices: null, ctaInstants: null,
   totalSlices: 0, totalInstants: 0, errors: []};
 // Zeroed before every paint; the run overview adds its own.
 const COUNTERS = ['slicesDrawn', 'slicesVisible', 'instantsDrawn', 'instantsVisible', 'flowsDrawn',
-                  'ctasDrawn', 'tracks'];
+                  'ctasDrawn', 'tracks', 'gridRowsDrawn', 'gridBandsDrawn'];
 function publish() { statsEl.textContent = JSON.stringify(stats); }
 window.addEventListener('error', e => { stats.errors.push(String(e.message)); publish(); });
 let RUN = null; // the run overview when this page shows a whole run (export_run_html)
@@ -111,6 +113,10 @@ let linkPrefix = '';  // URL hash of the launch's views: '' on its own page, 'la
 
 const laneName = l => l < D.lanes.length ? D.lanes[l] : '?';
 const groupName = g => g < D.groups.length ? D.groups[g].name : '#' + g;
+const rowLabel = R => R.label || groupName(R.group); // "consumer[w3]" for a slice's row
+// Started, never closed: cut off after recording (trapped), or empty (no writer ever came).
+const neverEnded = R => R.started && !R.closed && R.stored > 0;
+const startedEmpty = R => R.started && !R.closed && R.stored === 0;
 const ctaLabel = c => `CTA ${c.cta} (${c.xyz.join(',')}) on SM ${c.sm}`;
 
 function fmtNs(v) {
@@ -233,11 +239,13 @@ function ctaView(c) {
     const R = D.rows[row];
     const rate = R.measured ? `${R.ghz.toFixed(3)} GHz`
                             : `${R.ghz.toFixed(3)} GHz (${R.rate_source || 'assumed'})`;
-    let label = groupName(R.group);
-    if (R.started && !R.closed) label += ' \u00b7 never ended';
+    let label = rowLabel(R);
+    if (neverEnded(R)) label += ' \u00b7 never ended';
+    if (startedEmpty(R)) label += ' \u00b7 empty';
     if (R.dropped) label += ` \u00b7 ${R.dropped} dropped`;
     label += ` \u00b7 ${rate}`;
-    tracks.push({kind: 'g', row, y, h: HEAD_H, label, warn: R.dropped > 0 || !R.closed});
+    tracks.push({kind: 'g', row, y, h: HEAD_H, label,
+                 warn: R.dropped > 0 || (!R.closed && !startedEmpty(R))});
     y += HEAD_H;
     const m = lanes.get(row) || new Map();
     for (const lane of [...m.keys()].sort((a, b) => a - b)) {
@@ -263,14 +271,51 @@ function ctaView(c) {
           axis: 'cycles since CTA start'};
 }
 
-function gridView() {
+// The grid's bands inside each CTA: one per group, or, for an expanded TRACE_GROUPS group, one per
+// slice row. `expanded`: group indexes. Returns {band: per row its band, count, groups: per group
+// {first band, slice rows per CTA}}.
+function gridBands(expanded) {
+  const G = Math.max(1, D.groups.length), slices = new Array(G).fill(0);
+  for (const R of D.rows) if (R.slice !== null && R.slice !== undefined)
+    slices[R.group % G] = Math.max(slices[R.group % G], R.slice + 1);
+  const groups = [];
+  let count = 0;
+  for (let g = 0; g < G; g++) {
+    const open = slices[g] > 1 && expanded.has(g);
+    groups.push({first: count, slices: slices[g], open});
+    count += open ? slices[g] : 1;
+  }
+  const band = new Int32Array(D.rows.length);
+  D.rows.forEach((R, r) => {
+    const g = groups[R.group % G];
+    band[r] = g.first + (g.open ? R.slice : 0);
+  });
+  return {band, count, groups};
+}
+// "expand=1,3" in the hash: the groups whose slice rows the grid shows one by one.
+function expandedIn(hash) {
+  const m = /expand=([\d,]*)/.exec(hash);
+  return new Set(m ? m[1].split(',').filter(x => x !== '').map(Number) : []);
+}
+function gridHash(expanded) {
+  const list = [...expanded].sort((a, b) => a - b).join(',');
+  return linkPrefix + 'grid' + (list ? '&expand=' + list : '');
+}
+function toggledHash(expanded, g) {
+  const next = new Set(expanded);
+  if (next.has(g)) next.delete(g); else next.add(g);
+  return gridHash(next);
+}
+
+function gridView(expanded) {
   const bySm = new Map();
   for (const c of D.ctas) {
     if (!bySm.has(c.sm)) bySm.set(c.sm, []);
     bySm.get(c.sm).push(c);
   }
-  const G = Math.max(1, D.groups.length);
-  const band = G > 4 ? 3 : 5, h = Math.max(16, 4 + band * G);
+  const bands = gridBands(expanded);
+  const B = bands.count;
+  const band = B > 4 ? 3 : 5, h = Math.max(16, 4 + band * B);
   const tracks = [];
   let y = 0, lo = Infinity, hi = -Infinity;
   for (const sm of [...bySm.keys()].sort((a, b) => a - b)) {
@@ -293,8 +338,11 @@ function gridView() {
   }
   if (!isFinite(lo)) { lo = 0; hi = 1; }
   return {kind: 'grid', key: linkPrefix + 'grid', tracks, sliceTracks: [], height: y, lo,
-          hi: Math.max(hi, lo + 1), B: S.b_ns, E: S.e_ns, A: I.ns, fmt: fmtNs,
-          info: `${D.ctas.length} CTAs on ${bySm.size} SMs`, axis: 'global time (ns)'};
+          hi: Math.max(hi, lo + 1), B: S.b_ns, E: S.e_ns, A: I.ns, fmt: fmtNs, bands, expanded,
+          info: `${D.ctas.length} CTAs on ${bySm.size} SMs`, axis: 'global time (ns)',
+          hint: bands.groups.some(G => G.slices > 1)
+            ? 'grid: click a CTA to open it, a group\u2019s button (or the gutter by its band) to ' +
+              'expand its slice rows' : null};
 }
 
 // ---- drawing ----
@@ -396,12 +444,16 @@ function drawGridTrack(t, y) {
     ctx.strokeRect(x0 + 0.5, y + 0.5, Math.max(0, x1 - x0 - 1), t.h - 1);
     stats.ctasDrawn++;
     if (x1 - x0 >= 3) {
-      const G = Math.max(1, D.groups.length);
+      const band = view.bands.band, rows = new Set(), used = new Set();
       for (const [row, , level, first, count] of c.tracks) {
         if (level !== 0) continue;
-        const g = D.rows[row].group % G;
-        drawSlices(first, first + count, S.b_ns, S.e_ns, y + 2 + g * t.band, t.band - 1, false);
+        drawSlices(first, first + count, S.b_ns, S.e_ns, y + 2 + band[row] * t.band, t.band - 1,
+                   false);
+        rows.add(row);
+        used.add(band[row]);
       }
+      stats.gridRowsDrawn += rows.size;
+      stats.gridBandsDrawn += used.size;
     }
     if (x1 - x0 > 40) {
       ctx.fillStyle = '#1f2328';
@@ -539,8 +591,26 @@ function repaint() {
 }
 
 // ---- navigation ----
+// Grid view: a button per TRACE_GROUPS group with several rows per CTA, expanding or collapsing
+// its rows (the same as a click in the gutter beside its band).
+function bandButtons(v) {
+  const bar = $('bands');
+  bar.replaceChildren();
+  if (v.kind !== 'grid') return;
+  v.bands.groups.forEach((G, g) => {
+    if (G.slices < 2) return;
+    const b = el('button', `${groupName(g)} \u00d7${G.slices} ${G.open ? '\u25be' : '\u25b8'}`,
+                 G.open ? 'on' : '');
+    b.title = G.open ? 'collapse its slice rows into one band per CTA'
+                     : 'show each of its slice rows in its own band';
+    b.onclick = () => { location.hash = toggledHash(v.expanded, g); };
+    bar.append(b);
+  });
+}
+
 function show(v) {
   if (view) ranges.set(view.key, [view.x0, view.x1]);
+  const same = view && view.key === v.key; // e.g. the grid with a group expanded: keep the scroll
   view = v;
   GUTTER = v.gutter || 170;
   const r = ranges.get(v.key);
@@ -551,10 +621,13 @@ function show(v) {
   stats.cta = v.kind === 'cta' ? v.c.cta : null;
   stats.ctaSlices = v.kind === 'cta' ? v.c.slices : null;
   stats.ctaInstants = v.kind === 'cta' ? v.c.instants : null;
+  stats.gridBands = v.kind === 'grid' ? v.bands.count : null;
+  stats.expanded = v.kind === 'grid' ? [...v.expanded].sort((a, b) => a - b) : [];
+  bandButtons(v);
   $('viewinfo').textContent = v.info;
   $('hint').textContent = 'wheel: zoom \u00b7 drag: pan \u00b7 shift+wheel: scroll rows \u00b7 ' +
     (v.hint || 'grid: click a CTA to open it') + (RUN && v.kind !== 'run' ? ' \u00b7 Escape: the run' : '');
-  scroller.scrollTop = 0;
+  if (!same) scroller.scrollTop = 0;
   resize();
 }
 
@@ -566,7 +639,7 @@ function routeLaunch(hash) {
     if (D.initial_cta !== null) c = CTAS.get(D.initial_cta);
     else if (D.ctas.length === 1) c = D.ctas[0];
   }
-  show(c ? ctaView(c) : gridView());
+  show(c ? ctaView(c) : gridView(expandedIn(hash)));
 }
 
 function route() {
@@ -598,20 +671,32 @@ function sliceNear(first, end, B, E, t, tol) {
   for (let n = 0; k >= first && n < 3; k--, n++) if (E[k] >= t - tol) return k;
   return -1;
 }
+// The gutter beside a grid band: which group it is; a click expands or collapses its slice rows.
+function bandToggle(t, y) {
+  const b = Math.floor(y / t.band), groups = view.bands.groups;
+  const g = groups.findIndex((G, k) => b >= G.first &&
+                             b < (k + 1 < groups.length ? groups[k + 1].first : view.bands.count));
+  if (g < 0) return null;
+  const G = groups[g];
+  if (G.slices < 2) return {text: groupName(g)};
+  return {text: `${groupName(g)}: ${G.slices} slice rows per CTA \u00b7 click to ` +
+                (G.open ? 'collapse them into one band' : 'show each in its own band'),
+          hash: toggledHash(view.expanded, g)};
+}
 function describeSlice(i) {
   const R = D.rows[S.row[i]], c = CTAS.get(R.cta);
   return [D.names[S.name[i]] + (S.flags[i] & 1 ? '   [incomplete: never ended]' : ''),
     `payload   ${S.payload[i]}`,
     `start     ${fmtCyc(S.b_cyc[i])} (CTA)  \u00b7  ${fmtNs(S.b_ns[i])} (global)`,
     `duration  ${Math.round(S.e_cyc[i] - S.b_cyc[i])} cyc  \u00b7  ${fmtNs(S.e_ns[i] - S.b_ns[i])}`,
-    `group     ${groupName(R.group)}  \u00b7  lane ${laneName(S.lane[i])}`,
+    `group     ${rowLabel(R)}  \u00b7  lane ${laneName(S.lane[i])}`,
     c ? ctaLabel(c) : '', `at        ${LOC.get(S.site[i]) || 'site ' + S.site[i]}`].join('\n');
 }
 function describeInstant(i) {
   const R = D.rows[I.row[i]];
   return [D.names[I.name[i]] + '   (instant)', `payload   ${I.payload[i]}`,
     `at        ${fmtCyc(I.cyc[i])} (CTA)  \u00b7  ${fmtNs(I.ns[i])} (global)`,
-    `group     ${groupName(R.group)}  \u00b7  lane ${laneName(I.lane[i])}`,
+    `group     ${rowLabel(R)}  \u00b7  lane ${laneName(I.lane[i])}`,
     `at        ${LOC.get(I.site[i]) || 'site ' + I.site[i]}`].join('\n');
 }
 // What is under the pointer: {text} for the tooltip, and `hash`, where a click (or Enter) goes.
@@ -619,6 +704,7 @@ function hit(mx, my) {
   if (my < RULER) return null;
   const t = trackAt(my - RULER + scroller.scrollTop);
   if (!t) return null;
+  if (mx < GUTTER && t.kind === 'sm') return bandToggle(t, my - RULER + scroller.scrollTop - t.y - 2);
   if (mx < GUTTER) return t.title ? {text: t.title} : null;
   const at = T(mx), tol = 3 / scale;
   if (t.kind === 's') {
@@ -635,10 +721,9 @@ function hit(mx, my) {
     const c = t.items[k];
     let text = `${ctaLabel(c)}\nstart ${fmtNs(c.b_ns)}  \u00b7  span ${fmtNs(c.e_ns - c.b_ns)}\n` +
       `${c.slices} slices  \u00b7  ${c.instants} instants  (click to open)`;
-    const G = Math.max(1, D.groups.length);
-    const y = my - RULER + scroller.scrollTop - t.y - 2, g = Math.floor(y / t.band);
+    const y = my - RULER + scroller.scrollTop - t.y - 2, b = Math.floor(y / t.band);
     for (const [row, , level, first, count] of c.tracks) {
-      if (level !== 0 || D.rows[row].group % G !== g) continue;
+      if (level !== 0 || view.bands.band[row] !== b) continue;
       const s = sliceNear(first, first + count, S.b_ns, S.e_ns, at, tol);
       if (s >= 0) { text = describeSlice(s) + '\n\n' + text; break; }
     }

@@ -1,6 +1,7 @@
 // Chrome Trace Event JSON of one launch (opens in ui.perfetto.dev and chrome://tracing): a process
-// per CTA, a thread per (group, lane), complete events for slices, instants, flow events for
-// TRACE_DAG. The event layout and writing are shared with the run export (perfetto_events.h).
+// per CTA, a thread per (row, lane) named by the row's label ("consumer[w3] / main"), complete
+// events for slices, instants, flow events for TRACE_DAG. The event layout and writing are shared
+// with the run export (perfetto_events.h).
 #include "perfetto_events.h"
 
 #include <cutrace/export.h>
@@ -31,7 +32,7 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
     out.process(pid, cta_label(t, cta) + " on SM " + std::to_string(smid));
     uint64_t tid = 0;
     for (auto &[key, events] : threads) {
-      out.thread(pid, ++tid, track_name(map, t.rows[key.row].group, key.lane, key.level));
+      out.thread(pid, ++tid, track_name(map, t.rows[key.row], key.lane, key.level));
       out.events(pid, tid, *events);
     }
   }

@@ -3,6 +3,7 @@
 // durations per kernel, and per stream the busy time and the idle gaps between launches.
 #include "run_json.h"
 #include "run_labels.h"
+#include "slice_groups_json.h"
 #include "summary_table.h"
 
 #include <cutrace/export.h>
@@ -69,6 +70,35 @@ json durations_json(const Durations &d) {
   return {{"total", d.total}, {"mean", d.mean}, {"p50", d.p50}, {"p95", d.p95}, {"max", d.max}};
 }
 
+bool same_groups(const DecodeMap &a, const DecodeMap &b) {
+  if (a.groups.size() != b.groups.size())
+    return false;
+  for (size_t g = 0; g < a.groups.size(); ++g)
+    if (a.groups[g].name != b.groups[g].name ||
+        a.groups[g].slice_threads != b.groups[g].slice_threads ||
+        a.groups[g].first_thread != b.groups[g].first_thread)
+      return false;
+  return true;
+}
+
+// A kernel's sliced groups over its launches with records (by map: the same kernel name from
+// several files or processes counts only the launches whose map has the first one's groups).
+std::vector<SliceGroupSummary>
+kernel_slices(const RunTrace &run, const std::map<uint32_t, std::vector<const Trace *>> &by_map) {
+  const DecodeMap *first = nullptr;
+  std::vector<const Trace *> traces;
+  for (const auto &[m, of_map] : by_map) {
+    const DecodeMap &map = run.maps[m];
+    if (!map.any_sliced())
+      continue;
+    if (!first)
+      first = &map;
+    if (same_groups(*first, map))
+      traces.insert(traces.end(), of_map.begin(), of_map.end());
+  }
+  return first ? summarize_slices(*first, traces) : std::vector<SliceGroupSummary>{};
+}
+
 } // namespace
 
 RunSummary summarize_run(const RunTrace &run) {
@@ -78,6 +108,7 @@ RunSummary summarize_run(const RunTrace &run) {
     std::vector<double> durations;
     uint64_t enqueued = 0;
     double enqueue_to_start = 0;
+    std::map<uint32_t, std::vector<const Trace *>> decoded; // by map: launches with records
   };
   std::vector<std::map<std::string, Samples>> kernels(run.devices.size());
   std::vector<std::map<uint64_t, std::vector<uint32_t>>> streams(run.devices.size());
@@ -94,6 +125,8 @@ RunSummary summarize_run(const RunTrace &run) {
       ++k.enqueued;
       k.enqueue_to_start += l.begin_ns - *l.enqueue_ns;
     }
+    if (l.detail && l.map < run.maps.size())
+      k.decoded[l.map].push_back(&l.trace);
     streams[l.device][l.stream].push_back(li); // launches are sorted by begin
   }
   s.span_ns = last - first;
@@ -107,6 +140,7 @@ RunSummary summarize_run(const RunTrace &run) {
       ks.duration_ns = durations_of(std::move(k.durations));
       ks.enqueued = k.enqueued;
       ks.mean_enqueue_to_start_ns = k.enqueued ? k.enqueue_to_start / double(k.enqueued) : 0;
+      ks.slice_groups = kernel_slices(run, k.decoded);
       dev.kernels.push_back(std::move(ks));
     }
     for (const auto &[stream, launches] : streams[d])
@@ -165,6 +199,10 @@ std::string run_summary(const RunTrace &run) {
                 us(ss.last_end_ns - ss.first_begin_ns), count(ss.gaps), us(ss.gap_total_ns),
                 us(ss.gap_max_ns)});
       out += st.str("    ");
+      for (const RunKernelSummary &ks : dev.kernels)
+        if (!ks.slice_groups.empty())
+          out += "\n    kernel " + printable(ks.kernel) + ", " +
+                 format_slice_groups(ks.slice_groups, "    ").substr(4);
     }
   }
   if (!run.problems.empty()) {
@@ -186,13 +224,17 @@ std::string run_summary_json(const RunTrace &run) {
   for (const RunDeviceSummary &dev : s.devices) {
     const RunDevice &d = run.devices[dev.device];
     json kernels = json::array(), streams = json::array();
-    for (const RunKernelSummary &k : dev.kernels)
-      kernels.push_back({{"kernel", k.kernel},
-                         {"launches", k.launches},
-                         {"duration_ns", durations_json(k.duration_ns)},
-                         {"enqueued", k.enqueued},
-                         {"mean_enqueue_to_start_ns",
-                          k.enqueued ? json(k.mean_enqueue_to_start_ns) : json(nullptr)}});
+    for (const RunKernelSummary &k : dev.kernels) {
+      json kernel = {{"kernel", k.kernel},
+                     {"launches", k.launches},
+                     {"duration_ns", durations_json(k.duration_ns)},
+                     {"enqueued", k.enqueued},
+                     {"mean_enqueue_to_start_ns",
+                      k.enqueued ? json(k.mean_enqueue_to_start_ns) : json(nullptr)}};
+      if (!k.slice_groups.empty())
+        kernel["slice_groups"] = slice_groups_json(k.slice_groups);
+      kernels.push_back(std::move(kernel));
+    }
     for (const RunStreamSummary &st : dev.streams)
       streams.push_back({{"stream", st.stream},
                          {"launches", st.launches},

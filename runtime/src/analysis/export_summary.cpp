@@ -67,7 +67,63 @@ struct NameSamples {
   std::vector<double> cycles, ns;
 };
 
+// A started row's busy time: the union of its slices over its life.
+double row_busy_ns(const Trace &t, const Row &r) {
+  std::vector<std::pair<double, double>> spans;
+  for (const Slice &sl : r.slices)
+    spans.emplace_back(sl.begin_ns, sl.end_ns);
+  return union_length(std::move(spans), row_start_ns(t, r), row_end_ns(t, r));
+}
+
 } // namespace
+
+Spread spread_of(std::vector<double> values) {
+  Spread s;
+  if (values.empty())
+    return s;
+  std::sort(values.begin(), values.end());
+  s.min = values.front();
+  s.median = percentile(values, 50);
+  s.max = values.back();
+  return s;
+}
+
+std::vector<SliceGroupSummary> summarize_slices(const DecodeMap &map,
+                                                const std::vector<const Trace *> &traces) {
+  std::vector<SliceGroupSummary> out;
+  std::map<uint32_t, std::map<uint32_t, SliceRowSummary>> by_group; // group -> slice -> sums
+  for (const Trace *t : traces)
+    for (const Row &r : t->rows) {
+      if (!r.sliced() || !r.started || r.group >= map.groups.size())
+        continue;
+      SliceRowSummary &s = by_group[r.group][r.slice];
+      s.slice = r.slice;
+      s.label = r.label;
+      ++s.rows;
+      s.events += r.slices.size() + r.instants.size();
+      s.busy_ns += row_busy_ns(*t, r);
+      s.span_ns += row_end_ns(*t, r) - row_start_ns(*t, r);
+    }
+  for (auto &[group, slices] : by_group) {
+    SliceGroupSummary g;
+    g.group = group;
+    g.name = map.groups[group].name;
+    g.slice_threads = map.groups[group].slice_threads;
+    g.first_thread = map.groups[group].first_thread;
+    std::vector<double> busy, fraction, events;
+    for (auto &[slice, s] : slices) {
+      busy.push_back(s.busy_ns);
+      fraction.push_back(s.busy_fraction());
+      events.push_back(double(s.events));
+      g.slices.push_back(std::move(s));
+    }
+    g.busy_ns = spread_of(std::move(busy));
+    g.busy_fraction = spread_of(std::move(fraction));
+    g.events = spread_of(std::move(events));
+    out.push_back(std::move(g));
+  }
+  return out;
+}
 
 TraceSummary summarize(const DecodeMap &map, const Trace &t) {
   TraceSummary s;
@@ -80,7 +136,7 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
 
   std::map<std::pair<std::string, bool>, NameSamples> by_name; // (name, instant)
   std::map<uint32_t, GroupSummary> groups;
-  std::map<uint32_t, std::set<uint32_t>> sm_ctas;
+  std::map<uint32_t, std::set<uint32_t>> sm_ctas, group_ctas;
   std::map<uint32_t, SmSummary> sms;
   for (const Row &r : t.rows) {
     s.dropped += r.dropped;
@@ -105,7 +161,7 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
     if (!r.started)
       continue;
     ++s.rows_started;
-    s.rows_killed += !r.closed;
+    s.rows_killed += r.never_ended();
     if (r.ghz_measured) {
       s.min_ghz = s.rows_measured ? std::min(s.min_ghz, r.ghz) : r.ghz;
       s.max_ghz = s.rows_measured ? std::max(s.max_ghz, r.ghz) : r.ghz;
@@ -116,11 +172,9 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
     GroupSummary &g = groups[r.group];
     g.name = r.group < map.groups.size() ? map.groups[r.group].name : "#" + std::to_string(r.group);
     ++g.rows;
+    group_ctas[r.group].insert(r.cta);
     g.span_ns += end - start;
-    std::vector<std::pair<double, double>> spans;
-    for (const Slice &sl : r.slices)
-      spans.emplace_back(sl.begin_ns, sl.end_ns);
-    g.busy_ns += union_length(std::move(spans), start, end);
+    g.busy_ns += row_busy_ns(t, r);
 
     auto [it, fresh] = sms.try_emplace(r.smid);
     SmSummary &sm = it->second;
@@ -139,8 +193,11 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
     e.ns = durations_of(std::move(n.ns));
     s.events.push_back(std::move(e));
   }
-  for (auto &[index, g] : groups)
+  for (auto &[index, g] : groups) {
+    g.ctas = uint32_t(group_ctas[index].size());
     s.groups.push_back(std::move(g));
+  }
+  s.slice_groups = summarize_slices(map, {&t});
   for (auto &[smid, sm] : sms) {
     sm.ctas = uint32_t(sm_ctas[smid].size());
     s.sms.push_back(sm);
@@ -183,6 +240,43 @@ std::string format_rates(const TraceSummary &s) {
 
 } // namespace
 
+std::string format_slice_groups(const std::vector<SliceGroupSummary> &groups,
+                                const std::string &indent) {
+  constexpr size_t kMaxLines = 256;
+  if (groups.empty())
+    return "";
+  std::string out = indent + "slices of TRACE_GROUPS groups (busy: union of the slice row's " +
+                    "slices over its life, summed over CTAs)\n";
+  Table per({"slice", "ctas", "events", "busy ns", "span ns", "busy"});
+  size_t lines = 0, left = 0;
+  for (const SliceGroupSummary &g : groups)
+    for (const SliceRowSummary &r : g.slices) {
+      if (lines++ >= kMaxLines) {
+        ++left;
+        continue;
+      }
+      per.add({printable(r.label), count(r.rows), count(r.events), num(r.busy_ns, 1),
+               num(r.span_ns, 1), num(100 * r.busy_fraction(), 1) + "%"});
+    }
+  out += per.str(indent + "  ");
+  if (left)
+    out += indent + "  ... " + std::to_string(left) + " more slices\n";
+  out += "\n" + indent + "imbalance between the slices of a group (min / median / max)\n";
+  Table imb({"group", "slice", "slices", "busy ns min", "median", "max", "busy min", "median",
+             "max", "events min", "median", "max"});
+  for (const SliceGroupSummary &g : groups) {
+    const std::string size = g.slice_threads == 32    ? "warp"
+                             : g.slice_threads == 128 ? "warpgroup"
+                                                      : std::to_string(g.slice_threads) + " thr";
+    imb.add({printable(g.name), size, count(g.slices.size()), num(g.busy_ns.min, 1),
+             num(g.busy_ns.median, 1), num(g.busy_ns.max, 1),
+             num(100 * g.busy_fraction.min, 1) + "%", num(100 * g.busy_fraction.median, 1) + "%",
+             num(100 * g.busy_fraction.max, 1) + "%", num(g.events.min, 0), num(g.events.median, 0),
+             num(g.events.max, 0)});
+  }
+  return out + imb.str(indent + "  ") + "\n";
+}
+
 std::string format_summary(const TraceSummary &s) {
   const BufferHeader &h = s.header;
   std::string out = "kernel " + printable(s.kernel) + "  grid (" + std::to_string(h.grid[0]) + "," +
@@ -216,11 +310,20 @@ std::string format_summary(const TraceSummary &s) {
   out += ev.str() + "\n";
 
   out += "groups (busy: union of the group's slices over its row's life)\n";
-  Table gr({"group", "ctas", "busy ns", "span ns", "busy"});
-  for (const GroupSummary &g : s.groups)
-    gr.add({printable(g.name), count(g.rows), num(g.busy_ns, 1), num(g.span_ns, 1),
-            num(100 * g.busy_fraction(), 1) + "%"});
-  out += gr.str() + "\n";
+  if (s.slice_groups.empty()) {
+    Table gr({"group", "ctas", "busy ns", "span ns", "busy"});
+    for (const GroupSummary &g : s.groups)
+      gr.add({printable(g.name), count(g.ctas), num(g.busy_ns, 1), num(g.span_ns, 1),
+              num(100 * g.busy_fraction(), 1) + "%"});
+    out += gr.str() + "\n";
+  } else { // a sliced group has a row per slice in each CTA
+    Table gr({"group", "ctas", "rows", "busy ns", "span ns", "busy"});
+    for (const GroupSummary &g : s.groups)
+      gr.add({printable(g.name), count(g.ctas), count(g.rows), num(g.busy_ns, 1), num(g.span_ns, 1),
+              num(100 * g.busy_fraction(), 1) + "%"});
+    out += gr.str() + "\n";
+    out += format_slice_groups(s.slice_groups, "");
+  }
 
   out += "SMs (times in ns since the launch's earliest row start)\n";
   Table sm({"SM", "ctas", "first start", "last end", "span"});

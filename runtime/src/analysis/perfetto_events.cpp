@@ -82,8 +82,9 @@ std::string cta_label(const Trace &trace, uint32_t cta) {
          std::to_string(xyz[2]) + ")";
 }
 
-std::string track_name(const DecodeMap &map, uint32_t group, uint32_t lane, uint32_t level) {
-  std::string name = group_name(map, group) + " / " + lane_name(map, lane);
+std::string track_name(const DecodeMap &map, const Row &row, uint32_t lane, uint32_t level) {
+  std::string name =
+      (row.label.empty() ? group_name(map, row.group) : row.label) + " / " + lane_name(map, lane);
   if (level)
     name += " (" + std::to_string(level + 1) + ")";
   return name;
@@ -94,9 +95,10 @@ void add_run_args(LaunchSource &source, uint64_t sequence) {
                              ",\"launch\":" + std::to_string(sequence);
   source.row_args.clear();
   for (const Row &row : source.trace->rows)
-    source.row_args.push_back(launch +
-                              ",\"cta\":" + json_string(cta_label(*source.trace, row.cta)) +
-                              ",\"group\":" + json_string(group_name(*source.map, row.group)));
+    source.row_args.push_back(
+        launch + ",\"cta\":" + json_string(cta_label(*source.trace, row.cta)) +
+        ",\"group\":" + json_string(group_name(*source.map, row.group)) +
+        (row.sliced() ? ",\"row\":" + json_string(row.label) : std::string()));
   source.lane_args.clear();
   for (uint32_t lane = 0; lane <= source.map->lanes.size(); ++lane)
     source.lane_args.push_back(",\"lane\":" + json_string(lane_name(*source.map, lane)));

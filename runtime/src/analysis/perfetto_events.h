@@ -55,8 +55,9 @@ std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, do
 
 // "CTA (x,y,z)" of a row's CTA.
 std::string cta_label(const Trace &trace, uint32_t cta);
-// "group / lane", "(n)" added for a nesting level past the first.
-std::string track_name(const DecodeMap &map, uint32_t group, uint32_t lane, uint32_t level);
+// "row / lane" (the row's label: its group's name, or "consumer[w3]" for a slice's row), "(n)"
+// added for a nesting level past the first.
+std::string track_name(const DecodeMap &map, const Row &row, uint32_t lane, uint32_t level);
 
 // The JSON document, event by event: text, not a JSON tree, so a million events stay cheap.
 class TraceEventWriter {

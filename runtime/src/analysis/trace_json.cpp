@@ -1,5 +1,8 @@
 // The decoded launch as JSON: the `<kernel>.json` output of the host runtime.
+#include "slice_groups_json.h"
+
 #include <cutrace/ctrace.h>
+#include <cutrace/export.h>
 
 #include <nlohmann/json.hpp>
 
@@ -36,26 +39,32 @@ json row_json(const DecodeMap &map, const Row &r) {
                         {"payload", i.payload},
                         {"cycles", i.cycles},
                         {"ns", i.ns}});
-  return {{"index", r.index},
-          {"cta", r.cta},
-          {"group", r.group < map.groups.size() ? map.groups[r.group].name : "?"},
-          {"smid", r.smid},
-          {"started", r.started},
-          {"closed", r.closed},
-          {"start_ns", r.start_ns},
-          {"end_ns", r.end_ns},
-          {"start_cycles", r.start_cycles},
-          {"end_cycles", r.end_cycles},
-          {"ghz", r.ghz},
-          {"ghz_measured", r.ghz_measured},
-          {"ghz_source", rate_source_name(r.ghz_source)},
-          {"attempted", r.attempted},
-          {"stored", r.stored},
-          {"dropped", r.dropped},
-          {"unmatched_ends", r.unmatched_ends},
-          {"unknown_sites", r.unknown_sites},
-          {"slices", slices},
-          {"instants", instants}};
+  json row = {{"index", r.index},
+              {"cta", r.cta},
+              {"group", r.group < map.groups.size() ? map.groups[r.group].name : "?"},
+              {"smid", r.smid},
+              {"started", r.started},
+              {"closed", r.closed},
+              {"start_ns", r.start_ns},
+              {"end_ns", r.end_ns},
+              {"start_cycles", r.start_cycles},
+              {"end_cycles", r.end_cycles},
+              {"ghz", r.ghz},
+              {"ghz_measured", r.ghz_measured},
+              {"ghz_source", rate_source_name(r.ghz_source)},
+              {"attempted", r.attempted},
+              {"stored", r.stored},
+              {"dropped", r.dropped},
+              {"unmatched_ends", r.unmatched_ends},
+              {"unknown_sites", r.unknown_sites},
+              {"slices", slices},
+              {"instants", instants}};
+  if (r.sliced()) // docs/FORMAT.md, "Rows of a CTA"
+    row.update({{"row_in_cta", r.row_in_cta},
+                {"slice", r.slice},
+                {"first_thread", r.first_thread ? json(*r.first_thread) : json(nullptr)},
+                {"label", r.label}});
+  return row;
 }
 
 } // namespace
@@ -86,6 +95,8 @@ std::string trace_summary_json(const DecodeMap &map, const Trace &t) {
               {"backward_flows", t.backward_flows},
               {"unpaired_flows", t.unpaired_flows},
               {"problems", t.problems}};
+  if (map.any_sliced())
+    doc["slice_groups"] = slice_groups_json(summarize_slices(map, {&t}));
   return doc.dump(1) + "\n";
 }
 
