@@ -26,4 +26,14 @@ gen gemm_traced bench/gpu/gemm_overhead.cu --max-events 1100
 mkdir -p .carry/gen/bench_stripped
 "$tool" bench/gpu/event_cost.cu -o .carry/gen/bench_stripped/event_cost.cu
 "$tool" bench/gpu/gemm_overhead.cu -o .carry/gen/bench_stripped/gemm_overhead.cu
+# test/device/h200_issue14.sh: the two example kernels of issue 14, traced and stripped, and the
+# per-warp row cost bench.
+gen layernorm examples/layernorm/layernorm.cu
+# At 4096^3 the producer row of a CTA records about 4000 events: room for all of them.
+gen hopper_pipeline examples/hopper_pipeline/hopper_pipeline.cu --max-events 4096
+gen slice_cost bench/gpu/slice_cost.cu
+mkdir -p .carry/gen/issue14_stripped
+"$tool" examples/layernorm/layernorm.cu -o .carry/gen/issue14_stripped/layernorm.cu
+"$tool" examples/hopper_pipeline/hopper_pipeline.cu \
+  -o .carry/gen/issue14_stripped/hopper_pipeline.cu
 du -sh .carry
