@@ -41,13 +41,13 @@ nlohmann::ordered_json kernelJson(const DecodeMap &Map, const KernelMapModel &K)
   }
   J["lanes"] = K.Lanes;
   J["sites"] = nlohmann::ordered_json::array();
-  for (const MapSite &S : K.Sites)
-    J["sites"].push_back({{"id", S.Id},
-                          {"kind", siteKind(S.Kind)},
-                          {"name", S.Name},
-                          {"lane", S.Lane},
-                          {"group", S.Group},
-                          {"loc", S.Loc}});
+  for (const MapSite &S : K.Sites) {
+    nlohmann::ordered_json Site{{"id", S.Id},     {"kind", siteKind(S.Kind)}, {"name", S.Name},
+                                {"lane", S.Lane}, {"group", S.Group},         {"loc", S.Loc}};
+    if (!S.Helper.empty())
+      Site["helper"] = S.Helper;
+    J["sites"].push_back(std::move(Site));
+  }
   J["flows"] = nlohmann::ordered_json::array();
   for (const auto &[Src, Dst] : K.Flows)
     J["flows"].push_back({{"src", Src}, {"dst", Dst}});
@@ -83,6 +83,12 @@ std::string renderMapHeader(const DecodeMap &Map) {
                   std::to_string(K.Groups[I].SliceThreads) + ", " +
                   std::to_string(K.Groups[I].FirstThread) + "}";
       }
+    if (!K.HelperSiteBases.empty()) {
+      Out += "struct " + K.Symbol + "_sites {\n";
+      for (const auto &[Key, Base] : K.HelperSiteBases)
+        Out += "  static constexpr uint32_t " + Key + " = " + std::to_string(Base) + ";\n";
+      Out += "};\n";
+    }
     if (NumSliced)
       Out += "inline constexpr cutrace::SliceGroup " + K.Symbol + "_slices[] = {" + Slices +
              "};\n";

@@ -25,7 +25,9 @@ struct MapSite {
   std::string Name;
   unsigned Lane = 0;
   unsigned Group = 0;
-  std::string Loc; // file:line:col
+  std::string Loc;    // file:line:col
+  std::string Helper; // the __device__ function it is written in; it records into its caller's
+                      // group (Group is then 0)
 };
 
 struct MapAnnotation {
@@ -43,6 +45,9 @@ struct KernelMapModel {
   std::vector<MapSite> Sites;
   std::vector<std::pair<std::string, std::string>> Flows;
   std::vector<MapAnnotation> Annotations; // every annotation of the kernel, in file order
+  /// The first site id of each __device__ function the kernel reaches: the helper's twin names
+  /// its sites through the group type (`G::sites::<key>`), so one twin serves every kernel.
+  std::vector<std::pair<std::string, unsigned>> HelperSiteBases;
 };
 
 struct DecodeMap {

@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -110,8 +111,10 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     if (auto Kind = annotationCallKind(Call))
       recordUse(Call, *Kind);
-    else
+    else {
       recordLaunchApiCall(Call);
+      recordHelperCall(Call);
+    }
     return true;
   }
 
@@ -358,7 +361,8 @@ private:
   const FileEntry *Target; // the file the model describes
   SideEffectJudge Effects; // rewriter/SideEffects.h: what payloads, leads and conditions may call
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
-  llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses;
+  llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses, SeenHelperCalls;
+  llvm::DenseMap<const FunctionDecl *, int> HelperIds;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
 
   /// The kernel a callee expression names, as its template pattern's first declaration.
@@ -445,6 +449,59 @@ private:
     auto [It, Inserted] = KernelIds.try_emplace(Canonical, Model.Kernels.size());
     if (!Inserted)
       return It->second;
+    Model.Kernels.push_back(describeFunction(Canonical));
+    return It->second;
+  }
+
+  int helperIndex(const FunctionDecl *Canonical) {
+    auto [It, Inserted] = HelperIds.try_emplace(Canonical, Model.Helpers.size());
+    if (!Inserted)
+      return It->second;
+    Model.Helpers.push_back(describeFunction(Canonical));
+    return It->second;
+  }
+
+  /// The function a call or an annotation belongs to, as the template's pattern when it is an
+  /// instantiation.
+  static const FunctionDecl *patternOf(const FunctionDecl *FD) {
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    return (Pattern ? Pattern : FD)->getCanonicalDecl();
+  }
+
+  /// A call of a __device__ function defined in the main file, from device code written there:
+  /// the traced build sends it to the function's twin when the function reaches an annotation.
+  void recordHelperCall(const CallExpr *Call) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>() ||
+        isa<CXXMethodDecl>(FD) || !inDeviceCode(Call))
+      return;
+    const FunctionDecl *Canonical = patternOf(FD), *Definition = nullptr;
+    if (!Canonical->isDefined(Definition) ||
+        !writtenOffset(SM, Target, Definition->getLocation()))
+      return;
+    auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+    if (!Ref)
+      return; // a call through a pointer: it reaches the original (docs/annotations.md)
+    std::optional<unsigned> Name = writtenOffset(SM, Target, Ref->getLocation());
+    std::optional<unsigned> RParen = writtenOffset(SM, Target, Call->getRParenLoc());
+    std::optional<Token> Open =
+        Lexer::findNextToken(SM.getFileLoc(Ref->getEndLoc()), SM, Ctx.getLangOpts());
+    std::optional<unsigned> LParen =
+        Open && Open->is(tok::l_paren) ? writtenOffset(SM, Target, Open->getLocation())
+                                       : std::nullopt;
+    if (!Name || !RParen || !LParen || !SeenHelperCalls.insert(*Name).second)
+      return;
+    HelperCall C;
+    C.LParen = *LParen;
+    C.Helper = helperIndex(Canonical);
+    C.CalleeName = {*Name, *Name + static_cast<unsigned>(FD->getName().size())};
+    C.RParen = *RParen;
+    C.HasArgs = Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0));
+    C.InMacro = Ref->getLocation().isMacroID() || Call->getRParenLoc().isMacroID();
+    Model.HelperCalls.push_back(C);
+  }
+
+  KernelDecl describeFunction(const FunctionDecl *Canonical) {
     KernelDecl K;
     K.Name = Canonical->getNameAsString();
     K.QualifiedName = Canonical->getQualifiedNameAsString();
@@ -474,6 +531,7 @@ private:
         continue;
       KernelDeclSite Site;
       Site.ParamEnd = *RParen;
+      Site.ParamBegin = writtenOffset(SM, Target, TL.getLParenLoc()).value_or(0);
       Site.HasParams = R->getNumParams() > 0;
       Site.IsDefinition = R->doesThisDeclarationHaveABody();
       const Decl *Outer = R;
@@ -496,10 +554,13 @@ private:
         K.Body = {SM.getFileOffset(SM.getFileLoc(Body.getBegin())),
                   SM.getFileOffset(SM.getFileLoc(Body.getEnd())) + 1};
       }
+      if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
+        if (std::optional<unsigned> RAngle =
+                writtenOffset(SM, Target, T->getTemplateParameters()->getRAngleLoc()))
+          Site.TemplateParamsEnd = *RAngle;
       K.Decls.push_back(Site);
     }
-    Model.Kernels.push_back(std::move(K));
-    return It->second;
+    return K;
   }
 
   /// Walks up from an annotation to its block and its function.
@@ -512,11 +573,29 @@ private:
         Block = C;
         describeBlock(C, Use);
       }
-      if (Node.get<LambdaExpr>()) {
+      if (auto *Lambda = Node.get<LambdaExpr>(); Lambda && !Use.InLambda) {
+        // Recorded for the function around it: a lambda inside a kernel or a helper reaches
+        // that function's group when it captures by reference.
+        Use.InLambda = true;
+        Use.LambdaByRef = Lambda->getCaptureDefault() == LCD_ByRef;
         Use.Side = FunctionSide::Lambda;
-        return;
+        Parents = Ctx.getParents(Node);
+        continue;
+      }
+      if (auto *FD = Node.get<FunctionDecl>(); FD && isLambdaCallOperator(FD)) {
+        if (!Use.InLambda) {
+          Use.InLambda = true;
+          Use.LambdaByRef = cast<CXXMethodDecl>(FD)->getParent()->getLambdaCaptureDefault() ==
+                            LCD_ByRef;
+          Use.Side = FunctionSide::Lambda;
+        }
+        Parents = Ctx.getParents(Node);
+        continue;
       }
       if (auto *FD = Node.get<FunctionDecl>()) {
+        if (Use.InLambda && Use.Side == FunctionSide::Lambda && !FD->hasAttr<CUDAGlobalAttr>() &&
+            !FD->hasAttr<CUDADeviceAttr>())
+          return; // a lambda in host code: Verify reports it
         Use.FunctionName = FD->getNameAsString();
         if (const Stmt *Body = FD->getBody())
           Use.FunctionBody = {SM.getFileOffset(SM.getFileLoc(Body->getBeginLoc())),
@@ -527,6 +606,12 @@ private:
           Use.Kernel = kernelIndex((Pattern ? Pattern : FD)->getCanonicalDecl());
         } else {
           Use.Side = FD->hasAttr<CUDADeviceAttr>() ? FunctionSide::Device : FunctionSide::Host;
+          if (Use.Side == FunctionSide::Device) {
+            Use.HostDevice = FD->hasAttr<CUDAHostAttr>();
+            Use.InMember = isa<CXXMethodDecl>(FD);
+            if (!Use.InMember)
+              Use.Helper = helperIndex(patternOf(FD));
+          }
         }
         return;
       }
@@ -594,6 +679,7 @@ private:
       return;
     AnnotationUse Use;
     Use.MacroOffset = SM.getFileOffset(Macro);
+    Use.Kind = Kind;
     placeUse(Call, Use);
     const AnnotationSpelling &Spelling = spellingOf(Kind);
     for (unsigned I = 0; I < Call->getNumArgs() && I < Spelling.Roles.size(); ++I) {

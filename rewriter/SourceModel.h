@@ -18,6 +18,7 @@ enum class FunctionSide { Global, Device, Host, Lambda, None };
 /// An annotation as seen in the AST.
 struct AnnotationUse {
   unsigned MacroOffset = 0;
+  AnnotationKind Kind = AnnotationKind::Record;
   FunctionSide Side = FunctionSide::None;
   std::string FunctionName;
   int Kernel = -1;   // index into SourceModel::Kernels when Side == Global
@@ -26,6 +27,11 @@ struct AnnotationUse {
   bool BlockIsSwitchBody = false;
   std::vector<unsigned> LaterCaseLabels; // case labels after it in the same switch body
   std::vector<Problem> Problems;         // semantic rule violations (side effects)
+  int Helper = -1;          // index into SourceModel::Helpers when Side == Device
+  bool InLambda = false;    // written in a lambda inside the function named above
+  bool LambdaByRef = false; // ... whose default capture is by reference
+  bool HostDevice = false;  // Side == Device: the function is also __host__
+  bool InMember = false;    // Side == Device: the function is a class member
   std::optional<int64_t> LeadValue;      // TRACE_GROUP: the lead, when a constant expression
   unsigned SliceThreads = 0;             // TRACE_GROUPS: size and first, evaluated
   unsigned FirstThread = 0;
@@ -39,6 +45,8 @@ struct KernelDeclSite {
   bool HasParams = false;
   bool IsDefinition = false;
   bool InMacro = false; // written by a macro expansion: cannot be copied
+  unsigned TemplateParamsEnd = 0; // a template's '>' closing its parameter list; 0 if none
+  unsigned ParamBegin = 0;        // '(' opening the parameter list
 };
 
 struct KernelDecl {
@@ -81,6 +89,16 @@ struct LaunchSite {
   } Body;
 };
 
+/// A call, written in device code of the main file, of a __device__ function defined there.
+struct HelperCall {
+  int Helper = -1;     // index into SourceModel::Helpers
+  Span CalleeName;     // the function's name token as written (`h` of `ns::h<4>(x)`)
+  unsigned LParen = 0; // '(' opening the argument list
+  unsigned RParen = 0; // ')' closing the argument list
+  bool HasArgs = false;
+  bool InMacro = false;
+};
+
 /// A kernel named other than as a launch's callee (a pointer taken, a template argument).
 struct KernelValueUse {
   int Kernel = -1;
@@ -106,6 +124,10 @@ struct IncludeSite {
 struct SourceModel {
   std::vector<AnnotationUse> Uses;
   std::vector<KernelDecl> Kernels;
+  /// __device__ functions defined in the main file that hold annotations or are called from
+  /// device code there (the traced build gives the ones reaching an annotation a twin).
+  std::vector<KernelDecl> Helpers;
+  std::vector<HelperCall> HelperCalls;
   std::vector<LaunchSite> Launches;
   std::vector<KernelValueUse> ValueUses;
   std::vector<IncludeSite> Includes;

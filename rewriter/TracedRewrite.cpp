@@ -9,7 +9,9 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 
 namespace cutrace {
 namespace {
@@ -38,6 +40,47 @@ std::string commentSafe(llvm::StringRef Text) {
 /// The lexical annotation at each macro offset (the first one, if the scan found two).
 using AnnotationsByOffset = llvm::DenseMap<unsigned, const Annotation *>;
 
+/// The __device__ functions of the file that reach an annotation (directly, or by calling one
+/// that does), and the calls of them.
+struct HelperGraph {
+  std::vector<bool> Traced;                             // by helper index
+  std::vector<std::string> Key;                         // `G::sites::<Key>`, by helper index
+  std::vector<std::vector<const HelperCall *>> CallsIn; // calls written in each helper's body
+  std::map<int, std::vector<const HelperCall *>> CallsInKernel;
+  std::vector<KernelMapModel> Sites; // each traced helper's own sites, ids from 0
+
+  const std::vector<const HelperCall *> &kernelCalls(int Kernel) const {
+    static const std::vector<const HelperCall *> None;
+    auto It = CallsInKernel.find(Kernel);
+    return It == CallsInKernel.end() ? None : It->second;
+  }
+
+  std::vector<const HelperCall *> tracedCallsIn(const std::vector<const HelperCall *> &Calls) const {
+    std::vector<const HelperCall *> Out;
+    for (const HelperCall *C : Calls)
+      if (Traced[C->Helper] && !C->InMacro)
+        Out.push_back(C);
+    return Out;
+  }
+
+  /// Every traced helper these calls reach, through helpers too, by index.
+  std::vector<int> reachedFrom(const std::vector<const HelperCall *> &Calls) const {
+    std::set<int> Seen;
+    std::vector<int> Work;
+    for (const HelperCall *C : Calls)
+      if (Seen.insert(C->Helper).second)
+        Work.push_back(C->Helper);
+    while (!Work.empty()) {
+      int H = Work.back();
+      Work.pop_back();
+      for (const HelperCall *C : tracedCallsIn(CallsIn[H]))
+        if (Seen.insert(C->Helper).second)
+          Work.push_back(C->Helper);
+    }
+    return {Seen.begin(), Seen.end()};
+  }
+};
+
 class KernelPlanner {
 public:
   KernelPlanner(llvm::StringRef Buffer, const AnnotationsByOffset &LexicalAt,
@@ -46,7 +89,8 @@ public:
       : Buffer(Buffer), LexicalAt(LexicalAt), Options(Options), Lines(Lines), Plan(Plan),
         TwinEdits(TwinEdits) {}
 
-  void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses) {
+  void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses,
+            const HelperGraph &Helpers, int KernelIndex) {
     std::sort(Uses.begin(), Uses.end(),
               [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
     KernelMapModel M;
@@ -54,8 +98,13 @@ public:
     M.Symbol = identifierFrom(Kernel.QualifiedName);
     M.MaxEvents = Options.MaxEvents;
     M.Clock = Options.Clock;
+    std::vector<const HelperCall *> Calls = Helpers.tracedCallsIn(Helpers.kernelCalls(KernelIndex));
+    std::vector<int> Reached = Helpers.reachedFrom(Calls);
     groupType = "cutrace::Group<" + std::to_string(Options.MaxEvents) +
-                (Options.Clock == "globaltimer" ? ", cutrace::Clock::globaltimer>" : ">");
+                (Options.Clock == "globaltimer" || !Reached.empty()
+                     ? ", cutrace::Clock::" + Options.Clock
+                     : std::string()) +
+                (Reached.empty() ? ">" : ", cutrace_map::" + M.Symbol + "_sites>");
 
     // Groups first: their indices are fixed before any marker refers to them. A name
     // identifies a row: every declaration of one name shares one group object.
@@ -73,6 +122,8 @@ public:
       if (!isGroupKind(A->Kind) && A->Kind != AnnotationKind::Dag &&
           !groupFor(Groups, U->MacroOffset))
         NeedsBlockGroup = true;
+    for (const HelperCall *C : Calls)
+      NeedsBlockGroup |= !groupFor(Groups, C->CalleeName.Begin);
     if (NeedsBlockGroup) {
       M.Groups.push_back({"block", "0"});
       Declared.push_back({0, true, 0});
@@ -93,6 +144,13 @@ public:
                             (isGroupKind(A->Kind) && Declared[Group].LeadAtEntry);
       edit(WholeStatement ? A->Statement : A->Call, std::move(Text));
     }
+    // Calls of helpers that reach annotations go to their twins, with the group in scope.
+    for (const HelperCall *C : Calls) {
+      const AnnotationUse *G = groupFor(Groups, C->CalleeName.Begin);
+      callTwin(*C, Helpers, groupVar(M, G ? GroupIndex[G->MacroOffset] : 0));
+    }
+    for (int H : Reached)
+      addHelperSites(M, Helpers, H);
     addSlotsParameter(Kernel);
     if (Kernel.IsTemplate && !Kernel.Instantiated && !Uses.empty())
       Plan.Problems.push_back(
@@ -106,7 +164,72 @@ public:
     Plan.Map.Kernels.push_back(std::move(M));
   }
 
+  /// The twin edits of a __device__ function that reaches annotations: its markers record into
+  /// the group its caller passes (`__cutrace_group`), at site ids the group's type names, and
+  /// its calls of other such functions pass that group on. Returns its sites, numbered from 0.
+  KernelMapModel planHelper(const KernelDecl &Helper, std::vector<const AnnotationUse *> Uses,
+                            const HelperGraph &Helpers, int HelperIndex) {
+    std::sort(Uses.begin(), Uses.end(),
+              [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
+    KernelMapModel M;
+    M.Kernel = Helper.QualifiedName;
+    SiteIdPrefix = "__CutraceGroup::sites::" + Helpers.Key[HelperIndex];
+    for (const AnnotationUse *U : Uses)
+      if (const Annotation *A = lexical(U->MacroOffset)) {
+        checkSwitchPlacement(*U, *A);
+        std::string Text = expand(M, *A, "__cutrace_group", 0, *U);
+        edit(A->Kind == AnnotationKind::Dag ? A->Statement : A->Call, std::move(Text));
+      }
+    for (const HelperCall *C : Helpers.tracedCallsIn(Helpers.CallsIn[HelperIndex]))
+      callTwin(*C, Helpers, "__cutrace_group");
+    addGroupParameter(Helper);
+    return M;
+  }
+
 private:
+  /// `h(x)` -> `h_cutrace_traced(group, x)`: the twin takes the group first, so default
+  /// arguments of the helper stay last.
+  void callTwin(const HelperCall &C, const HelperGraph &Helpers, const std::string &GroupVar) {
+    edit(C.CalleeName, twinName(Buffer.substr(C.CalleeName.Begin, C.CalleeName.size())));
+    edit({C.LParen + 1, C.LParen + 1}, GroupVar + (C.HasArgs ? ", " : ""));
+  }
+
+  /// The helper's sites in this kernel's map, after the kernel's own, and where they start.
+  void addHelperSites(KernelMapModel &M, const HelperGraph &Helpers, int H) {
+    const KernelMapModel &Own = Helpers.Sites[H];
+    unsigned Base = M.Sites.size();
+    M.HelperSiteBases.push_back({Helpers.Key[H], Base});
+    for (MapSite S : Own.Sites) {
+      S.Id += Base;
+      S.Lane = laneId(M, Own.Lanes[S.Lane]);
+      S.Group = 0;
+      S.Helper = Own.Kernel;
+      M.Sites.push_back(std::move(S));
+    }
+    for (const auto &F : Own.Flows)
+      if (std::find(M.Flows.begin(), M.Flows.end(), F) == M.Flows.end())
+        M.Flows.push_back(F);
+  }
+
+  /// The twin's name, a template parameter for the group's type, and the group as its first
+  /// parameter, in the copy of every declaration of the helper written here.
+  void addGroupParameter(const KernelDecl &Helper) {
+    for (const KernelDeclSite &D : Helper.Decls) {
+      if (D.InMacro || !D.ParamBegin)
+        continue;
+      edit({D.Name, D.Name + static_cast<unsigned>(Helper.Name.size())}, twinName(Helper.Name));
+      if (D.TemplateParamsEnd)
+        edit({D.TemplateParamsEnd, D.TemplateParamsEnd}, ", class __CutraceGroup");
+      else
+        edit({D.Range.Begin, D.Range.Begin}, "template <class __CutraceGroup> ");
+      std::string Param = "__CutraceGroup &__cutrace_group";
+      if (D.HasParams)
+        edit({D.ParamBegin + 1, D.ParamBegin + 1}, Param + ", ");
+      else // `h()` or `h(void)`
+        edit({D.ParamBegin + 1, D.ParamEnd}, Param);
+    }
+  }
+
   llvm::StringRef Buffer;
   const AnnotationsByOffset &LexicalAt;
   const TracedOptions &Options;
@@ -114,6 +237,7 @@ private:
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
+  std::string SiteIdPrefix; // a helper's twin: its sites are `G::sites::<key> + k`
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
   std::map<std::string, size_t> IndexOfName;
   /// What every declaration of one group name agreed on.
@@ -295,7 +419,10 @@ private:
     Site.Group = Group;
     Site.Loc = locationAt(Lines, Options.SourceName, A.MacroOffset);
     M.Sites.push_back(Site);
-    std::string Args = std::to_string(Site.Id) + ", " + payload(A) + ")";
+    std::string Id = SiteIdPrefix.empty() ? std::to_string(Site.Id)
+                     : Site.Id == 0     ? SiteIdPrefix
+                                        : SiteIdPrefix + " + " + std::to_string(Site.Id);
+    std::string Args = Id + ", " + payload(A) + ")";
     std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
     std::string CondArg = Cond ? "(" + text(*Cond).str() + "), " : "";
     switch (A.Kind) {
@@ -382,9 +509,9 @@ SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
 
 SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   SourceModel Merged;
-  std::map<std::string, int> KernelByName;
+  std::map<std::string, int> KernelByName, HelperByKey;
   // What Merged already holds, by offset.
-  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets;
+  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets, CallOffsets;
   for (const SourceModel *PassModel : Models) {
     const SourceModel &Pass = *PassModel;
     std::vector<int> Remap;
@@ -405,9 +532,26 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       }
       Remap.push_back(It->second);
     }
+    // Overloads share a name: a helper is its name and where its body is.
+    std::vector<int> HelperRemap;
+    for (const KernelDecl &H : Pass.Helpers) {
+      std::string Key = H.QualifiedName + "@" + std::to_string(H.Body.Begin);
+      auto [It, New] = HelperByKey.try_emplace(Key, Merged.Helpers.size());
+      if (New)
+        Merged.Helpers.push_back(H);
+      HelperRemap.push_back(It->second);
+    }
+    for (HelperCall C : Pass.HelperCalls) {
+      if (!CallOffsets.insert(C.CalleeName.Begin).second)
+        continue;
+      C.Helper = HelperRemap[C.Helper];
+      Merged.HelperCalls.push_back(C);
+    }
     for (AnnotationUse U : Pass.Uses) {
       if (!UseOffsets.insert(U.MacroOffset).second)
         continue;
+      if (U.Helper >= 0)
+        U.Helper = HelperRemap[U.Helper];
       if (U.Kernel >= 0)
         U.Kernel = Remap[U.Kernel];
       Merged.Uses.push_back(std::move(U));
@@ -733,6 +877,92 @@ void warnUnexpanded(const ScanResult &Scan, const llvm::DenseSet<unsigned> &Expa
                  "list (e.g. -gencode flags after --) so that a parse sees it");
 }
 
+/// Which helpers reach an annotation, and where each call is written; a recursive cycle through
+/// such helpers is an error (each call would need the group, and recursion keeps it in memory).
+HelperGraph helperGraph(const SourceModel &Model,
+                        std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper,
+                        const LineIndex &Lines, TracedPlan &Plan) {
+  HelperGraph G;
+  size_t N = Model.Helpers.size();
+  G.Traced.assign(N, false);
+  G.CallsIn.resize(N);
+  G.Sites.resize(N);
+  for (size_t H = 0; H < N; ++H)
+    G.Key.push_back(identifierFrom(Model.Helpers[H].QualifiedName) + "_" +
+                    std::to_string(Lines.line(Model.Helpers[H].Body.Begin)));
+  auto inside = [](unsigned Offset, Span S) { return S.Begin < Offset && Offset < S.End; };
+  for (const HelperCall &C : Model.HelperCalls) {
+    bool Placed = false;
+    for (size_t K = 0; K < Model.Kernels.size() && !Placed; ++K)
+      if (inside(C.CalleeName.Begin, Model.Kernels[K].Body)) {
+        G.CallsInKernel[K].push_back(&C);
+        Placed = true;
+      }
+    for (size_t H = 0; H < N && !Placed; ++H)
+      if (inside(C.CalleeName.Begin, Model.Helpers[H].Body)) {
+        G.CallsIn[H].push_back(&C);
+        Placed = true;
+      }
+  }
+  for (const auto &[H, Uses] : UsesByHelper)
+    G.Traced[H] = true;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t H = 0; H < N; ++H)
+      for (const HelperCall *C : G.CallsIn[H])
+        if (!G.Traced[H] && G.Traced[C->Helper])
+          G.Traced[H] = Changed = true;
+  }
+  // Depth-first over traced helpers: a call back into the current path closes a cycle.
+  std::vector<int> State(N, 0); // 0 unvisited, 1 on the path, 2 done
+  std::function<void(int)> Visit = [&](int H) {
+    State[H] = 1;
+    for (const HelperCall *C : G.tracedCallsIn(G.CallsIn[H])) {
+      if (State[C->Helper] == 1)
+        Plan.Problems.push_back(
+            {C->CalleeName.Begin,
+             "recursive call of '" + Model.Helpers[C->Helper].Name +
+                 "': a __device__ function that reaches annotations cannot call itself, directly "
+                 "or through other functions (its twin takes the caller's group)"});
+      else if (State[C->Helper] == 0)
+        Visit(C->Helper);
+    }
+    State[H] = 2;
+  };
+  for (size_t H = 0; H < N; ++H)
+    if (G.Traced[H] && State[H] == 0)
+      Visit(H);
+  return G;
+}
+
+/// The twin of every helper a traced kernel reaches, after each of its declarations; a helper
+/// that holds annotations and that no traced kernel of the file calls records nothing.
+void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel &Model,
+                     const std::set<int> &Reached,
+                     std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper,
+                     const std::vector<Edit> &TwinEdits, const TracedOptions &Options,
+                     TracedPlan &Plan) {
+  for (const auto &[H, Uses] : UsesByHelper)
+    if (!Reached.count(H) && !Uses.empty())
+      Plan.Problems.push_back(
+          {Uses.front()->MacroOffset,
+           "'" + Model.Helpers[H].Name +
+               "' is not called from an annotated kernel of this file, so its annotations record "
+               "nothing (a __device__ function records into its caller's group: call it from a "
+               "kernel that has annotations, in the same file)",
+           Severity::Warning});
+  for (int H : Reached)
+    for (const KernelDeclSite &D : Model.Helpers[H].Decls) {
+      if (D.InMacro || D.Range.End <= D.Range.Begin || !D.ParamBegin)
+        continue;
+      std::string Copy = applyWithin(Buffer, D.Range, TwinEdits);
+      if (!D.IsDefinition)
+        Copy += ";";
+      Plan.Edits.push_back(
+          linesAfter(Buffer, Lines, Options, D.Range.End - 1, Lines.line(D.Range.Begin), Copy));
+    }
+}
+
 } // namespace
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
@@ -743,10 +973,13 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   AnnotationsByOffset LexicalAt;
   for (const Annotation &A : Scan.Annotations)
     LexicalAt.try_emplace(A.MacroOffset, &A);
-  std::map<int, std::vector<const AnnotationUse *>> UsesByKernel;
+  std::map<int, std::vector<const AnnotationUse *>> UsesByKernel, UsesByHelper;
   for (const AnnotationUse &U : Model.Uses)
     if (U.Side == FunctionSide::Global && U.Kernel >= 0)
       UsesByKernel[U.Kernel].push_back(&U);
+    else if (U.Side == FunctionSide::Device && U.Helper >= 0)
+      UsesByHelper[U.Helper].push_back(&U);
+  HelperGraph Helpers = helperGraph(Model, UsesByHelper, Lines, Plan);
 
   // The originals lose their annotations exactly as strip removes them.
   std::vector<Span> Statements;
@@ -759,9 +992,20 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   std::vector<Edit> TwinEdits;
   std::map<int, TracedTwin> Twins;
   llvm::DenseSet<unsigned> Expanded;
+  // Helpers first: a kernel's map lists the sites of the helpers it reaches.
+  for (auto &[Helper, Uses] : UsesByHelper)
+    for (const AnnotationUse *U : Uses)
+      Expanded.insert(U->MacroOffset);
+  for (size_t H = 0; H < Model.Helpers.size(); ++H)
+    if (Helpers.Traced[H])
+      Helpers.Sites[H] = KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
+                             .planHelper(Model.Helpers[H], UsesByHelper[H], Helpers, H);
+  std::set<int> ReachedHelpers;
   for (auto &[Kernel, Uses] : UsesByKernel) {
     KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
-        .plan(Model.Kernels[Kernel], Uses);
+        .plan(Model.Kernels[Kernel], Uses, Helpers, Kernel);
+    for (int H : Helpers.reachedFrom(Helpers.tracedCallsIn(Helpers.kernelCalls(Kernel))))
+      ReachedHelpers.insert(H);
     const KernelDecl &K = Model.Kernels[Kernel];
     Twins[Kernel] = {Plan.Map.Kernels.back().Symbol, isRegistered(K)};
     for (const AnnotationUse *U : Uses)
@@ -777,6 +1021,7 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   warnUnexpanded(Scan, Expanded, Plan);
 
   planTwins(Buffer, Lines, Model, Twins, TwinEdits, Options, Plan);
+  planHelperTwins(Buffer, Lines, Model, ReachedHelpers, UsesByHelper, TwinEdits, Options, Plan);
   // Kernels defined in an included project header are launched through their twins too.
   std::map<int, TracedTwin> Reachable = Twins;
   for (size_t I = 0; I < Model.Kernels.size(); ++I) {

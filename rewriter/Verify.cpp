@@ -7,18 +7,33 @@
 namespace cutrace {
 
 std::optional<std::string> placementError(const AnnotationUse &Use) {
+  const char *ByReference = "annotations in a lambda need its default capture to be by reference "
+                            "([&]), so that they reach the enclosing function's group";
   switch (Use.Side) {
   case FunctionSide::Global:
+    if (Use.InLambda && !Use.LambdaByRef)
+      return std::string(ByReference);
     return std::nullopt;
   case FunctionSide::Device:
-    return "annotations in __device__ functions are not supported yet; annotate the calling "
-           "__global__ kernel around the call instead";
+    if (Use.HostDevice)
+      return "annotations in __host__ __device__ functions are not supported (found in '" +
+             Use.FunctionName + "'); make it a __device__ function";
+    if (Use.InMember)
+      return "annotations in member functions are not supported (found in '" + Use.FunctionName +
+             "'); call a free __device__ function from it";
+    if (Use.InLambda && !Use.LambdaByRef)
+      return std::string(ByReference);
+    if (isGroupKind(Use.Kind))
+      return std::string(spellingOf(Use.Kind).Macro) +
+             " in a __device__ function: declare groups in the kernel; a helper's markers record "
+             "into the row of the group its caller is in";
+    return std::nullopt;
   case FunctionSide::Host:
-    return "annotations are only allowed in __global__ functions (found in host function '" +
+    return "annotations are only allowed in __global__ and __device__ functions (found in host "
+           "function '" +
            Use.FunctionName + "')";
   case FunctionSide::Lambda:
-    return "annotations in lambdas are not supported yet; put the annotation in the enclosing "
-           "__global__ function, around the lambda's call";
+    return "annotations in a lambda are only allowed inside a __global__ or __device__ function";
   case FunctionSide::None:
     break;
   }

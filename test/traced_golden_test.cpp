@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -267,6 +268,48 @@ TEST(TracedRules, ComputedLeadChosenWhereTheGroupIsDeclared) {
             std::string::npos)
       << R.Text;
   EXPECT_NE(R.Text.find("  __cutrace_leader_0.lead((leader));\n"), std::string::npos) << R.Text;
+}
+
+TEST(TracedRules, HelperMarkersRecordIntoTheCallersGroupAtSitesItsTypeNames) {
+  Rewritten R = rewrite("device_helpers");
+  const nlohmann::json &K = kernel(R, "rows");
+  std::map<std::string, std::string> HelperOf;
+  for (const nlohmann::json &S : K["sites"])
+    HelperOf[S["name"]] = S.value("helper", "");
+  EXPECT_EQ(HelperOf["tile"], "");
+  EXPECT_EQ(HelperOf["finish"], "") << "a lambda's marker belongs to its kernel";
+  EXPECT_EQ(HelperOf["warp_sum"], "warp_sum") << "reached through load_tile";
+  EXPECT_EQ(HelperOf["load"], "load_tile");
+  EXPECT_EQ(HelperOf["scale_sampled"], "scale");
+  // One twin per helper, taking the caller's group first; the kernel passes the group in scope.
+  EXPECT_NE(R.Text.find("template <int N, class __CutraceGroup> __device__ float "
+                        "load_tile_cutrace_traced(__CutraceGroup &__cutrace_group, const float *p, "
+                        "int tile) {"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("return warp_sum_cutrace_traced(__cutrace_group, acc);"),
+            std::string::npos);
+  EXPECT_NE(R.Text.find("float v = load_tile_cutrace_traced<4>(__cutrace_warp_0, in, t);"),
+            std::string::npos);
+  EXPECT_NE(R.Text.find("__cutrace_group.instant_if((t % 8 == 0), "
+                        "__CutraceGroup::sites::scale_21, (t));"),
+            std::string::npos)
+      << R.Text;
+  // The unannotated kernel keeps calling the originals.
+  EXPECT_NE(R.Text.find("out[threadIdx.x] = scale(warp_sum(in[threadIdx.x]), 3);"),
+            std::string::npos);
+  std::string Header = readFile(inputsDir() / "device_helpers.trace_map.h");
+  EXPECT_NE(Header.find("struct rows_sites {"), std::string::npos) << Header;
+}
+
+TEST(TracedRules, HelperNoAnnotatedKernelCallsWarnsAndGetsNoTwin) {
+  Rewritten R = rewrite("helper_uncalled");
+  EXPECT_NE(R.Diagnostics.find("helper_uncalled.cu:6:3: warning: 'halve' is not called from an "
+                               "annotated kernel of this file, so its annotations record nothing"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_EQ(R.Text.find("halve_cutrace_traced"), std::string::npos) << R.Text;
+  EXPECT_NE(R.Text.find("x[threadIdx.x] = halve(x[threadIdx.x]);"), std::string::npos);
 }
 
 TEST(TracedRules, TwoKernelsPerFileEachGetAMapOthersUntouched) {

@@ -79,8 +79,13 @@ __device__ __forceinline__ uint32_t cta_threads() { return blockDim.x * blockDim
 // contract"). RAII: the constructor writes the row's start header (SM id, globaltimer, clock64),
 // the destructor, at the writer thread's exit, its end header (event count, dropped count,
 // globaltimer, clock64). Not copyable: two objects writing one row would corrupt it.
-template <uint32_t MaxEvents, Clock C = Clock::clock64> class Group {
+//
+// `Sites` names where the sites of each `__device__` function the kernel reaches start in its
+// decode map: a helper's twin takes the group as `G &` and writes `G::sites::<helper> + k`.
+template <uint32_t MaxEvents, Clock C = Clock::clock64, class Sites = void> class Group {
 public:
+  using sites = Sites;
+
   // A group with a constant lead: row `row` of the CTA's `rows`, written by thread `lead`.
   __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, uint32_t lead) {
     writer_ = slots != nullptr && thread_linear() == lead;

@@ -1,7 +1,8 @@
-// EXPECT: 5:3: annotations in __device__ functions are not supported yet; annotate the calling __global__ kernel around the call instead
+// EXPECT: 5:3: TRACE_GROUP in a __device__ function: declare groups in the kernel; a helper's markers record into the row of the group its caller is in
 #include <cutrace/trace.h>
 
 __device__ int g(int v) {
+  TRACE_GROUP("helper", 0);
   TRACE_RECORD("helper", v);
   return v * 2;
 }

@@ -1,4 +1,4 @@
-// EXPECT: 7:3: annotations are only allowed in __global__ functions (found in host function 'f')
+// EXPECT: 7:3: annotations are only allowed in __global__ and __device__ functions (found in host function 'f')
 #include <cutrace/trace.h>
 
 __global__ void k(int *x) { x[threadIdx.x] = 0; }
