@@ -390,6 +390,25 @@ TEST(SliceExports, PageRowsCarryLabelsAndTheGroupsTheirSlices) {
   EXPECT_EQ(data["ctas"][1]["rows"].size(), 33u); // every warp row is laid out in its CTA
 }
 
+TEST(SliceExports, RunPageCarriesSliceRowLabelsOfItsLaunches) {
+  RunTrace run;
+  run.processes.push_back(RunProcess{});
+  run.devices.push_back(RunDevice{});
+  run.maps.push_back(warp_map(64));
+  RunLaunch l;
+  l.grid[0] = 2;
+  l.block[0] = 1024;
+  l.trace = decode_bytes(run.maps[0], warp_buffer(2).bytes);
+  run.launches.push_back(std::move(l));
+  const std::string html = export_run_html(run);
+  const json overview = json::parse(test_support::embedded_data(html));
+  EXPECT_EQ(overview["maps"][0]["groups"][1]["slice_threads"], 32);
+  const json launch = json::parse(test_support::embedded_data(html, "cutrace-launch-0"));
+  ASSERT_EQ(launch["rows"].size(), 66u);
+  EXPECT_EQ(launch["rows"][33 + 32]["label"], "warp[w31]");
+  EXPECT_EQ(launch["rows"][33 + 32]["slice"], 31);
+}
+
 TEST(SliceExports, PerfettoHasOneThreadPerSliceRowNamedByItsLabel) {
   const DecodeMap map = warp_map(64);
   const Trace t = decode_bytes(map, warp_buffer(2).bytes);
@@ -466,6 +485,31 @@ TEST(SliceExports, LaunchJsonNamesSliceRowsAndTheirStatistics) {
   ASSERT_EQ(doc["slice_groups"].size(), 1u);
   EXPECT_EQ(doc["slice_groups"][0]["slices"].size(), 32u);
   EXPECT_EQ(doc["slice_groups"][0]["events"]["max"], 12);
+}
+
+TEST(SliceExports, RunPerfettoNamesTheSliceRowOfEachEvent) {
+  RunTrace run;
+  run.processes.push_back(RunProcess{});
+  run.devices.push_back(RunDevice{});
+  run.maps.push_back(warp_map(64));
+  RunLaunch l;
+  l.grid[0] = 1;
+  l.block[0] = 1024;
+  l.trace = decode_bytes(run.maps[0], warp_buffer(1).bytes);
+  run.launches.push_back(std::move(l));
+  const json doc = json::parse(export_run_perfetto(run));
+  std::set<std::string> rows;
+  size_t block_events = 0;
+  for (const json &e : doc["traceEvents"])
+    if (e["ph"] == "X" && e.contains("args") && e["args"].contains("group")) {
+      if (e["args"]["group"] == "warp")
+        rows.insert(e["args"]["row"].get<std::string>());
+      else
+        block_events += !e["args"].contains("row"); // a TRACE_GROUP row has no slice label
+    }
+  EXPECT_EQ(rows.size(), 32u);
+  EXPECT_TRUE(rows.count("warp[w17]"));
+  EXPECT_EQ(block_events, 1u);
 }
 
 TEST(SliceExports, RunSummaryGivesEachSlicedKernelsImbalance) {

@@ -13,6 +13,11 @@
 #      the first-paint budget; #launch=I opens launch I, whose grid draws as many CTAs, and whose
 #      CTA 1 as many slices and instants, as the decoder has; with a 1 MB bound, detail is left
 #      out and the page says so.
+#   6. (CHECKS=slices, not in the default set) 264 CTAs of 1024 threads with a row per warp
+#      (TRACE_GROUPS("warp", 32): 33 rows per CTA, gen_trace warps): the grid shows one band per
+#      group until the warp group is expanded (#grid&expand=1, what its button and a click in the
+#      gutter by its band do), then every drawn CTA draws all 33 rows in bands of their own, and
+#      the page paints within MAX_FIRST_PAINT_MS; a CTA's page lays out the decoder's counts.
 # Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
 #   CHECKS selects sections (default "demo evil bulk fixture run"), e.g. CHECKS=fixture.
 #   BUILD_DIR holds bin/trace-view and runtime/libcutrace_{analysis,format}.a (default: build)
@@ -48,7 +53,7 @@ generator() {
   echo "$bin"
 }
 gen=${GEN_TRACE:-}
-if [[ -z "$gen" ]] && { want demo || want evil || want bulk; }; then
+if [[ -z "$gen" ]] && { want demo || want evil || want bulk || want slices; }; then
   gen=$(generator gen_trace) || exit 1
 fi
 
@@ -248,6 +253,47 @@ if [[ -n "$gone" ]] && render "$work/run_bound.html" "launch=$gone" run_bound; t
     pass "run with a 1 MB bound ($bytes bytes): $left launches without detail, stated" ||
     fail "run with a 1 MB bound: the page does not say what it left out (DOM: $DOM)"
 fi
+fi
+
+# 6. A row per warp of 1024-thread CTAs: collapsed by default, every row drawn once expanded.
+if want slices; then
+"$gen" warps "$work/warps.ctrace" --ctas 264 &&
+  "$trace_view" "$work/warps.ctrace" --html "$work/warps.html" 2>/dev/null ||
+  { echo "FAIL: cannot produce the per-warp trace"; exit 1; }
+rows=33 # a per-CTA row and 32 warp rows
+if render "$work/warps.html" grid warps_grid_collapsed; then
+  ctas=$(field "$STATS" ctasDrawn)
+  [[ "$(field "$STATS" gridBands)" == 2 && "$ctas" -gt 0 &&
+     "$(field "$STATS" gridBandsDrawn)" == $((2 * ctas)) &&
+     "$(field "$STATS" gridRowsDrawn)" == $((rows * ctas)) ]] &&
+    grep -q 'warp ×32 ▸' "$DOM" &&
+    pass "warps grid collapsed: $ctas CTAs drawn, 2 bands each holding all $rows rows" ||
+    fail "warps grid collapsed: want 2 bands per CTA for $rows rows, a 'warp ×32 ▸' button: $STATS"
+fi
+if render "$work/warps.html" "grid&expand=1" warps_grid_expanded; then
+  ctas=$(field "$STATS" ctasDrawn)
+  ms=$(field "$STATS" firstPaintMs)
+  [[ "$(field "$STATS" gridBands)" == $rows && "$ctas" -gt 0 &&
+     "$(field "$STATS" gridRowsDrawn)" == $((rows * ctas)) &&
+     "$(field "$STATS" gridBandsDrawn)" == $((rows * ctas)) ]] &&
+    grep -q 'warp ×32 ▾' "$DOM" &&
+    pass "warps grid expanded: $ctas CTAs drawn with all $rows rows each, first paint $ms ms" ||
+    fail "warps grid expanded: want $rows bands and rows per drawn CTA: $STATS"
+  awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
+    fail "warps grid expanded: first paint ${ms} ms exceeds ${max_ms} ms"
+fi
+# A CTA's 33 rows are taller than the window: its laid-out counts are compared, not the drawn.
+for cta in 0 263; do
+  if render "$work/warps.html" "cta=$cta" "warps_cta$cta"; then
+    want_s=$(decoder_count "$work/warps.ctrace" "$cta" slices)
+    want_i=$(decoder_count "$work/warps.ctrace" "$cta" instants)
+    [[ "$(field "$STATS" cta)" == "$cta" && -n "$want_s" &&
+       "$(field "$STATS" ctaSlices)" == "$want_s" && "$(field "$STATS" ctaInstants)" == "$want_i" &&
+       "$(field "$STATS" slicesDrawn)" == "$(field "$STATS" slicesVisible)" ]] &&
+      pass "warps CTA $cta: $want_s slices, $want_i instants laid out in its 33 rows" ||
+      fail "warps CTA $cta: decoder has ${want_s:-?} slices, ${want_i:-?} instants: $STATS"
+  fi
+done
 fi
 
 if [[ $failures -gt 0 ]]; then

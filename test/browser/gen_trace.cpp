@@ -5,8 +5,12 @@
 //   gen_trace bulk OUT.ctrace [--events N] [--ctas C] [--groups G]
 //                                          N records in all (default 1048576), spread over C
 //                                          CTAs (64) x G groups (2)
+//   gen_trace warps OUT.ctrace [--ctas C]  C CTAs (264) of 1024 threads with TRACE_GROUPS("warp",
+//                                          32): a per-CTA row and 32 warp rows per CTA
+//                                          (test/support/slice_builder.h)
 // Deterministic: the same arguments give the same bytes.
 #include "../support/buffer_builder.h"
+#include "../support/slice_builder.h"
 
 #include <cutrace/ctrace.h>
 
@@ -181,7 +185,8 @@ Buffer bulk(uint64_t events, uint32_t ctas, uint32_t groups, std::string &map) {
 
 [[noreturn]] void usage() {
   std::fputs("usage: gen_trace demo OUT.ctrace [--evil]\n"
-             "       gen_trace bulk OUT.ctrace [--events N] [--ctas C] [--groups G]\n",
+             "       gen_trace bulk OUT.ctrace [--events N] [--ctas C] [--groups G]\n"
+             "       gen_trace warps OUT.ctrace [--ctas C]\n",
              stderr);
   std::exit(2);
 }
@@ -194,7 +199,7 @@ int main(int argc, char **argv) {
   const std::string mode = argv[1], out = argv[2];
   bool evil = false;
   uint64_t events = 1u << 20;
-  uint32_t ctas = 64, groups = 2;
+  uint32_t ctas = mode == "warps" ? 264 : 64, groups = 2;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--evil")
@@ -211,9 +216,12 @@ int main(int argc, char **argv) {
   if (ctas == 0 || groups == 0)
     usage();
   std::string map;
-  Buffer b = mode == "demo"   ? demo(evil, map)
-             : mode == "bulk" ? bulk(events, ctas, groups, map)
-                              : (usage(), Buffer(1, 1, 1));
+  cutrace::test_support::BufferBuilder b = mode == "demo"   ? demo(evil, map)
+                                           : mode == "bulk" ? bulk(events, ctas, groups, map)
+                                           : mode == "warps"
+                                               ? (map = cutrace::test_support::warp_map_json(64),
+                                                  cutrace::test_support::warp_buffer(ctas, 64))
+                                               : (usage(), Buffer(1, 1, 1));
   cutrace::Ctrace c;
   c.map_json = map;
   for (int i = 0; i < 3; ++i) {

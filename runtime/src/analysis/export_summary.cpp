@@ -262,8 +262,8 @@ std::string format_slice_groups(const std::vector<SliceGroupSummary> &groups,
   if (left)
     out += indent + "  ... " + std::to_string(left) + " more slices\n";
   out += "\n" + indent + "imbalance between the slices of a group (min / median / max)\n";
-  Table imb({"group", "slice", "slices", "busy ns min", "median", "max", "busy min", "median",
-             "max", "events min", "median", "max"});
+  Table imb({"group", "size", "slices", "busy ns min", "median", "max", "busy min", "median", "max",
+             "events min", "median", "max"});
   for (const SliceGroupSummary &g : groups) {
     const std::string size = g.slice_threads == 32    ? "warp"
                              : g.slice_threads == 128 ? "warpgroup"
