@@ -25,9 +25,12 @@ constexpr uint32_t kRowGroupStride = (kBlockK / hopper::kCoreK) * hopper::kCoreB
 
 // Which descriptor field carries which distance. The PTX ISA: for K-major operands the leading
 // byte offset is the distance between K-adjacent core matrices and the stride byte offset the
-// distance between M- or N-adjacent ones. wgmma_probe runs both readings on the GPU: flip this if
-// it reports the other one.
-constexpr bool kLeadingIsK = true;
+// distance between M- or N-adjacent ones. wgmma_probe runs both readings on the GPU: flip this
+// (or build with -DHOPPER_LEADING_IS_K=0) if it reports the other one.
+#ifndef HOPPER_LEADING_IS_K
+#define HOPPER_LEADING_IS_K 1
+#endif
+constexpr bool kLeadingIsK = HOPPER_LEADING_IS_K != 0;
 
 // Descriptor of k-step `k_step` of a packed tile starting at shared address `tile`.
 __host__ __device__ constexpr uint64_t tile_descriptor(uint32_t tile, int k_step,

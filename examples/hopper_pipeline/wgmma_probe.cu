@@ -147,13 +147,20 @@ int main() {
       {"pipeline stage, 4 x m64n128k16, kLeadingIsK=false", 128, kBlockK, true, 0, 0, 0, 0, false},
   };
   bool pipeline_ok = false;
+  int matching = -1; // the HOPPER_LEADING_IS_K value whose pipeline reading matched
   for (const Variant &v : variants) {
     const bool ok = run(v);
+    if (v.pipeline && ok && matching < 0)
+      matching = v.leading_is_k ? 1 : 0;
     if (v.pipeline && v.leading_is_k == kLeadingIsK)
       pipeline_ok = ok;
   }
   std::printf("wgmma_probe: pipeline_tiles.h kLeadingIsK=%s is %s\n",
               kLeadingIsK ? "true" : "false",
               pipeline_ok ? "RIGHT" : "WRONG (flip it if the other reading matched)");
+  if (matching >= 0)
+    std::printf("wgmma_probe: matching HOPPER_LEADING_IS_K=%d\n", matching);
+  else
+    std::printf("wgmma_probe: matching HOPPER_LEADING_IS_K=none\n");
   return pipeline_ok ? 0 : 1;
 }

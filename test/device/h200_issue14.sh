@@ -71,7 +71,10 @@ build() { # build <name> <source> [nvcc options...]: logs/build_<name>.txt
   "${NVCC[@]}" -Xptxas -v "$@" "$src" -o "$R/$name" >"$out/logs/build_$name.txt" 2>&1
 }
 bg build layernorm_stripped $G/issue14_stripped/layernorm.cu -Iexamples/layernorm
+# The GEMM with both descriptor readings (pipeline_tiles.h): the probe picks the one used below.
 bg build hopper_stripped $G/issue14_stripped/hopper_pipeline.cu -Iexamples/hopper_pipeline
+bg build hopper_stripped_flipped $G/issue14_stripped/hopper_pipeline.cu \
+  -Iexamples/hopper_pipeline -DHOPPER_LEADING_IS_K=0
 bg build wgmma_probe examples/hopper_pipeline/wgmma_probe.cu
 bg build gemm_stripped $G/bench_stripped/gemm_overhead.cu
 drain
@@ -84,6 +87,8 @@ bg build layernorm_traced $G/layernorm/layernorm.traced.cu -I$G/layernorm -Iexam
   "${OBJ[@]}"
 bg build hopper_traced $G/hopper_pipeline/hopper_pipeline.traced.cu -I$G/hopper_pipeline \
   -Iexamples/hopper_pipeline "${OBJ[@]}"
+bg build hopper_traced_flipped $G/hopper_pipeline/hopper_pipeline.traced.cu \
+  -I$G/hopper_pipeline -Iexamples/hopper_pipeline -DHOPPER_LEADING_IS_K=0 "${OBJ[@]}"
 bg build slice_cost $G/slice_cost/slice_cost.traced.cu -I$G/slice_cost "${OBJ[@]}"
 bg build gemm_traced $G/gemm_traced/gemm_overhead.traced.cu -I$G/gemm_traced "${OBJ[@]}"
 build_check_ctrace() {
@@ -101,8 +106,9 @@ ptxas_usage() {
        /Used [0-9]+ registers/ { for (i = 1; i < NF; i++) if ($i == "Used") regs = $(i + 1)
          if (!skip) printf "%s: %s regs, %s B spilled; ", n, regs, spill }' "$1" | cut -c1-400
 }
-for b in layernorm_stripped layernorm_traced hopper_stripped hopper_traced wgmma_probe \
-  slice_cost gemm_stripped gemm_traced check_ctrace; do
+for b in layernorm_stripped layernorm_traced hopper_stripped hopper_traced \
+  hopper_stripped_flipped hopper_traced_flipped wgmma_probe slice_cost gemm_stripped gemm_traced \
+  check_ctrace; do
   if [[ -x $R/$b ]]; then
     result "build $b" ok "$(ptxas_usage "$out/logs/build_$b.txt")"
   else
@@ -137,6 +143,17 @@ if [[ -x $R/wgmma_probe ]]; then
   result "wgmma probe" "$([[ $rc == 0 ]] && echo ok || echo FAIL)" \
     "$(grep -E 'MATCH$|is (RIGHT|WRONG)' "$out/logs/wgmma_probe.txt" |
       sed 's/^wgmma_probe: //; s/  */ /g' | paste -sd';')"
+  # The other reading matched: run the GEMM built with it (and flip pipeline_tiles.h).
+  if grep -q 'matching HOPPER_LEADING_IS_K=0' "$out/logs/wgmma_probe.txt"; then
+    for b in hopper_stripped hopper_traced; do
+      [[ -x $R/${b}_flipped ]] && mv "$R/${b}_flipped" "$R/$b"
+    done
+    result "GEMM descriptor reading" FAIL \
+      "HOPPER_LEADING_IS_K=0 matched: the runs below use it; set kLeadingIsK false"
+  else
+    result "GEMM descriptor reading" ok \
+      "$(grep -o 'matching HOPPER_LEADING_IS_K=.*' "$out/logs/wgmma_probe.txt")"
+  fi
 fi
 
 # check <step> <log> <binary> [args...]: a program's own result check (exit status and PASS line).
