@@ -141,8 +141,7 @@ public:
         return std::nullopt;
       return inStmt(Pseudo->getSyntacticForm(), Fn, Depth);
     }
-    if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, RequiresExpr, ConceptSpecializationExpr>(
-            S))
+    if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, RequiresExpr, ConceptSpecializationExpr>(S))
       return std::nullopt; // unevaluated
     if (auto *TypeId = dyn_cast<CXXTypeidExpr>(S); TypeId && !TypeId->isPotentiallyEvaluated())
       return std::nullopt;
@@ -271,8 +270,8 @@ private:
     }
   }
 
-  std::optional<Finding> declaration(const DeclStmt *At, const VarDecl *Var,
-                                     const FunctionDecl *Fn, unsigned Depth) {
+  std::optional<Finding> declaration(const DeclStmt *At, const VarDecl *Var, const FunctionDecl *Fn,
+                                     unsigned Depth) {
     if (Var->isStaticLocal() && Var->hasInit() && !Var->hasConstantInitialization())
       return found(At, "static variable", "initializes static variable " + quoted(Var));
     if (auto F = inStmt(Var->getInit(), Fn, Depth))
@@ -330,23 +329,23 @@ private:
           isa<UnresolvedLookupExpr, UnresolvedMemberExpr, CXXDependentScopeMemberExpr>(
               Call->getCallee()->IgnoreImplicit()))
         return std::nullopt; // judged in every instantiation
-      Finding F = found(Call, "call through a function pointer", "calls through a function pointer");
+      Finding F =
+          found(Call, "call through a function pointer", "calls through a function pointer");
       F.IsCall = true;
       return F;
     }
     if (const Expr *Target = triviallyAssigned(Call))
       return write(Call, Target, Fn, "assignment");
     if (dispatchesVirtually(Call, Callee)) {
-      Finding F =
-          found(Call, "virtual call to " + quoted(Callee), "calls " + quoted(Callee) + " virtually");
+      Finding F = found(Call, "virtual call to " + quoted(Callee),
+                        "calls " + quoted(Callee) + " virtually");
       F.IsCall = true;
       return F;
     }
     // A call the compiler evaluates at compile time runs nothing (constexpr with constant
     // arguments, recursive ones included).
     Expr::EvalResult Folded;
-    if (!Call->isValueDependent() && Call->EvaluateAsRValue(Folded, Ctx) &&
-        !Folded.HasSideEffects)
+    if (!Call->isValueDependent() && Call->EvaluateAsRValue(Folded, Ctx) && !Folded.HasSideEffects)
       return std::nullopt;
     return callOf(Call, Callee, Fn, Depth, "call to " + quoted(Callee));
   }
@@ -411,7 +410,7 @@ private:
     if (!F)
       return Pure;
     // CUDA's own functions are named, not dissected: their insides are builtins and PTX.
-    if (FromCuda && !getenv("DBG"))
+    if (FromCuda)
       return {false, "", F->Provisional};
     std::string Phrase = F->Act;
     if (!F->Because.empty())
@@ -438,8 +437,7 @@ private:
         const CXXRecordDecl *R = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
         if (!R || !R->hasDefinition() || R->hasTrivialDestructor() || !R->getDestructor())
           return std::nullopt;
-        return callOf(Def->getBody(), R->getDestructor(), Def, Depth,
-                      "destruction of a member");
+        return callOf(Def->getBody(), R->getDestructor(), Def, Depth, "destruction of a member");
       };
       for (const CXXBaseSpecifier &Base : Record->bases())
         if (auto F = Part(Base.getType()))
@@ -496,8 +494,8 @@ std::optional<SideEffect> SideEffectJudge::find(const Stmt *S) {
 }
 
 std::string sideEffectMessage(llvm::StringRef Subject, const SideEffect &Effect) {
-  std::string Text = Subject.str() + " has side effects: " + Effect.What +
-                     " may change program state (";
+  std::string Text =
+      Subject.str() + " has side effects: " + Effect.What + " may change program state (";
   if (!Effect.Why.empty())
     Text += Effect.Why + "; ";
   if (Effect.IsCall)

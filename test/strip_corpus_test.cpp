@@ -5,7 +5,8 @@
 // annotating it, written by hand: strip(X.cu) must equal it byte for byte.
 //
 // Compile definitions: CUTRACE_REWRITE_BIN (path of trace-rewrite), CUTRACE_TEST_INPUTS (path of
-// test/inputs). The environment variables of the same names override them.
+// test/inputs), CUTRACE_NVCC and CUTRACE_RUNTIME_INCLUDE (to compile traced positive controls).
+// The environment variables of the first three names override them.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -32,6 +33,12 @@
 #endif
 #ifndef CUTRACE_TEST_INPUTS
 #define CUTRACE_TEST_INPUTS "test/inputs"
+#endif
+#ifndef CUTRACE_NVCC
+#define CUTRACE_NVCC ""
+#endif
+#ifndef CUTRACE_RUNTIME_INCLUDE
+#define CUTRACE_RUNTIME_INCLUDE "runtime/include"
 #endif
 
 extern char **environ;
@@ -338,5 +345,42 @@ TEST_P(VerifyStrip, RejectsWithDiagnostic) {
 INSTANTIATE_TEST_SUITE_P(, VerifyStrip,
                          ::testing::ValuesIn(listInputs(inputsDir() / "errors", false)), nameOf);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(VerifyStrip);
+
+// Positive controls (`// EXPECT: ok`) are accepted by --traced as well, and what it writes
+// compiles: an accepted payload, lead or condition is code the recording build runs.
+std::vector<fs::path> acceptedInputs() {
+  std::vector<fs::path> files;
+  for (const fs::path &file : listInputs(inputsDir() / "errors", false)) {
+    const std::optional<Expectation> want = readExpectation(file);
+    if (want && want->ok) {
+      files.push_back(file);
+    }
+  }
+  return files;
+}
+
+class AcceptedInput : public ::testing::TestWithParam<fs::path> {
+protected:
+  ScratchDir scratch_;
+};
+
+TEST_P(AcceptedInput, TracedOutputCompilesWithNvcc) {
+  ASSERT_FALSE(scratch_.path().empty());
+  const fs::path traced = scratch_.path() / "out.cu";
+  const RunResult rewrite = run(tracedCommand(GetParam(), traced), scratch_.path());
+  ASSERT_EQ(rewrite.exit_status, 0) << describe(rewrite);
+  ASSERT_TRUE(fs::exists(traced)) << "--traced exited 0 but wrote no " << traced;
+  const std::string nvcc = setting("CUTRACE_NVCC", CUTRACE_NVCC);
+  if (nvcc.empty() || !fs::exists(nvcc)) {
+    GTEST_SKIP() << "no nvcc to compile " << traced;
+  }
+  const RunResult compile =
+      run({nvcc, "-std=c++17", "-arch=sm_90", "-I", CUTRACE_RUNTIME_INCLUDE, "-c", traced.string(),
+           "-o", (scratch_.path() / "out.o").string()},
+          scratch_.path());
+  EXPECT_EQ(compile.exit_status, 0) << describe(compile) << compile.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(, AcceptedInput, ::testing::ValuesIn(acceptedInputs()), nameOf);
 
 } // namespace

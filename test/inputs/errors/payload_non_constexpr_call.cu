@@ -1,4 +1,4 @@
-// EXPECT: 7:26: payload of TRACE_RECORD has side effects (stripping would change behaviour)
+// EXPECT: 7:26: payload of TRACE_RECORD has side effects: call to 'bump' may change program state ('bump' calls 'atomicAdd'; only constexpr, const/pure, CUDA's pure intrinsics and side-effect-free inline functions may be called; stripping would change behaviour)
 #include <cutrace/trace.h>
 
 __device__ int bump(int *counter) { return atomicAdd(counter, 1); }
