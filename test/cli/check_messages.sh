@@ -43,16 +43,17 @@ check "Messages.StripProblemWritesNothing" test ! -e twice.strip.cu
 cat >device.cu <<'CU'
 #include <cutrace/trace.h>
 __device__ int g(int v) {
+  TRACE_GROUP("helper", 0);
   TRACE_RECORD("x", v);
   return v;
 }
 CU
 "$tool" --traced device.cu -o device.traced.cu >out.txt 2>err.txt
 status=$?
-check "Messages.NotSupportedExits1 ($status)" test $status -eq 1
-check "Messages.NotSupportedSaysWhatToDoInstead" grep -q \
-  'device.cu:3:3: error: annotations in __device__ functions are not supported yet; annotate the calling __global__ kernel around the call instead' err.txt
-check "Messages.NotSupportedWritesNothing" \
+check "Messages.GroupInHelperExits1 ($status)" test $status -eq 1
+check "Messages.GroupInHelperSaysWhereGroupsBelong" grep -q \
+  "device.cu:3:3: error: TRACE_GROUP in a __device__ function: declare groups in the kernel; a helper's markers record into the row of the group its caller is in" err.txt
+check "Messages.GroupInHelperWritesNothing" \
   test ! -e device.traced.cu -a ! -e device.trace_map.h -a ! -e device.trace_map.json
 
 cat >ok.cu <<'CU'
