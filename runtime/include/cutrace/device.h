@@ -83,43 +83,50 @@ __device__ __forceinline__ uint32_t cta_threads() { return blockDim.x * blockDim
 // `Sites` names where the sites of each `__device__` function the kernel reaches start in its
 // decode map: a helper's twin takes the group as `G &` and writes `G::sites::<helper> + k`.
 template <uint32_t MaxEvents, Clock C = Clock::clock64, class Sites = void> class Group {
+  static_assert(MaxEvents < (1u << 31), "max events must be below 2^31");
+
 public:
   using sites = Sites;
 
   // A group with a constant lead: row `row` of the CTA's `rows`, written by thread `lead`.
-  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, uint32_t lead) {
-    writer_ = slots != nullptr && thread_linear() == lead;
-    open(slots, row, rows, writer_);
+  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, uint32_t lead)
+      : slots_(slots) {
+    const bool writer = slots != nullptr && thread_linear() == lead;
+    open(row, rows, writer, writer);
   }
 
   // A group whose lead is chosen where it is declared (`lead()`): thread 0 writes the start
   // header, so a row nobody leads still says it started, with no records and no end.
-  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, LeadAtDeclaration) {
-    writer_ = false;
-    open(slots, row, rows, slots != nullptr && thread_linear() == 0);
+  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, LeadAtDeclaration)
+      : slots_(slots) {
+    open(row, rows, false, slots != nullptr && thread_linear() == 0);
   }
 
   // A sliced group: rows `row` .. of the CTA's `rows`, one per slice, each written by the
   // slice's first thread. Threads before `first` belong to no slice and never write.
-  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, Slices s) {
+  __device__ __forceinline__ Group(Slots *slots, uint32_t row, uint32_t rows, Slices s)
+      : slots_(slots) {
     const uint32_t thread = thread_linear();
     const uint32_t in_slices = thread - s.first;
-    writer_ = slots != nullptr && thread >= s.first && in_slices % s.size == 0;
-    open(slots, row + (thread >= s.first ? in_slices / s.size : 0), rows, writer_);
+    const bool writer = slots != nullptr && thread >= s.first && in_slices % s.size == 0;
+    open(row + (thread >= s.first ? in_slices / s.size : 0), rows, writer, writer);
   }
 
   __device__ __forceinline__ ~Group() {
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
+    const bool writer = cursor_ < kNotWriter;
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
-    detail::store16_if(writer_, row_ + 32, kRowEndTag, cursor_, detail::lo(ns), detail::hi(ns));
-    detail::store16_if(writer_, row_ + 48, detail::lo(clk), detail::hi(clk), dropped, 0);
+    detail::store16_if(writer, slot(first_ - 2), kRowEndTag, cursor_, detail::lo(ns),
+                       detail::hi(ns));
+    detail::store16_if(writer, slot(first_ - 1), detail::lo(clk), detail::hi(clk), dropped, 0);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
   // declaration of one name must name the same thread (two writers would share one row).
   __device__ __forceinline__ void lead(uint32_t lead) {
-    writer_ = row_ != 0 && thread_linear() == lead;
+    const bool writer = slots_ != nullptr && thread_linear() == lead;
+    cursor_ = writer ? cursor_ & ~kNotWriter : cursor_ | kNotWriter;
   }
 
   Group(const Group &) = delete;
@@ -153,7 +160,11 @@ public:
   __device__ __forceinline__ void end(Token tok) { end(tok.site, tok.payload); }
 
 private:
-  static constexpr uint64_t kRowStride = kRowHeaderBytes + uint64_t(MaxEvents) * kRecordBytes;
+  // The cursor counts the events a thread attempted; in threads that do not write the row it
+  // starts at kNotWriter, so one unsigned compare (`cursor_ < MaxEvents`) is both the writer
+  // test and the capacity test, and no separate flag stays live in the kernel.
+  static constexpr uint32_t kNotWriter = 1u << 31;
+  static constexpr uint32_t kRowSlots = (kRowHeaderBytes + MaxEvents * kRecordBytes) / 16;
 
   __device__ __forceinline__ static uint64_t now() {
     if constexpr (C == Clock::globaltimer)
@@ -162,45 +173,48 @@ private:
       return detail::cycles();
   }
 
+  // The address of 16-byte slot `index` of the buffer (the 64-byte header is slots 0-3). An
+  // integer, so no pointer is ever formed from a null `slots`.
+  __device__ __forceinline__ uint64_t slot(uint32_t index) const {
+    return reinterpret_cast<uint64_t>(slots_) + uint64_t(index) * 16;
+  }
+
   // Keeps the first MaxEvents events; later ones only advance the cursor, so the end header
   // reports how many were attempted. No global memory is read.
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload) {
     const uint64_t t = now();
-    const bool ok = writer_ && cursor_ < MaxEvents;
     const uint32_t head = (uint32_t(kind) << kRecordKindShift) | (site & kSiteMask);
-    detail::store16_if(ok, row_ + kRowHeaderBytes + uint64_t(cursor_) * kRecordBytes, head,
-                       uint32_t(payload), detail::lo(t), detail::hi(t));
+    detail::store16_if(cursor_ < MaxEvents, slot(first_ + cursor_), head, uint32_t(payload),
+                       detail::lo(t), detail::hi(t));
     ++cursor_;
   }
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload,
                                          bool cond) {
     const uint64_t t = now();
-    const bool ok = cond && writer_ && cursor_ < MaxEvents;
     const uint32_t head = (uint32_t(kind) << kRecordKindShift) | (site & kSiteMask);
-    detail::store16_if(ok, row_ + kRowHeaderBytes + uint64_t(cursor_) * kRecordBytes, head,
+    detail::store16_if(cond && cursor_ < MaxEvents, slot(first_ + cursor_), head,
                        uint32_t(payload), detail::lo(t), detail::hi(t));
     cursor_ += uint32_t(cond);
   }
 
-  // The row's address, and its start header written by `header_writer`. An integer address, so
-  // no pointer is ever formed from a null `slots`; 0 when there is no buffer.
-  __device__ __forceinline__ void open(Slots *slots, uint32_t row, uint32_t rows,
+  // The row's first record slot, the cursor, and the start header written by `header_writer`.
+  // Slot indices are 32-bit: the host refuses buffers of 2^32 slots (64 GiB) or more.
+  __device__ __forceinline__ void open(uint32_t row, uint32_t rows, bool writer,
                                        bool header_writer) {
     const uint32_t cta = cta_linear();
-    const uint64_t index = uint64_t(cta) * rows + row;
-    row_ = slots == nullptr
-               ? 0
-               : reinterpret_cast<uint64_t>(slots) + kBufferHeaderBytes + index * kRowStride;
+    first_ = kBufferHeaderBytes / 16 + (cta * rows + row) * kRowSlots + kRowHeaderBytes / 16;
+    cursor_ = writer ? 0 : kNotWriter;
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
-    detail::store16_if(header_writer, row_, kRowStartTag, detail::smid(), detail::lo(ns),
-                       detail::hi(ns));
-    detail::store16_if(header_writer, row_ + 16, detail::lo(clk), detail::hi(clk), cta, row);
+    detail::store16_if(header_writer, slot(first_ - 4), kRowStartTag, detail::smid(),
+                       detail::lo(ns), detail::hi(ns));
+    detail::store16_if(header_writer, slot(first_ - 3), detail::lo(clk), detail::hi(clk), cta,
+                       row);
   }
 
-  uint64_t row_;        // address of this group's row (stored to only by the writer)
-  uint32_t cursor_ = 0; // events attempted so far
-  bool writer_;
+  Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
+  uint32_t first_;  // slot index of this row's record 0
+  uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
 };
 
 // A range closed on every exit of the enclosing block: BEGIN now, END when destroyed. The END

@@ -79,9 +79,11 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   const uint32_t per_cta = rows_per_cta(map, block.x * block.y * block.z);
   const uint64_t rows = ctas * per_cta;
   const uint64_t stride = row_stride_bytes(map.max_events);
+  // The device addresses records by 32-bit 16-byte slot indices (cutrace/device.h).
   if (per_cta == 0 || rows > std::numeric_limits<uint32_t>::max() ||
       stride > std::numeric_limits<uint32_t>::max() ||
-      rows * stride > std::numeric_limits<size_t>::max() - kBufferHeaderBytes)
+      rows * stride > std::numeric_limits<size_t>::max() - kBufferHeaderBytes ||
+      (kBufferHeaderBytes + rows * stride) / 16 > std::numeric_limits<uint32_t>::max())
     return E::failure("launch too large to trace (" + std::to_string(rows) + " rows of " +
                       std::to_string(stride) + " bytes)");
   const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
