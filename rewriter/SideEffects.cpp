@@ -14,8 +14,11 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
+#include <map>
+#include <vector>
 
 namespace cutrace {
 using namespace clang;
@@ -88,23 +91,52 @@ bool isHintBuiltin(unsigned ID) {
          ID == Builtin::BI__builtin_is_constant_evaluated;
 }
 
-/// What a function does that a payload may not, said of it: "'f' <Phrase>". Empty Phrase on an
-/// impure verdict: nothing useful to add (a builtin, a CUDA function outside the pure families).
+/// Why a function may change program state, said of it: "'f' calls 'g', which writes to global
+/// 'h'".
 struct FunctionVerdict {
   bool Pure = true;
-  std::string Phrase;
-  bool Provisional = false; // cut short by the depth bound: not remembered
+  std::vector<std::string> Via; // the calls leading to the effect, callees quoted, outermost first
+  std::string Reason;   // what the last one does; empty when there is nothing to add (a builtin, a
+                        // CUDA function outside the pure families)
+  bool TooDeep = false; // the calls nest deeper than the bound
+
+  std::string phrase() const {
+    if (TooDeep)
+      return "calls functions nested more than " + std::to_string(MaxCallDepth) + " deep";
+    std::vector<std::string> Parts;
+    for (const std::string &Callee : Via)
+      Parts.push_back("calls " + Callee);
+    if (!Reason.empty())
+      Parts.push_back(Reason);
+    if (Parts.size() > 4) // the two outermost calls and what the innermost ones do
+      Parts = {Parts[0], Parts[1], "... " + Parts[Parts.size() - 2], Parts.back()};
+    return llvm::join(Parts, ", which ");
+  }
 };
 
 /// An effect found while walking one function body (or the argument itself).
 struct Finding {
   const Stmt *At = nullptr;
-  std::string What;    // said of the expression: "call to 'f'"
-  std::string Act;     // said of the function holding it: "calls 'f'", "writes to global 'g'"
-  std::string Callee;  // for a call: the callee, quoted
-  std::string Because; // what the callee does, said of it ("writes through ..."); may be empty
+  std::string What;   // said of the expression: "call to 'f'"
+  std::string Act;    // said of the function holding it: "writes to global 'g'", "is recursive"
+  std::string Callee; // for a call: the callee, quoted
+  std::optional<FunctionVerdict> Through; // for a call into an impure function: its verdict
   bool IsCall = false;
-  bool Provisional = false;
+
+  /// The verdict on the function whose body holds this.
+  FunctionVerdict verdict() const {
+    FunctionVerdict V;
+    V.Pure = false;
+    if (!Through) {
+      V.Reason = Act;
+      return V;
+    }
+    V.Via.push_back(Callee);
+    V.Via.insert(V.Via.end(), Through->Via.begin(), Through->Via.end());
+    V.Reason = Through->Reason;
+    V.TooDeep = Through->TooDeep;
+    return V;
+  }
 };
 
 Finding found(const Stmt *At, std::string What, std::string Act) {
@@ -191,7 +223,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   std::string ResourceInclude;
-  llvm::DenseMap<const FunctionDecl *, FunctionVerdict> Verdicts;
+  std::map<std::pair<const FunctionDecl *, unsigned>, FunctionVerdict> Verdicts;
   llvm::SmallPtrSet<const FunctionDecl *, 16> InProgress;
   llvm::DenseMap<const void *, bool> ToolkitDirs;
 
@@ -363,30 +395,35 @@ private:
     FunctionVerdict V = function(Callee, Depth + 1);
     if (V.Pure)
       return std::nullopt;
-    Finding F = found(At, std::move(What), "calls " + quoted(Callee));
+    Finding F = found(At, std::move(What), "");
     F.Callee = quoted(Callee);
     F.IsCall = true;
-    F.Because = V.Phrase;
-    F.Provisional = V.Provisional;
+    F.Through = std::move(V);
     return F;
   }
 
+  /// Remembered per depth, so that a verdict does not depend on which call reached it first.
   FunctionVerdict function(const FunctionDecl *FD, unsigned Depth) {
-    const FunctionDecl *Key = FD->getCanonicalDecl();
+    std::pair<const FunctionDecl *, unsigned> Key{FD->getCanonicalDecl(), Depth};
     if (auto Known = Verdicts.find(Key); Known != Verdicts.end())
       return Known->second;
     FunctionVerdict V = judge(FD, Depth);
-    if (!V.Provisional)
-      Verdicts[Key] = V;
+    Verdicts[Key] = V;
     return V;
   }
 
   FunctionVerdict judge(const FunctionDecl *FD, unsigned Depth) {
     const FunctionVerdict Pure;
+    FunctionVerdict Impure;
+    Impure.Pure = false;
+    auto Because = [&](std::string Reason) {
+      Impure.Reason = std::move(Reason);
+      return Impure;
+    };
     if (unsigned ID = FD->getBuiltinID())
       return Ctx.BuiltinInfo.isConst(ID) || Ctx.BuiltinInfo.isPure(ID) || isHintBuiltin(ID)
                  ? Pure
-                 : FunctionVerdict{false, "", false};
+                 : Impure;
     if (FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>())
       return Pure;
     bool FromCuda = inCudaHeader(FD);
@@ -396,26 +433,25 @@ private:
       return Pure;
     const FunctionDecl *Definition = nullptr;
     if (!FD->hasBody(Definition) || !Definition || !Definition->getBody())
-      return {false, FromCuda ? "" : "is not defined in this file", false};
+      return FromCuda ? Impure : Because("is not defined in this file");
     if (Definition->hasAttr<WeakAttr>())
-      return {false, "is weak (another definition may replace it at link time)", false};
+      return Because("is weak (another definition may replace it at link time)");
     if (InProgress.contains(Definition))
-      return {false, "is recursive", false};
-    if (Depth > MaxCallDepth)
-      return {false, "calls functions nested more than " + std::to_string(MaxCallDepth) + " deep",
-              true};
+      return Because("is recursive");
+    if (Depth > MaxCallDepth) {
+      Impure.TooDeep = true;
+      return Impure;
+    }
     InProgress.insert(Definition);
     std::optional<Finding> F = inBody(Definition, Depth);
     InProgress.erase(Definition);
     if (!F)
       return Pure;
+    FunctionVerdict V = F->verdict();
     // CUDA's own functions are named, not dissected: their insides are builtins and PTX.
-    if (FromCuda)
-      return {false, "", F->Provisional};
-    std::string Phrase = F->Act;
-    if (!F->Because.empty())
-      Phrase += ", which " + F->Because;
-    return {false, Phrase, F->Provisional};
+    if (FromCuda && !V.TooDeep)
+      return Impure;
+    return V;
   }
 
   static bool isAssignment(const FunctionDecl *FD) {
@@ -488,8 +524,9 @@ std::optional<SideEffect> SideEffectJudge::find(const Stmt *S) {
   E.At = F->At;
   E.What = F->What;
   E.IsCall = F->IsCall;
-  if (F->IsCall && !F->Because.empty())
-    E.Why = F->Callee + " " + F->Because; // "'bump' calls 'atomicAdd'"
+  if (F->Through) // "'bump' calls 'atomicAdd'"
+    if (std::string Phrase = F->Through->phrase(); !Phrase.empty())
+      E.Why = F->Callee + " " + Phrase;
   return E;
 }
 
