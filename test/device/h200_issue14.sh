@@ -101,7 +101,8 @@ drain
 ptxas_usage() {
   awk '/Compiling entry function/ {
          skip = /clock_probe|reference_gemm/
-         n = $0; sub(/.*function .?_Z[0-9]+/, "", n); sub(/[^a-z_].*/, "", n) }
+         n = $0; sub(/.*function ./, "", n); sub(/[^A-Za-z0-9_].*/, "", n)
+         if (n ~ /^_Z[0-9]/) { sub(/^_Z[0-9]+/, "", n); sub(/[^a-z_].*/, "", n) } }
        /bytes spill stores/ { spill = $5 }
        /Used [0-9]+ registers/ { for (i = 1; i < NF; i++) if ($i == "Used") regs = $(i + 1)
          if (!skip) printf "%s: %s regs, %s B spilled; ", n, regs, spill }' "$1" | cut -c1-400
@@ -162,7 +163,7 @@ check() {
   shift 3
   [[ -x $bin ]] || { result "$name" FAIL "not built"; return; }
   local rc=0
-  run_logged "$log" timeout 300 "$bin" "$@" || rc=$?
+  run_logged "$log" env CUTRACE_OUTPUT="$R/out_$log" timeout 300 "$bin" "$@" || rc=$?
   result "$name" "$([[ $rc == 0 ]] && echo ok || echo FAIL)" \
     "exit $rc; $(grep -E 'PASS|FAIL' "$out/logs/$log.txt" | tail -1)"
 }
