@@ -240,8 +240,8 @@ private:
       return Found("atomic operation", "performs an atomic operation");
     if (isa<AsmStmt>(S))
       return Found("inline assembly", "contains inline assembly");
-    // In an argument itself (not in a function it calls), as before: no lambdas, no GNU statement
-    // expressions.
+    // Written in the argument itself, these are refused outright (docs/annotations.md): a payload
+    // stays one expression.
     if (!Fn && isa<LambdaExpr>(S))
       return Found("lambda expression", "");
     if (!Fn && isa<StmtExpr>(S))
