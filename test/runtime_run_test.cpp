@@ -445,12 +445,20 @@ TEST(Compact, OldVersion1BuffersStillDecode) {
 
 // ---- The H200 fixtures (version 1 files, full-capacity buffers) ----
 
-// The single-launch (version 1) dumps; h200/runs/ holds run files (runtime_run_fixture_test).
+// The single-launch (version 1) dumps; h200/runs/ and h200/issue14/*_run.ctrace are run files
+// (runtime_run_fixture_test, runtime_issue14_fixture_test).
 std::vector<std::string> h200_fixtures() {
   std::vector<std::string> out;
-  for (const auto &e : fs::recursive_directory_iterator(std::string(CUTRACE_TEST_DATA) + "/h200"))
-    if (e.path().extension() == ".ctrace" && e.path().parent_path().filename() != "runs")
+  const std::string run_suffix = "_run.ctrace";
+  for (const auto &e : fs::recursive_directory_iterator(std::string(CUTRACE_TEST_DATA) + "/h200")) {
+    const std::string name = e.path().filename().string();
+    const bool run_file =
+        e.path().parent_path().filename() == "runs" ||
+        (name.size() > run_suffix.size() &&
+         name.compare(name.size() - run_suffix.size(), run_suffix.size(), run_suffix) == 0);
+    if (e.path().extension() == ".ctrace" && !run_file)
       out.push_back(e.path().string());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
