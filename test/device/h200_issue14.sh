@@ -276,8 +276,9 @@ for r in rows:
 
 print("\n## Traced against stripped (kernel alone, median ms; the traced build times its original"
       " kernel and its twin interleaved in one process)\n")
-print("| example | stripped build | traced build: original | traced build: twin | twin / original"
-      " | twin / stripped | rounds |\n|---|---|---|---|---|---|---|")
+print("| example | stripped build | traced build, recording off (the original kernel) | traced "
+      "build, recording on (the twin) | on / off | on / stripped | rounds |\n"
+      "|---|---|---|---|---|---|---|")
 for ex in ("layernorm", "hopper"):
     s, o, t = [], [], []
     for r in rows:

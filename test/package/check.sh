@@ -75,7 +75,8 @@ step "examples, CUTRACE_EXAMPLES_TRACED=ON"
 on=$work/examples-on
 if configure "$on" ON; then
   pass "configure (TRACED ON) against the installed package"
-  expect_rewrites "$on" "first build" "layer.cu reduction.cu warp_specialized.cu"
+  expect_rewrites "$on" "first build" \
+    "hopper_pipeline.cu layer.cu layernorm.cu reduction.cu warp_specialized.cu"
   for x in warp_specialized reduction; do
     traced=$on/$x/cutrace/$x/$x.traced.cu
     [[ -x $on/$x/$x ]] && pass "$x built and linked" || fail "$x not built"
@@ -88,9 +89,13 @@ if configure "$on" ON; then
     links_runtime "$on/$x/$x" && pass "$x links the host runtime" ||
       fail "$x does not link the host runtime"
   done
-  # examples/loop: target loop, source layer.cu.
-  [[ -x $on/loop/loop ]] && takes_slots "$on/loop/loop" && links_runtime "$on/loop/loop" &&
-    pass "loop built and linked, traced" || fail "loop: no traced build"
+  # examples/loop: target loop, source layer.cu; layernorm and hopper_pipeline (sm_90a).
+  for x in loop/loop layernorm/layernorm hopper_pipeline/hopper_pipeline; do
+    [[ -x $on/$x ]] && takes_slots "$on/$x" && links_runtime "$on/$x" &&
+      pass "${x#*/} built and linked, traced" || fail "${x#*/}: no traced build"
+  done
+  [[ -x $on/hopper_pipeline/wgmma_probe ]] && ! links_runtime "$on/hopper_pipeline/wgmma_probe" &&
+    pass "wgmma_probe built, not instrumented" || fail "wgmma_probe: not built, or instrumented"
   grep -Eq '"max_events": ?64' "$on/reduction/cutrace/reduction/reduction.trace_map.json" &&
     pass "MAX_EVENTS 64 reached the tool" || fail "MAX_EVENTS 64 not in the reduction map"
 
@@ -102,7 +107,8 @@ if configure "$on" ON; then
   touch "$src/warp_specialized/gemm_tiles.h"
   expect_rewrites "$on" "touched warp_specialized/gemm_tiles.h" "warp_specialized.cu"
   touch "$src/common/cuda_check.h"
-  expect_rewrites "$on" "touched common/cuda_check.h" "layer.cu reduction.cu warp_specialized.cu"
+  expect_rewrites "$on" "touched common/cuda_check.h" \
+    "hopper_pipeline.cu layer.cu layernorm.cu reduction.cu warp_specialized.cu"
   touch "$src/reduction/reduction.cu"
   expect_rewrites "$on" "touched reduction/reduction.cu" "reduction.cu"
   expect_rewrites "$on" "untouched rebuild after the touches" ""
@@ -121,8 +127,10 @@ if configure "$off" OFF; then
     ! takes_slots "$off/$x/$x" && ! links_runtime "$off/$x/$x" &&
       pass "$x: untraced kernel, no runtime linked" || fail "$x: traced code in a stripped build"
   done
-  [[ -x $off/loop/loop ]] && ! takes_slots "$off/loop/loop" && ! links_runtime "$off/loop/loop" &&
-    pass "loop built and linked, untraced" || fail "loop: no untraced build"
+  for x in loop/loop layernorm/layernorm hopper_pipeline/hopper_pipeline; do
+    [[ -x $off/$x ]] && ! takes_slots "$off/$x" && ! links_runtime "$off/$x" &&
+      pass "${x#*/} built and linked, untraced" || fail "${x#*/}: no untraced build"
+  done
 else
   fail "configure (TRACED OFF) failed"
 fi
