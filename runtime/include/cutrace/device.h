@@ -44,6 +44,33 @@ __device__ __forceinline__ uint64_t globaltimer() {
 
 __device__ __forceinline__ uint64_t cycles() { return uint64_t(clock64()); }
 
+// The clock, read only when `pred` holds (0 otherwise): a predicated read, not a branch, so a
+// predicated marker whose condition is false costs no clock read either.
+__device__ __forceinline__ uint64_t cycles_if(bool pred) {
+  uint64_t t;
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %1, 0;\n\t"
+               "mov.u64 %0, 0;\n\t"
+               "@p mov.u64 %0, %%clock64;\n\t"
+               "}"
+               : "=l"(t)
+               : "r"(uint32_t(pred)));
+  return t;
+}
+__device__ __forceinline__ uint64_t globaltimer_if(bool pred) {
+  uint64_t t;
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %1, 0;\n\t"
+               "mov.u64 %0, 0;\n\t"
+               "@p mov.u64 %0, %%globaltimer;\n\t"
+               "}"
+               : "=l"(t)
+               : "r"(uint32_t(pred)));
+  return t;
+}
+
 __device__ __forceinline__ uint32_t smid() {
   uint32_t id;
   asm("mov.u32 %0, %%smid;" : "=r"(id));
@@ -190,10 +217,11 @@ private:
   }
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload,
                                          bool cond) {
-    const uint64_t t = now();
+    const uint64_t t =
+        C == Clock::globaltimer ? detail::globaltimer_if(cond) : detail::cycles_if(cond);
     const uint32_t head = (uint32_t(kind) << kRecordKindShift) | (site & kSiteMask);
-    detail::store16_if(cond && cursor_ < MaxEvents, slot(first_ + cursor_), head,
-                       uint32_t(payload), detail::lo(t), detail::hi(t));
+    detail::store16_if(cond && cursor_ < MaxEvents, slot(first_ + cursor_), head, uint32_t(payload),
+                       detail::lo(t), detail::hi(t));
     cursor_ += uint32_t(cond);
   }
 
@@ -208,8 +236,7 @@ private:
     const uint64_t clk = detail::cycles();
     detail::store16_if(header_writer, slot(first_ - 4), kRowStartTag, detail::smid(),
                        detail::lo(ns), detail::hi(ns));
-    detail::store16_if(header_writer, slot(first_ - 3), detail::lo(clk), detail::hi(clk), cta,
-                       row);
+    detail::store16_if(header_writer, slot(first_ - 3), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
   Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
