@@ -383,3 +383,40 @@ TEST(Issue14Fixture, PerfettoGivesEachRowItsOwnTracks) {
 
 } // namespace
 } // namespace cutrace
+
+namespace cutrace {
+namespace {
+
+// The "clock rate per row" table of trace-view --summary, header included.
+std::vector<std::string> rate_table(const std::string &file) {
+  const Launch l = load(file);
+  const std::string text = format_summary(summarize(l.map, l.trace));
+  const size_t begin = text.find("clock rate per row\n");
+  EXPECT_NE(begin, std::string::npos);
+  std::vector<std::string> lines;
+  for (size_t at = text.find('\n', begin) + 1; at < text.size() && text[at] != '\n';) {
+    const size_t end = text.find('\n', at);
+    lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return lines;
+}
+
+TEST(Issue14Fixture, SummaryRateTableNamesEachSliceRowByItsLabel) {
+  // Every warp row is group 0: only the label says which warp a rate belongs to.
+  const std::vector<std::string> ln = rate_table("layernorm_rows.ctrace");
+  ASSERT_EQ(ln.size(), 2 + size_t(kLnCtas * kLnWarps)); // header, rule, a line per row
+  EXPECT_NE(ln[0].find("label"), std::string::npos) << ln[0];
+  for (uint32_t row = 0; row < kLnCtas * kLnWarps; ++row)
+    EXPECT_NE(ln[2 + row].find(" " + warp_label(row % kLnWarps) + " "), std::string::npos)
+        << ln[2 + row];
+  const std::vector<std::string> hp = rate_table("ws_wgmma_gemm.ctrace");
+  ASSERT_EQ(hp.size(), 2 + size_t(kHpCtas * kHpRowsPerCta));
+  for (uint32_t row = 0; row < kHpCtas * kHpRowsPerCta; ++row) {
+    const char *label[] = {" producer ", " consumer[wg1] ", " consumer[wg2] "};
+    EXPECT_NE(hp[2 + row].find(label[row % kHpRowsPerCta]), std::string::npos) << hp[2 + row];
+  }
+}
+
+} // namespace
+} // namespace cutrace

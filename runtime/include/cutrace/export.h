@@ -131,6 +131,8 @@ struct TraceSummary {
     uint32_t row = 0, cta = 0, group = 0, smid = 0;
     double ghz = 0;
     RateSource source = RateSource::default_rate;
+    std::string label;   // "warp[w3]", or the group's name (Row::label)
+    bool sliced = false; // a TRACE_GROUPS slice row
   };
   std::vector<RowRate> rates; // every started row: its rate and where it came from
   std::vector<std::string> problems;

@@ -88,41 +88,59 @@ Spread spread_of(std::vector<double> values) {
   return s;
 }
 
+namespace {
+
+// Per sliced group and slice, sums over the rows added; then the spread over each group's slices.
+class SliceSums {
+public:
+  void add(const DecodeMap &map, const Row &r, double busy_ns, double span_ns) {
+    if (!r.sliced() || !r.started || r.group >= map.groups.size())
+      return;
+    SliceRowSummary &s = by_group_[r.group][r.slice];
+    if (s.rows++ == 0)
+      s.slice = r.slice, s.label = r.label;
+    s.events += r.slices.size() + r.instants.size();
+    s.busy_ns += busy_ns;
+    s.span_ns += span_ns;
+  }
+
+  std::vector<SliceGroupSummary> finish(const DecodeMap &map) {
+    std::vector<SliceGroupSummary> out;
+    for (auto &[group, slices] : by_group_) {
+      SliceGroupSummary g;
+      g.group = group;
+      g.name = map.groups[group].name;
+      g.slice_threads = map.groups[group].slice_threads;
+      g.first_thread = map.groups[group].first_thread;
+      std::vector<double> busy, fraction, events;
+      for (auto &[slice, s] : slices) {
+        busy.push_back(s.busy_ns);
+        fraction.push_back(s.busy_fraction());
+        events.push_back(double(s.events));
+        g.slices.push_back(std::move(s));
+      }
+      g.busy_ns = spread_of(std::move(busy));
+      g.busy_fraction = spread_of(std::move(fraction));
+      g.events = spread_of(std::move(events));
+      out.push_back(std::move(g));
+    }
+    return out;
+  }
+
+private:
+  std::map<uint32_t, std::map<uint32_t, SliceRowSummary>> by_group_; // group -> slice -> sums
+};
+
+} // namespace
+
 std::vector<SliceGroupSummary> summarize_slices(const DecodeMap &map,
                                                 const std::vector<const Trace *> &traces) {
-  std::vector<SliceGroupSummary> out;
-  std::map<uint32_t, std::map<uint32_t, SliceRowSummary>> by_group; // group -> slice -> sums
+  SliceSums sums;
   for (const Trace *t : traces)
-    for (const Row &r : t->rows) {
-      if (!r.sliced() || !r.started || r.group >= map.groups.size())
-        continue;
-      SliceRowSummary &s = by_group[r.group][r.slice];
-      s.slice = r.slice;
-      s.label = r.label;
-      ++s.rows;
-      s.events += r.slices.size() + r.instants.size();
-      s.busy_ns += row_busy_ns(*t, r);
-      s.span_ns += row_end_ns(*t, r) - row_start_ns(*t, r);
-    }
-  for (auto &[group, slices] : by_group) {
-    SliceGroupSummary g;
-    g.group = group;
-    g.name = map.groups[group].name;
-    g.slice_threads = map.groups[group].slice_threads;
-    g.first_thread = map.groups[group].first_thread;
-    std::vector<double> busy, fraction, events;
-    for (auto &[slice, s] : slices) {
-      busy.push_back(s.busy_ns);
-      fraction.push_back(s.busy_fraction());
-      events.push_back(double(s.events));
-      g.slices.push_back(std::move(s));
-    }
-    g.busy_ns = spread_of(std::move(busy));
-    g.busy_fraction = spread_of(std::move(fraction));
-    g.events = spread_of(std::move(events));
-    out.push_back(std::move(g));
-  }
-  return out;
+    for (const Row &r : t->rows)
+      if (r.sliced() && r.started)
+        sums.add(map, r, row_busy_ns(*t, r), row_end_ns(*t, r) - row_start_ns(*t, r));
+  return sums.finish(map);
 }
 
 TraceSummary summarize(const DecodeMap &map, const Trace &t) {
@@ -137,6 +155,7 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
   std::map<std::pair<std::string, bool>, NameSamples> by_name; // (name, instant)
   std::map<uint32_t, GroupSummary> groups;
   std::map<uint32_t, std::set<uint32_t>> sm_ctas, group_ctas;
+  SliceSums slice_sums;
   std::map<uint32_t, SmSummary> sms;
   for (const Row &r : t.rows) {
     s.dropped += r.dropped;
@@ -168,13 +187,15 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
       ++s.rows_measured;
     }
     const double start = row_start_ns(t, r), end = row_end_ns(t, r);
-    s.rates.push_back({r.index, r.cta, r.group, r.smid, r.ghz, r.ghz_source});
+    s.rates.push_back({r.index, r.cta, r.group, r.smid, r.ghz, r.ghz_source, r.label, r.sliced()});
     GroupSummary &g = groups[r.group];
     g.name = r.group < map.groups.size() ? map.groups[r.group].name : "#" + std::to_string(r.group);
     ++g.rows;
     group_ctas[r.group].insert(r.cta);
     g.span_ns += end - start;
-    g.busy_ns += row_busy_ns(t, r);
+    const double busy = row_busy_ns(t, r);
+    g.busy_ns += busy;
+    slice_sums.add(map, r, busy, end - start);
 
     auto [it, fresh] = sms.try_emplace(r.smid);
     SmSummary &sm = it->second;
@@ -197,7 +218,7 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
     g.ctas = uint32_t(group_ctas[index].size());
     s.groups.push_back(std::move(g));
   }
-  s.slice_groups = summarize_slices(map, {&t});
+  s.slice_groups = slice_sums.finish(map);
   for (auto &[smid, sm] : sms) {
     sm.ctas = uint32_t(sm_ctas[smid].size());
     s.sms.push_back(sm);
@@ -226,11 +247,23 @@ std::string format_rates(const TraceSummary &s) {
              num(v.second.second, 4)});
   out += src.str() + "\n";
   out += "clock rate per row\n";
-  Table rows({"row", "cta", "group", "SM", "GHz", "source"});
+  // Slice rows share their group's number: their label (warp[w3]) says which row it is. Kernels
+  // without TRACE_GROUPS keep the table they always had.
+  const bool labels = std::any_of(s.rates.begin(), s.rates.end(),
+                                  [](const TraceSummary::RowRate &r) { return r.sliced; });
+  Table rows(labels
+                 ? std::vector<std::string>{"row", "cta", "group", "label", "SM", "GHz", "source"}
+                 : std::vector<std::string>{"row", "cta", "group", "SM", "GHz", "source"});
   for (size_t i = 0; i < s.rates.size() && i < kMaxRows; ++i) {
     const TraceSummary::RowRate &r = s.rates[i];
-    rows.add({std::to_string(r.row), std::to_string(r.cta), std::to_string(r.group),
-              std::to_string(r.smid), num(r.ghz, 4), rate_source_name(r.source)});
+    std::vector<std::string> cells = {std::to_string(r.row), std::to_string(r.cta),
+                                      std::to_string(r.group)};
+    if (labels)
+      cells.push_back(printable(r.label));
+    for (std::string cell :
+         {std::to_string(r.smid), num(r.ghz, 4), std::string(rate_source_name(r.source))})
+      cells.push_back(std::move(cell));
+    rows.add(std::move(cells));
   }
   out += rows.str();
   if (s.rates.size() > kMaxRows)
