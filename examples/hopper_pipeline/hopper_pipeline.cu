@@ -19,6 +19,8 @@
 //     defaults 4096 x 4096 x 4096, one CTA per SM; M a multiple of 64, N of 128, K of 64.
 //     --repeat R: R timed launches of the kernel alone (median); in a traced build the original
 //     kernel and the recording twin, interleaved.
+//   Build options: -DHOPPER_MMA_IN_FLIGHT=1 keeps one wgmma group in flight across stages (below);
+//   -DHOPPER_LEADING_IS_K=0 flips the descriptor reading (pipeline_tiles.h).
 #include <cutrace/trace.h>
 
 #include <algorithm>
@@ -34,6 +36,14 @@
 constexpr int kThreads = 384; // producer warpgroup + two consumer warpgroups
 constexpr int kWarpgroupThreads = 128;
 constexpr size_t kSharedBytes = size_t(kStages) * kStageBytes;
+// 0: a consumer waits for each stage's multiplications before it releases the stage and waits
+// for the next one, so the tensor cores idle (and anything added to the k-loop shows) between
+// stages. 1: one stage's wgmma group stays in flight while the next stage is waited for and
+// issued, as CUTLASS's mainloops do; a stage is released when the group after it is issued.
+#ifndef HOPPER_MMA_IN_FLIGHT
+#define HOPPER_MMA_IN_FLIGHT 0
+#endif
+constexpr bool kMmaInFlight = HOPPER_MMA_IN_FLIGHT != 0;
 
 __global__ void __launch_bounds__(kThreads, 1)
     ws_wgmma_gemm(const __half *a_tiles, const __half *b_tiles, float *c, int m, int n,
@@ -109,12 +119,22 @@ __global__ void __launch_bounds__(kThreads, 1)
             hopper::wgmma_m64n128k16(acc, tile_descriptor(a, s, kLeadingIsK),
                                      tile_descriptor(a + kTileABytes, s, kLeadingIsK), true);
           hopper::wgmma_commit();
-          hopper::wgmma_wait<0>();
-          hopper::mbarrier_arrive(&empty[slot]);
+          if constexpr (kMmaInFlight) {
+            hopper::wgmma_wait<1>(); // the previous stage's group is done: release its slot
+            if (kt > 0)
+              hopper::mbarrier_arrive(&empty[(stage - 1) % kStages]);
+          } else {
+            hopper::wgmma_wait<0>();
+            hopper::mbarrier_arrive(&empty[slot]);
+          }
         }
       }
       if (local + 1 < local_tiles)
         hopper::named_barrier_arrive(1 + (local + 1) % 2, 2 * kWarpgroupThreads);
+      if constexpr (kMmaInFlight) {
+        hopper::wgmma_wait<0>();
+        hopper::mbarrier_arrive(&empty[(stage - 1) % kStages]);
+      }
       TRACE_RANGE("epilogue", "store", tile);
       float *c_tile = c + size_t(mt) * kBlockM * n + size_t(nt) * kBlockN;
 #pragma unroll

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 14 on an H200 (see prepare_h200.sh, which writes the traced and stripped sources into
 # .carry/ here): builds examples/layernorm and examples/hopper_pipeline stripped and traced, runs
-# the wgmma descriptor probe, checks both examples' results at full size and on a reduced grid,
+# the wgmma descriptor probe, checks both examples' results at full size and on a reduced grid
+# (the GEMM also with one wgmma group kept in flight, HOPPER_MMA_IN_FLIGHT=1),
 # records the reduced grids as fixtures (.ctrace, checked by check_ctrace), times traced against
 # stripped (the traced build's original kernel and its twin interleaved in one process, and the
 # stripped build, over rounds), the per-event cost of per-warp rows against per-CTA rows
@@ -75,6 +76,9 @@ bg build layernorm_stripped $G/issue14_stripped/layernorm.cu -Iexamples/layernor
 bg build hopper_stripped $G/issue14_stripped/hopper_pipeline.cu -Iexamples/hopper_pipeline
 bg build hopper_stripped_flipped $G/issue14_stripped/hopper_pipeline.cu \
   -Iexamples/hopper_pipeline -DHOPPER_LEADING_IS_K=0
+# And with one wgmma group kept in flight across stages (HOPPER_MMA_IN_FLIGHT, hopper_pipeline.cu).
+bg build hopper_inflight_stripped $G/issue14_stripped/hopper_pipeline.cu \
+  -Iexamples/hopper_pipeline -DHOPPER_MMA_IN_FLIGHT=1
 bg build wgmma_probe examples/hopper_pipeline/wgmma_probe.cu
 bg build gemm_stripped $G/bench_stripped/gemm_overhead.cu
 drain
@@ -89,6 +93,8 @@ bg build hopper_traced $G/hopper_pipeline/hopper_pipeline.traced.cu -I$G/hopper_
   -Iexamples/hopper_pipeline "${OBJ[@]}"
 bg build hopper_traced_flipped $G/hopper_pipeline/hopper_pipeline.traced.cu \
   -I$G/hopper_pipeline -Iexamples/hopper_pipeline -DHOPPER_LEADING_IS_K=0 "${OBJ[@]}"
+bg build hopper_inflight_traced $G/hopper_pipeline/hopper_pipeline.traced.cu \
+  -I$G/hopper_pipeline -Iexamples/hopper_pipeline -DHOPPER_MMA_IN_FLIGHT=1 "${OBJ[@]}"
 bg build slice_cost $G/slice_cost/slice_cost.traced.cu -I$G/slice_cost "${OBJ[@]}"
 bg build gemm_traced $G/gemm_traced/gemm_overhead.traced.cu -I$G/gemm_traced "${OBJ[@]}"
 build_check_ctrace() {
@@ -108,8 +114,8 @@ ptxas_usage() {
          if (!skip) printf "%s: %s regs, %s B spilled; ", n, regs, spill }' "$1" | cut -c1-400
 }
 for b in layernorm_stripped layernorm_traced hopper_stripped hopper_traced \
-  hopper_stripped_flipped hopper_traced_flipped wgmma_probe slice_cost gemm_stripped gemm_traced \
-  check_ctrace; do
+  hopper_stripped_flipped hopper_traced_flipped hopper_inflight_stripped hopper_inflight_traced \
+  wgmma_probe slice_cost gemm_stripped gemm_traced check_ctrace; do
   if [[ -x $R/$b ]]; then
     result "build $b" ok "$(ptxas_usage "$out/logs/build_$b.txt")"
   else
@@ -125,6 +131,8 @@ sass() { # sass <binary> <file> <mangled kernel>
 }
 sass "$R/hopper_stripped" hopper_original '_Z13ws_wgmma_gemmPK6__halfS1_Pfiii'
 sass "$R/hopper_traced" hopper_twin '_Z28ws_wgmma_gemm_cutrace_tracedPK6__halfS1_PfiiiPN7cutrace5SlotsE'
+sass "$R/hopper_inflight_traced" hopper_inflight_twin \
+  '_Z28ws_wgmma_gemm_cutrace_tracedPK6__halfS1_PfiiiPN7cutrace5SlotsE'
 sass "$R/layernorm_stripped" layernorm_original '_Z14layernorm_rowsPK6float4S1_S1_PS_i'
 sass "$R/layernorm_traced" layernorm_twin \
   '_Z29layernorm_rows_cutrace_tracedPK6float4S1_S1_PS_iPN7cutrace5SlotsE'
@@ -209,6 +217,10 @@ fixture layernorm --expect load=512 --expect reduce=512 --expect normalize=512 \
 step "hopper_pipeline: results and fixture"
 check "hopper_pipeline 4096^3, stripped" hopper_check_stripped "$R/hopper_stripped"
 check "hopper_pipeline 4096^3, traced (automatic mode)" hopper_check_traced "$R/hopper_traced"
+check "hopper_pipeline 4096^3, MMA in flight, stripped" hopper_inflight_check_stripped \
+  "$R/hopper_inflight_stripped"
+check "hopper_pipeline 4096^3, MMA in flight, traced" hopper_inflight_check_traced \
+  "$R/hopper_inflight_traced"
 # 256x256x512 on 2 CTAs: 8 tiles, 4 per CTA (2 per consumer), 8 k-tiles each: 32 stages a CTA.
 fixture hopper_pipeline --expect load=64 --expect compute=64 --expect wait=64 \
   --expect wait_empty=56 --expect epilogue=8 --expect-flows 64 -- \
@@ -218,7 +230,7 @@ step "timings, traced against stripped"
 rounds=${ISSUE14_ROUNDS:-3}
 for round in $(seq 1 "$rounds"); do
   for job in "layernorm_stripped 200" "layernorm_traced 200" "hopper_stripped 30" \
-    "hopper_traced 30"; do
+    "hopper_traced 30" "hopper_inflight_stripped 30" "hopper_inflight_traced 30"; do
     set -- $job
     if ! in_budget; then
       result "time $1 round $round" skipped "past ISSUE14_BUDGET_S"
@@ -279,7 +291,7 @@ print("\n## Traced against stripped (kernel alone, median ms; the traced build t
 print("| example | stripped build | traced build, recording off (the original kernel) | traced "
       "build, recording on (the twin) | on / off | on / stripped | rounds |\n"
       "|---|---|---|---|---|---|---|")
-for ex in ("layernorm", "hopper"):
+for ex in ("layernorm", "hopper", "hopper_inflight"):
     s, o, t = [], [], []
     for r in rows:
         m = dict(re.findall(r"(\w+)=([\d.]+)", r["detail"]))
