@@ -18,6 +18,8 @@
 #      group until the warp group is expanded (#grid&expand=1, what its button and a click in the
 #      gutter by its band do), then every drawn CTA draws all 33 rows in bands of their own, and
 #      the page paints within MAX_FIRST_PAINT_MS; a CTA's page lays out the decoder's counts.
+#      The same for the H200 fixture test/data/h200/issue14/layernorm_rows.ctrace (2 CTAs x 32
+#      warp rows).
 # Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
 #   CHECKS selects sections (default "demo evil bulk fixture run"), e.g. CHECKS=fixture.
 #   BUILD_DIR holds bin/trace-view and runtime/libcutrace_{analysis,format}.a (default: build)
@@ -281,6 +283,26 @@ if render "$work/warps.html" "grid&expand=1" warps_grid_expanded; then
     fail "warps grid expanded: want $rows bands and rows per drawn CTA: $STATS"
   awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
     fail "warps grid expanded: first paint ${ms} ms exceeds ${max_ms} ms"
+fi
+# The H200 layernorm fixture (2 CTAs of 1024 threads, TRACE_GROUPS("warp", 32) as group 0):
+# one band per CTA, then every one of the 32 rows of both CTAs when expanded.
+ln=$root/test/data/h200/issue14/layernorm_rows.ctrace
+if [[ -f "$ln" ]]; then
+  "$trace_view" "$ln" --html "$work/layernorm.html" 2>/dev/null || fail "cannot render $ln"
+  if render "$work/layernorm.html" grid layernorm_grid_collapsed; then
+    [[ "$(field "$STATS" gridBands)" == 1 && "$(field "$STATS" ctasDrawn)" == 2 &&
+       "$(field "$STATS" gridRowsDrawn)" == 64 ]] &&
+      pass "h200 layernorm grid collapsed: 2 CTAs, one band each holding 32 rows" ||
+      fail "h200 layernorm grid collapsed: $STATS"
+  fi
+  if render "$work/layernorm.html" "grid&expand=0" layernorm_grid_expanded; then
+    ms=$(field "$STATS" firstPaintMs)
+    [[ "$(field "$STATS" gridBands)" == 32 && "$(field "$STATS" ctasDrawn)" == 2 &&
+       "$(field "$STATS" gridRowsDrawn)" == 64 && "$(field "$STATS" gridBandsDrawn)" == 64 ]] &&
+      awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' &&
+      pass "h200 layernorm grid expanded: 32 rows of both CTAs in their own bands, first paint $ms ms" ||
+      fail "h200 layernorm grid expanded: want 32 bands, 64 rows drawn within $max_ms ms: $STATS"
+  fi
 fi
 # A CTA's 33 rows are taller than the window: its laid-out counts are compared, not the drawn.
 for cta in 0 263; do
