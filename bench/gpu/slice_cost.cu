@@ -11,6 +11,9 @@
 //   per_warp      TRACE_GROUPS("warp", 32): four writers per CTA
 //   per_warp_if   the same with TRACE_RECORD_IF(e % 2 == 0, ...): half the events stored
 //   per_warp_off  the per-warp twin given no buffer (null slots): predicates only, no stores
+//   helper_inline   per_cta's record written in a __forceinline__ __device__ helper
+//   helper_noinline per_cta's record written in a __noinline__ __device__ helper (the group
+//                   passed by reference to a real call)
 // Output: CSV lines `slice_cost,<variant>,<fmas>,<ctas per SM>,<events per row>,<median ms>`,
 // then `slice_rows,<variant>,<rows>,<records stored>` from decoding each buffer once.
 // Built and run by test/device/h200_issue14.sh (trace-rewrite --traced, then nvcc).
@@ -70,6 +73,29 @@ template <int Fmas> __global__ void per_warp_if(float *out, int events, float se
   float a = seed + threadIdx.x;
   for (int e = 0; e < events; ++e) {
     TRACE_RECORD_IF(e % 2 == 0, "event", e);
+    a = work<Fmas>(a);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+
+__device__ __forceinline__ void note_inline(int e) { TRACE_RECORD("event", e); }
+__device__ __noinline__ void note_noinline(int e) { TRACE_RECORD("event", e); }
+
+template <int Fmas> __global__ void helper_inline(float *out, int events, float seed) {
+  TRACE_GROUP("cta", 0);
+  float a = seed + threadIdx.x;
+  for (int e = 0; e < events; ++e) {
+    note_inline(e);
+    a = work<Fmas>(a);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+
+template <int Fmas> __global__ void helper_noinline(float *out, int events, float seed) {
+  TRACE_GROUP("cta", 0);
+  float a = seed + threadIdx.x;
+  for (int e = 0; e < events; ++e) {
+    note_noinline(e);
     a = work<Fmas>(a);
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = a;
@@ -140,8 +166,11 @@ template <int Fmas> void runSize(dim3 grid, int ctas_per_sm, float *out, bool re
   cutrace::Recorder warpgroup_rec(cutrace_map::per_warpgroup, grid, block);
   cutrace::Recorder warp_rec(cutrace_map::per_warp, grid, block);
   cutrace::Recorder warp_if_rec(cutrace_map::per_warp_if, grid, block);
+  cutrace::Recorder inline_rec(cutrace_map::helper_inline, grid, block);
+  cutrace::Recorder noinline_rec(cutrace_map::helper_noinline, grid, block);
   cutrace::Slots *cta = cta_rec.slots(), *warpgroup = warpgroup_rec.slots(),
-                 *warp = warp_rec.slots(), *warp_if = warp_if_rec.slots();
+                 *warp = warp_rec.slots(), *warp_if = warp_if_rec.slots(),
+                 *inlined = inline_rec.slots(), *called = noinline_rec.slots();
   const std::vector<Variant> variants = {
       {"stripped", [&] { per_cta<Fmas><<<grid, block>>>(out, events, seed); }},
       {"per_cta", [&] { per_cta_cutrace_traced<Fmas><<<grid, block>>>(out, events, seed, cta); }},
@@ -153,6 +182,10 @@ template <int Fmas> void runSize(dim3 grid, int ctas_per_sm, float *out, bool re
        [&] { per_warp_if_cutrace_traced<Fmas><<<grid, block>>>(out, events, seed, warp_if); }},
       {"per_warp_off",
        [&] { per_warp_cutrace_traced<Fmas><<<grid, block>>>(out, events, seed, nullptr); }},
+      {"helper_inline",
+       [&] { helper_inline_cutrace_traced<Fmas><<<grid, block>>>(out, events, seed, inlined); }},
+      {"helper_noinline",
+       [&] { helper_noinline_cutrace_traced<Fmas><<<grid, block>>>(out, events, seed, called); }},
   };
   const std::vector<double> ms = interleaved_medians(variants);
   for (size_t i = 0; i < variants.size(); ++i)
@@ -163,6 +196,8 @@ template <int Fmas> void runSize(dim3 grid, int ctas_per_sm, float *out, bool re
     report_rows("per_warpgroup", warpgroup_rec);
     report_rows("per_warp", warp_rec);
     report_rows("per_warp_if", warp_if_rec);
+    report_rows("helper_inline", inline_rec);
+    report_rows("helper_noinline", noinline_rec);
   }
 }
 #endif
