@@ -79,8 +79,12 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   const uint32_t per_cta = rows_per_cta(map, block.x * block.y * block.z);
   const uint64_t rows = ctas * per_cta;
   const uint64_t stride = row_stride_bytes(map.max_events);
+  if (per_cta == 0)
+    return E::failure("no row to record: every group of " + std::string(map.kernel) +
+                      " is a TRACE_GROUPS group whose first thread is beyond this launch's " +
+                      std::to_string(block.x * block.y * block.z) + " threads per block");
   // The device addresses records by 32-bit 16-byte slot indices (cutrace/device.h).
-  if (per_cta == 0 || rows > std::numeric_limits<uint32_t>::max() ||
+  if (rows > std::numeric_limits<uint32_t>::max() ||
       stride > std::numeric_limits<uint32_t>::max() ||
       rows * stride > std::numeric_limits<size_t>::max() - kBufferHeaderBytes ||
       (kBufferHeaderBytes + rows * stride) / 16 > std::numeric_limits<uint32_t>::max())
