@@ -39,7 +39,18 @@ struct Span {
 };
 
 /// What an argument position means; decides which rules apply to it.
-enum class ArgRole { Name, Lane, Payload, Lead, Token, Source, Destination, Size, First, Condition };
+enum class ArgRole {
+  Name,
+  Lane,
+  Payload,
+  Lead,
+  Token,
+  Source,
+  Destination,
+  Size,
+  First,
+  Condition
+};
 
 struct AnnotationSpelling {
   AnnotationKind Kind;

@@ -90,15 +90,13 @@ std::string renderMapHeader(const DecodeMap &Map) {
       Out += "};\n";
     }
     if (NumSliced)
-      Out += "inline constexpr cutrace::SliceGroup " + K.Symbol + "_slices[] = {" + Slices +
-             "};\n";
-    Out += "inline constexpr cutrace::KernelMap " + K.Symbol + "{\n    \"" +
-           escapeForCpp(K.Kernel) + "\", " + std::to_string(K.Groups.size()) + ", " +
-           std::to_string(K.MaxEvents) + ", cutrace::Clock::" + K.Clock +
-           ",\n    R\"cutrace_json(" + kernelJson(Map, K).dump(-1, ' ', false, Replace) +
-           ")cutrace_json\"" +
-           (NumSliced ? ",\n    " + K.Symbol + "_slices, " + std::to_string(NumSliced) : "") +
-           "};\n";
+      Out += "inline constexpr cutrace::SliceGroup " + K.Symbol + "_slices[] = {" + Slices + "};\n";
+    Out +=
+        "inline constexpr cutrace::KernelMap " + K.Symbol + "{\n    \"" + escapeForCpp(K.Kernel) +
+        "\", " + std::to_string(K.Groups.size()) + ", " + std::to_string(K.MaxEvents) +
+        ", cutrace::Clock::" + K.Clock + ",\n    R\"cutrace_json(" +
+        kernelJson(Map, K).dump(-1, ' ', false, Replace) + ")cutrace_json\"" +
+        (NumSliced ? ",\n    " + K.Symbol + "_slices, " + std::to_string(NumSliced) : "") + "};\n";
   }
   Out += "} // namespace cutrace_map\n";
   return Out;

@@ -476,8 +476,7 @@ private:
         isa<CXXMethodDecl>(FD) || !inDeviceCode(Call))
       return;
     const FunctionDecl *Canonical = patternOf(FD), *Definition = nullptr;
-    if (!Canonical->isDefined(Definition) ||
-        !writtenOffset(SM, Target, Definition->getLocation()))
+    if (!Canonical->isDefined(Definition) || !writtenOffset(SM, Target, Definition->getLocation()))
       return;
     auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
     if (!Ref)
@@ -486,9 +485,9 @@ private:
     std::optional<unsigned> RParen = writtenOffset(SM, Target, Call->getRParenLoc());
     std::optional<Token> Open =
         Lexer::findNextToken(SM.getFileLoc(Ref->getEndLoc()), SM, Ctx.getLangOpts());
-    std::optional<unsigned> LParen =
-        Open && Open->is(tok::l_paren) ? writtenOffset(SM, Target, Open->getLocation())
-                                       : std::nullopt;
+    std::optional<unsigned> LParen = Open && Open->is(tok::l_paren)
+                                         ? writtenOffset(SM, Target, Open->getLocation())
+                                         : std::nullopt;
     if (!Name || !RParen || !LParen || !SeenHelperCalls.insert(*Name).second)
       return;
     HelperCall C;
@@ -585,8 +584,8 @@ private:
       if (auto *FD = Node.get<FunctionDecl>(); FD && isLambdaCallOperator(FD)) {
         if (!Use.InLambda) {
           Use.InLambda = true;
-          Use.LambdaByRef = cast<CXXMethodDecl>(FD)->getParent()->getLambdaCaptureDefault() ==
-                            LCD_ByRef;
+          Use.LambdaByRef =
+              cast<CXXMethodDecl>(FD)->getParent()->getLambdaCaptureDefault() == LCD_ByRef;
           Use.Side = FunctionSide::Lambda;
         }
         Parents = Ctx.getParents(Node);
@@ -657,7 +656,7 @@ private:
     }
     if (!Value) {
       Use.Problems.push_back({At, What + " must be an integer constant expression (the rows of a "
-                                        "CTA are counted from it)"});
+                                         "CTA are counted from it)"});
       return;
     }
     int64_t V = Value->getExtValue();

@@ -55,7 +55,8 @@ struct HelperGraph {
     return It == CallsInKernel.end() ? None : It->second;
   }
 
-  std::vector<const HelperCall *> tracedCallsIn(const std::vector<const HelperCall *> &Calls) const {
+  std::vector<const HelperCall *>
+  tracedCallsIn(const std::vector<const HelperCall *> &Calls) const {
     std::vector<const HelperCall *> Out;
     for (const HelperCall *C : Calls)
       if (Traced[C->Helper] && !C->InMacro)
@@ -100,11 +101,11 @@ public:
     M.Clock = Options.Clock;
     std::vector<const HelperCall *> Calls = Helpers.tracedCallsIn(Helpers.kernelCalls(KernelIndex));
     std::vector<int> Reached = Helpers.reachedFrom(Calls);
-    groupType = "cutrace::Group<" + std::to_string(Options.MaxEvents) +
-                (Options.Clock == "globaltimer" || !Reached.empty()
-                     ? ", cutrace::Clock::" + Options.Clock
-                     : std::string()) +
-                (Reached.empty() ? ">" : ", cutrace_map::" + M.Symbol + "_sites>");
+    groupType =
+        "cutrace::Group<" + std::to_string(Options.MaxEvents) +
+        (Options.Clock == "globaltimer" || !Reached.empty() ? ", cutrace::Clock::" + Options.Clock
+                                                            : std::string()) +
+        (Reached.empty() ? ">" : ", cutrace_map::" + M.Symbol + "_sites>");
 
     // Groups first: their indices are fixed before any marker refers to them. A name
     // identifies a row: every declaration of one name shares one group object.
@@ -140,8 +141,8 @@ public:
       const AnnotationUse *G = groupFor(Groups, U->MacroOffset);
       unsigned Group = G ? GroupIndex[G->MacroOffset] : 0;
       std::string Text = expand(M, *A, groupVar(M, Group), Group, *U);
-      bool WholeStatement = A->Kind == AnnotationKind::Dag ||
-                            (isGroupKind(A->Kind) && Declared[Group].LeadAtEntry);
+      bool WholeStatement =
+          A->Kind == AnnotationKind::Dag || (isGroupKind(A->Kind) && Declared[Group].LeadAtEntry);
       edit(WholeStatement ? A->Statement : A->Call, std::move(Text));
     }
     // Calls of helpers that reach annotations go to their twins, with the group in scope.
@@ -237,7 +238,7 @@ private:
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
-  std::string SiteIdPrefix; // a helper's twin: its sites are `G::sites::<key> + k`
+  std::string SiteIdPrefix;              // a helper's twin: its sites are `G::sites::<key> + k`
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
   std::map<std::string, size_t> IndexOfName;
   /// What every declaration of one group name agreed on.
@@ -282,9 +283,7 @@ private:
     return "__cutrace_" + identifierFrom(M.Groups[Index].Name) + "_" + std::to_string(Index);
   }
 
-  std::string where(unsigned Offset) const {
-    return locationAt(Lines, Options.SourceName, Offset);
-  }
+  std::string where(unsigned Offset) const { return locationAt(Lines, Options.SourceName, Offset); }
 
   /// Gives a group declaration its group: the one its name already has, or a new one. The
   /// declarations of one name must agree on what the row is.
@@ -293,10 +292,10 @@ private:
     bool Sliced = A.Kind == AnnotationKind::Groups;
     if (Sliced && !U.SliceThreads) {
       if (!hasErrors(U.Problems))
-        Plan.Problems.push_back(
-            {A.Args[1].Begin, "size of TRACE_GROUPS must be an integer constant expression that "
-                              "does not depend on a template parameter (the rows of a CTA are "
-                              "counted from it at the launch)"});
+        Plan.Problems.push_back({A.Args[1].Begin,
+                                 "size of TRACE_GROUPS must be an integer constant expression that "
+                                 "does not depend on a template parameter (the rows of a CTA are "
+                                 "counted from it at the launch)"});
       return;
     }
     auto [It, New] = IndexOfName.try_emplace(Name, M.Groups.size());
@@ -308,36 +307,36 @@ private:
         G.FirstThread = U.FirstThread;
       }
       M.Groups.push_back(std::move(G));
-      Declared.push_back({A.MacroOffset, Sliced || U.LeadValue.has_value(),
-                          U.LeadValue.value_or(0)});
+      Declared.push_back(
+          {A.MacroOffset, Sliced || U.LeadValue.has_value(), U.LeadValue.value_or(0)});
       return;
     }
     MapGroup &G = M.Groups[It->second];
     GroupDeclaration &D = Declared[It->second];
     std::string First = where(D.FirstOffset);
     if (Sliced != (G.SliceThreads != 0)) {
-      Plan.Problems.push_back(
-          {A.MacroOffset, "group '" + Name + "' is declared with " +
-                              (Sliced ? "TRACE_GROUP" : "TRACE_GROUPS") + " at " + First +
-                              " and with " + A.spelling().Macro.str() +
-                              " here; a name identifies one kind of row"});
+      Plan.Problems.push_back({A.MacroOffset, "group '" + Name + "' is declared with " +
+                                                  (Sliced ? "TRACE_GROUP" : "TRACE_GROUPS") +
+                                                  " at " + First + " and with " +
+                                                  A.spelling().Macro.str() +
+                                                  " here; a name identifies one kind of row"});
       return;
     }
     if (Sliced) {
       if (G.SliceThreads != U.SliceThreads || G.FirstThread != U.FirstThread)
         Plan.Problems.push_back(
-            {A.MacroOffset,
-             "group '" + Name + "' is declared with size " + std::to_string(G.SliceThreads) +
-                 " and first " + std::to_string(G.FirstThread) + " at " + First +
-                 "; every declaration of a name must give the same size and first"});
+            {A.MacroOffset, "group '" + Name + "' is declared with size " +
+                                std::to_string(G.SliceThreads) + " and first " +
+                                std::to_string(G.FirstThread) + " at " + First +
+                                "; every declaration of a name must give the same size and first"});
       return;
     }
     if (D.LeadAtEntry && U.LeadValue && *U.LeadValue != D.Lead)
-      Plan.Problems.push_back({A.Args[1].Begin,
-                               "group '" + Name + "' is declared with lead " +
-                                   std::to_string(D.Lead) + " at " + First +
-                                   "; every declaration of a name must name the same lead "
-                                   "thread (a name identifies one row, written by one thread)"});
+      Plan.Problems.push_back(
+          {A.Args[1].Begin, "group '" + Name + "' is declared with lead " + std::to_string(D.Lead) +
+                                " at " + First +
+                                "; every declaration of a name must name the same lead "
+                                "thread (a name identifies one row, written by one thread)"});
     else if (!U.LeadValue)
       D.LeadAtEntry = false;
   }
@@ -359,8 +358,8 @@ private:
         ++Fixed;
         continue;
       }
-      Sliced += " + cutrace::slices_in(cutrace::cta_threads(), " +
-                std::to_string(G.SliceThreads) + ", " + std::to_string(G.FirstThread) + ")";
+      Sliced += " + cutrace::slices_in(cutrace::cta_threads(), " + std::to_string(G.SliceThreads) +
+                ", " + std::to_string(G.FirstThread) + ")";
     }
     std::string Rows = std::to_string(Fixed) + Sliced;
     std::string Text;
@@ -370,11 +369,10 @@ private:
     }
     for (size_t I = 0; I < M.Groups.size(); ++I) {
       const MapGroup &G = M.Groups[I];
-      std::string Writer =
-          G.SliceThreads ? "cutrace::Slices{" + std::to_string(G.SliceThreads) + ", " +
-                               std::to_string(G.FirstThread) + "}"
-          : Declared[I].LeadAtEntry ? std::to_string(Declared[I].Lead)
-                                    : std::string("cutrace::LeadAtDeclaration{}");
+      std::string Writer = G.SliceThreads ? "cutrace::Slices{" + std::to_string(G.SliceThreads) +
+                                                ", " + std::to_string(G.FirstThread) + "}"
+                           : Declared[I].LeadAtEntry ? std::to_string(Declared[I].Lead)
+                                                     : std::string("cutrace::LeadAtDeclaration{}");
       Text += " " + groupType + " " + groupVar(M, I) + "(__cutrace_slots, " + RowOf[I] + ", " +
               Rows + ", " + Writer + ");";
     }
@@ -420,8 +418,8 @@ private:
     Site.Loc = locationAt(Lines, Options.SourceName, A.MacroOffset);
     M.Sites.push_back(Site);
     std::string Id = SiteIdPrefix.empty() ? std::to_string(Site.Id)
-                     : Site.Id == 0     ? SiteIdPrefix
-                                        : SiteIdPrefix + " + " + std::to_string(Site.Id);
+                     : Site.Id == 0       ? SiteIdPrefix
+                                          : SiteIdPrefix + " + " + std::to_string(Site.Id);
     std::string Args = Id + ", " + payload(A) + ")";
     std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
     std::string CondArg = Cond ? "(" + text(*Cond).str() + "), " : "";
@@ -430,8 +428,8 @@ private:
       return "cutrace::Range __cutrace_range_" + std::to_string(Site.Id) + "(" + GroupVar + ", " +
              Args;
     case AnnotationKind::RangeIf:
-      return "cutrace::RangeIf __cutrace_range_" + std::to_string(Site.Id) + "(" + GroupVar +
-             ", " + CondArg + Args;
+      return "cutrace::RangeIf __cutrace_range_" + std::to_string(Site.Id) + "(" + GroupVar + ", " +
+             CondArg + Args;
     case AnnotationKind::RecordIf:
       return GroupVar + ".instant_if(" + CondArg + Args;
     case AnnotationKind::RangeStart:

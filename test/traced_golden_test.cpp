@@ -219,9 +219,9 @@ TEST(TracedRules, GroupNameIdentifiesOneRowConstructedAtKernelEntry) {
   EXPECT_EQ(count(R.Text, "cutrace::Group<1024> __cutrace_producer_0("), 1u) << R.Text;
   size_t Entry = R.Text.find("loop_groups_cutrace_traced(");
   size_t Loop = R.Text.find("for (int kt = 0;", Entry);
-  EXPECT_LT(R.Text.find("cutrace::Group<1024> __cutrace_consumer_1(__cutrace_slots, 1, 2, 32);",
-                        Entry),
-            Loop)
+  EXPECT_LT(
+      R.Text.find("cutrace::Group<1024> __cutrace_consumer_1(__cutrace_slots, 1, 2, 32);", Entry),
+      Loop)
       << "a group declared in a loop is constructed before the loop\n"
       << R.Text;
 }
@@ -242,8 +242,7 @@ TEST(TracedRules, SlicedGroupsCountRowsFromTheBlockSize) {
             std::string::npos)
       << R.Text;
   std::string Header = readFile(inputsDir() / "slice_groups.trace_map.h");
-  EXPECT_NE(Header.find("slice_groups_slices[] = {{1, 128, 128}, {2, 32, 0}};"),
-            std::string::npos);
+  EXPECT_NE(Header.find("slice_groups_slices[] = {{1, 128, 128}, {2, 32, 0}};"), std::string::npos);
 }
 
 TEST(TracedRules, PredicatedMarkersJoinTheStorePredicateWithoutABranch) {
