@@ -418,5 +418,38 @@ TEST(Issue14Fixture, SummaryRateTableNamesEachSliceRowByItsLabel) {
   }
 }
 
+// ---- test/inputs/traced/loop_groups.cu on the H200: loop_groups<<<4, 64>>>(a, out, 64) ----
+// "producer" is declared in warp 0's block and again inside the k-loop (inside the
+// `if (threadIdx.x == 0)` that issues each load): one row per CTA that keeps every iteration.
+TEST(LoopGroupsFixture, GroupDeclaredInTheKLoopKeepsEveryIterationInOneRow) {
+  constexpr uint32_t kCtas = 4;
+  constexpr int kKTiles = 64;
+  Launch l = load("loop_groups.ctrace");
+  ASSERT_TRUE(l.trace.ok()) << l.trace.problems.front();
+  // Two names, two rows per CTA: the loop's re-declaration does not add a row.
+  ASSERT_EQ(l.map.groups.size(), 2u);
+  ASSERT_EQ(l.trace.rows.size(), kCtas * 2);
+  for (uint32_t cta = 0; cta < kCtas; ++cta) {
+    const Row *producer = row_labelled(l.trace, cta, "producer");
+    const Row *consumer = row_labelled(l.trace, cta, "consumer");
+    ASSERT_NE(producer, nullptr);
+    ASSERT_NE(consumer, nullptr);
+    // 1 prologue instant + 64 "issued" instants, and a tma_issue range per k-tile, in order.
+    const std::vector<const Slice *> issues = named(*producer, "tma_issue");
+    ASSERT_EQ(issues.size(), size_t(kKTiles)) << "cta " << cta;
+    for (int kt = 0; kt < kKTiles; ++kt)
+      EXPECT_EQ(issues[size_t(kt)]->payload, kt);
+    size_t prologue = 0, issued = 0;
+    for (const Instant &i : producer->instants) {
+      prologue += i.name == "prologue";
+      issued += i.name == "issued";
+    }
+    EXPECT_EQ(prologue, 1u);
+    EXPECT_EQ(issued, size_t(kKTiles));
+    EXPECT_EQ(producer->dropped, 0u);
+    EXPECT_EQ(named(*consumer, "mma").size(), size_t(kKTiles));
+  }
+}
+
 } // namespace
 } // namespace cutrace
