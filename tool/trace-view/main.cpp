@@ -11,6 +11,9 @@
 #include <cutrace/export.h>
 #include <cutrace/run_trace.h>
 
+#include "analyze.h"
+#include "inputs.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -27,6 +30,8 @@
 #endif
 
 namespace {
+
+using namespace trace_view;
 
 const char *kUsage =
     R"(usage: trace-view FILE.ctrace... [--html OUT] [--perfetto OUT] [--json OUT] [--summary]
@@ -48,6 +53,9 @@ Several files (processes or ranks of one job) are merged into one timeline, one 
   --html-max-mb N   size bound of a run's HTML (default 100): past it the page keeps the
                     overview and the detail of the launches that fit, and says what it left out
   --help, --version
+Subcommands (each has its own --help; docs/analysis.md):
+  trace-view analyze FILE [--launch N] ...   hand-offs, busy/idle, tail and waves, histograms,
+                                             slowest slices, statistics of a time window
 OUT may be '-' for stdout. Files are written atomically (temporary file, then rename).
 Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
@@ -61,35 +69,6 @@ struct Args {
   std::optional<double> ghz;
   uint64_t html_max_mb = 100;
 };
-
-[[noreturn]] void usage_error(const std::string &why) {
-  std::fprintf(stderr, "trace-view: error: %s (see --help)\n", why.c_str());
-  std::exit(2);
-}
-
-// "--opt VALUE" or "--opt=VALUE".
-std::optional<std::string> option_value(int argc, char **argv, int &i, const char *name) {
-  const size_t n = std::strlen(name);
-  if (std::strncmp(argv[i], name, n) != 0)
-    return std::nullopt;
-  if (argv[i][n] == '=')
-    return std::string(argv[i] + n + 1);
-  if (argv[i][n] != '\0')
-    return std::nullopt;
-  if (i + 1 >= argc)
-    usage_error(std::string(name) + " needs a value");
-  return std::string(argv[++i]);
-}
-
-// A decimal count no larger than `max`, else a usage error naming what was wanted.
-uint64_t count_value(const std::string &v, uint64_t max, const std::string &what) {
-  char *end = nullptr;
-  errno = 0;
-  const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || errno || n > max || v[0] == '-' || v[0] == '+')
-    usage_error(what + ", got '" + v + "'");
-  return n;
-}
 
 Args parse_args(int argc, char **argv) {
   Args a;
@@ -121,11 +100,7 @@ Args parse_args(int argc, char **argv) {
       if (a.html_max_mb == 0)
         usage_error("--html-max-mb wants a size in MB (1 or more), got '" + *v + "'");
     } else if (auto v = option_value(argc, argv, i, "--clock-ghz")) {
-      char *end = nullptr;
-      const double f = std::strtod(v->c_str(), &end);
-      if (v->empty() || *end != '\0' || !std::isfinite(f) || f <= 0 || f > 100)
-        usage_error("--clock-ghz wants a positive rate in GHz, got '" + *v + "'");
-      a.ghz = f;
+      a.ghz = ghz_value(*v);
     } else if (arg.size() > 1 && arg[0] == '-') {
       usage_error("unknown option '" + arg + "'");
     } else {
@@ -147,37 +122,6 @@ Args parse_args(int argc, char **argv) {
   return a;
 }
 
-[[noreturn]] void input_error(const std::string &why) {
-  std::fprintf(stderr, "trace-view: error: %s\n", why.c_str());
-  std::exit(2);
-}
-
-bool write_output(const std::string &path, const std::string &contents) {
-  if (path == "-") {
-    // A full disk or a closed pipe shows only here: check the write and the flush.
-    errno = 0;
-    const size_t written = std::fwrite(contents.data(), 1, contents.size(), stdout);
-    if (written == contents.size() && std::fflush(stdout) == 0)
-      return true;
-    std::fprintf(stderr, "trace-view: error: cannot write to stdout: %s\n",
-                 std::strerror(errno ? errno : EIO));
-    return false;
-  }
-  if (std::optional<std::string> err = cutrace::write_file_atomic(path, contents)) {
-    std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
-    return false;
-  }
-  std::fprintf(stderr, "trace-view: wrote %s\n", path.c_str());
-  return true;
-}
-
-cutrace::Run read_input(const std::string &path, const cutrace::RunReadOptions &options = {}) {
-  cutrace::Expected<cutrace::Run> raw = cutrace::read_run_file(path, options);
-  if (!raw)
-    input_error(raw.error);
-  return std::move(*raw);
-}
-
 // How much of a run's records the whole-run outputs need in memory: none for the summaries
 // (launch extents suffice), the page's size bound for the HTML, everything for Perfetto. A run
 // of any length is then summarized in bounded memory (docs/viewer.md).
@@ -187,48 +131,6 @@ cutrace::RunReadOptions records_needed(const Args &args) {
     return read;
   read.max_buffer_bytes = args.html ? args.html_max_mb << 20 : 0;
   return read;
-}
-
-// "3 launches, sequence numbers 0 to 2"
-std::string launches_held(const cutrace::Run &run) {
-  if (run.launches.empty())
-    return "no launch";
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (const cutrace::LaunchRecord &l : run.launches)
-    lo = std::min(lo, l.sequence), hi = std::max(hi, l.sequence);
-  if (run.launches.size() == 1)
-    return "1 launch, sequence number " + std::to_string(lo);
-  return std::to_string(run.launches.size()) + " launches, sequence numbers " + std::to_string(lo) +
-         " to " + std::to_string(hi);
-}
-
-// One launch of `run` (its only one, or the one with sequence number `sequence`), decoded alone.
-cutrace::RunTrace decode_one_launch(cutrace::Run run, const std::string &path,
-                                    std::optional<uint64_t> sequence,
-                                    const cutrace::DecodeOptions &options) {
-  auto chosen = run.launches.begin();
-  if (sequence) {
-    chosen = std::find_if(run.launches.begin(), run.launches.end(),
-                          [&](const cutrace::LaunchRecord &l) { return l.sequence == *sequence; });
-    if (chosen == run.launches.end())
-      input_error(path + ": no launch " + std::to_string(*sequence) + ": the run holds " +
-                  launches_held(run));
-  }
-  cutrace::Run one;
-  one.run_json = std::move(run.run_json);
-  one.devices = std::move(run.devices);
-  one.maps = std::move(run.maps);
-  one.end_json = std::move(run.end_json);
-  one.problems = std::move(run.problems);
-  one.launches.push_back(std::move(*chosen));
-  cutrace::Expected<cutrace::RunTrace> decoded = cutrace::decode_run(one, path, options);
-  if (!decoded)
-    input_error(path + ": " + decoded.error);
-  if (decoded->launches.empty())
-    input_error(
-        path + ": " +
-        (decoded->problems.empty() ? "the launch cannot be decoded" : decoded->problems.front()));
-  return std::move(*decoded);
 }
 
 // The outputs of one launch, as for a version 1 file.
@@ -347,6 +249,8 @@ int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   try {
+    if (argc > 1 && std::strcmp(argv[1], "analyze") == 0)
+      return trace_view::analyze_command(argc - 1, argv + 1);
     return run(argc, argv);
   } catch (const std::exception &e) { // out of memory on a huge trace, say: a message, not abort
     std::fprintf(stderr, "trace-view: error: %s\n", e.what());
