@@ -8,6 +8,9 @@
 //   gen_trace warps OUT.ctrace [--ctas C]  C CTAs (264) of 1024 threads with TRACE_GROUPS("warp",
 //                                          32): a per-CTA row and 32 warp rows per CTA
 //                                          (test/support/slice_builder.h)
+//   gen_trace ctas OUT.ctrace [--ctas C]   C CTAs (10000) in a 100-wide grid (x,y), one row each:
+//                                          CTA c holds 1 + c % 7 "work" slices (payload k) and
+//                                          c % 3 "tick" instants, so neighbours differ
 // Deterministic: the same arguments give the same bytes.
 #include "../support/buffer_builder.h"
 #include "../support/slice_builder.h"
@@ -183,10 +186,36 @@ Buffer bulk(uint64_t events, uint32_t ctas, uint32_t groups, std::string &map) {
   return b;
 }
 
+// Many small CTAs for the CTA picker: counts that differ from one CTA to the next.
+Buffer many_ctas(uint32_t ctas, std::string &map) {
+  map = R"({"format_version":1,"kernel":"many","source":"synthetic.cu","max_events":16,
+ "clock":"clock64","groups":[{"index":0,"name":"worker","lead":"0"}],"lanes":["main"],
+ "sites":[{"id":0,"kind":"range","name":"work","lane":0,"group":0,"loc":"synthetic.cu:20:3"},
+  {"id":1,"kind":"record","name":"tick","lane":0,"group":0,"loc":"synthetic.cu:22:3"}],
+ "flows":[]})";
+  Buffer b(ctas, 1, 16);
+  for (uint32_t c = 0; c < ctas; ++c) {
+    const uint32_t sm = c % 132;
+    const uint64_t ns0 = kBaseNs + (c / 132) * 3000 + (c % 5) * 7;
+    const uint64_t cyc0 = 1'000'000ull * (sm + 1) + uint64_t(double(ns0 - kBaseNs) * kGhz);
+    b.start(c, 0, sm, ns0, cyc0);
+    uint64_t t = cyc0 + 20;
+    for (uint32_t k = 0; k < 1 + c % 7; ++k, t += 300) {
+      b.event(c, 0, B, 0, int32_t(k), t);
+      b.event(c, 0, E, 0, int32_t(k), t + 250);
+    }
+    for (uint32_t k = 0; k < c % 3; ++k, t += 40)
+      b.event(c, 0, I, 1, int32_t(k), t);
+    b.end(c, 0, ns0 + uint64_t(double(t + 20 - cyc0) / kGhz), t + 20);
+  }
+  return b;
+}
+
 [[noreturn]] void usage() {
   std::fputs("usage: gen_trace demo OUT.ctrace [--evil]\n"
              "       gen_trace bulk OUT.ctrace [--events N] [--ctas C] [--groups G]\n"
-             "       gen_trace warps OUT.ctrace [--ctas C]\n",
+             "       gen_trace warps OUT.ctrace [--ctas C]\n"
+             "       gen_trace ctas OUT.ctrace [--ctas C]\n",
              stderr);
   std::exit(2);
 }
@@ -199,7 +228,7 @@ int main(int argc, char **argv) {
   const std::string mode = argv[1], out = argv[2];
   bool evil = false;
   uint64_t events = 1u << 20;
-  uint32_t ctas = mode == "warps" ? 264 : 64, groups = 2;
+  uint32_t ctas = mode == "warps" ? 264 : mode == "ctas" ? 10000 : 64, groups = 2;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--evil")
@@ -221,11 +250,18 @@ int main(int argc, char **argv) {
                                            : mode == "warps"
                                                ? (map = cutrace::test_support::warp_map_json(64),
                                                   cutrace::test_support::warp_buffer(ctas, 64))
-                                               : (usage(), Buffer(1, 1, 1));
+                                           : mode == "ctas" ? many_ctas(ctas, map)
+                                                            : (usage(), Buffer(1, 1, 1));
+  cutrace::BufferHeader h = b.header();
+  if (mode == "ctas" && ctas % 100 == 0) { // a 2-D grid: 100 CTAs per row of the grid
+    h.grid[0] = 100;
+    h.grid[1] = ctas / 100;
+    cutrace::encode_buffer_header(h, b.bytes.data());
+  }
   cutrace::Ctrace c;
   c.map_json = map;
   for (int i = 0; i < 3; ++i) {
-    c.grid[i] = b.header().grid[i];
+    c.grid[i] = h.grid[i];
     c.block[i] = b.header().block[i];
   }
   c.buffer = std::move(b.bytes);

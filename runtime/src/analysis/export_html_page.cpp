@@ -28,7 +28,8 @@ nav{display:flex;flex-wrap:wrap;gap:3px;padding:4px 10px;border-bottom:1px solid
  background:#f6f8fa;max-height:58px;overflow-y:auto}
 button{font:inherit;padding:1px 8px;border:1px solid #afb8c1;background:#fff;border-radius:3px;cursor:pointer}
 nav button.on{background:#0969da;color:#fff;border-color:#0969da}
-#tools{display:flex;gap:6px;align-items:center;padding:3px 10px;border-bottom:1px solid #d0d7de}
+#tools{display:flex;flex-wrap:wrap;gap:3px 6px;align-items:center;padding:3px 10px;border-bottom:1px solid #d0d7de}
+#tools>span,#tools>label{white-space:nowrap}
 #tools .hint{color:#656d76;margin-left:8px}
 #bands button.on{background:#ddf4ff;border-color:#0969da}
 #viewinfo{font-weight:600}
@@ -37,6 +38,15 @@ nav button.on{background:#0969da;color:#fff;border-color:#0969da}
 #legend i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px;border-radius:2px}
 #scroller{flex:1;overflow-y:auto;overflow-x:hidden;position:relative}
 #cv{position:sticky;top:0;display:block;cursor:crosshair}
+#query.bad{border-color:#b3261e;background:#fff0ee}
+#ctanum.bad{border-color:#b3261e;background:#fff0ee}
+#qcount{color:#656d76}
+#sel{position:fixed;right:8px;bottom:8px;background:#fff;border:1px solid #afb8c1;border-radius:4px;
+ box-shadow:0 2px 8px rgba(0,0,0,.15);max-height:45vh;overflow:auto;z-index:5;padding:4px 8px;
+ font:11px ui-monospace,SFMono-Regular,Menlo,monospace}
+#sel table{border-collapse:collapse}
+#sel td,#sel th{padding:1px 6px;text-align:right;white-space:nowrap}
+#sel td:first-child,#sel th:first-child{text-align:left;max-width:260px;overflow:hidden;text-overflow:ellipsis}
 #tip{position:fixed;pointer-events:none;background:rgba(20,24,28,.93);color:#fff;padding:6px 9px;
  border-radius:4px;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;display:none;
  z-index:10;max-width:640px;overflow:hidden}
@@ -46,11 +56,19 @@ nav button.on{background:#0969da;color:#fff;border-color:#0969da}
 <nav id="tabs"></nav>
 <div id="tools"><button id="zin" title="zoom in">+</button><button id="zout" title="zoom out">&minus;</button>
 <button id="zreset" title="show everything">reset</button><span id="ctago" hidden>CTA
-<input id="ctanum" type="number" min="0" style="width:80px"></span><span id="viewinfo"></span>
+<button id="ctaprev" title="previous CTA ([)">&lsaquo;</button><input id="ctanum" type="text"
+ placeholder="index or x,y,z" title="type a CTA index or x,y,z, then Enter" style="width:90px"><button
+ id="ctanext" title="next CTA (])">&rsaquo;</button></span><input id="query" type="search"
+ placeholder="filter (/): consume  name:mma payload:3 cta:0-7 sm:2 group:consumer lane:tma" style="width:250px"
+ title="space-separated terms, all must hold (docs/viewer.md)"><label title="hide the slices that do not match"><input
+ id="qhide" type="checkbox">hide</label><span id="qcount"></span><span id="viewinfo"></span>
 <span id="bands"></span><span class="hint" id="hint"></span></div>
 <div id="legend"></div>
 <div id="scroller"><canvas id="cv"></canvas><div id="spacer"></div></div>
 <div id="tip"></div>
+<div id="sel" hidden><div><b id="seltitle"></b> <button id="selclose" title="clear the selection">&times;</button></div>
+<table><thead><tr><th>name</th><th>slices</th><th>inside</th><th>full</th><th>instants</th></tr></thead>
+<tbody id="selrows"></tbody></table></div>
 <pre id="cutrace-stats" hidden></pre>
 )CUTRACE_PAGE";
 
@@ -64,10 +82,13 @@ const stats = window.cutraceStats = {view: null, cta: null, slicesDrawn: 0, slic
   instantsDrawn: 0, instantsVisible: 0, flowsDrawn: 0, ctasDrawn: 0, tracks: 0, paints: 0,
   gridBands: null, gridRowsDrawn: 0, gridBandsDrawn: 0, expanded: [],
   firstPaintMs: null, paintMs: null, loadMs: null, ctaSlices: null, ctaInstants: null,
-  totalSlices: 0, totalInstants: 0, errors: []};
+  totalSlices: 0, totalInstants: 0, errors: [],
+  filter: null, filterHide: false, filterError: null, matchSlices: null, matchInstants: null,
+  matchesDrawn: 0, matchesVisible: 0, selection: null, pickError: null};
 // Zeroed before every paint; the run overview adds its own.
 const COUNTERS = ['slicesDrawn', 'slicesVisible', 'instantsDrawn', 'instantsVisible', 'flowsDrawn',
-                  'ctasDrawn', 'tracks', 'gridRowsDrawn', 'gridBandsDrawn'];
+                  'ctasDrawn', 'tracks', 'gridRowsDrawn', 'gridBandsDrawn', 'matchesDrawn',
+                  'matchesVisible'];
 function publish() { statsEl.textContent = JSON.stringify(stats); }
 window.addEventListener('error', e => { stats.errors.push(String(e.message)); publish(); });
 let RUN = null; // the run overview when this page shows a whole run (export_run_html)
@@ -193,17 +214,43 @@ function launchHeader() {
   grid.dataset.key = linkPrefix + 'grid';
   grid.onclick = () => { location.hash = linkPrefix + 'grid'; };
   tabs.append(grid);
-  const MAX_TABS = 512;
-  for (const c of D.ctas.slice(0, MAX_TABS)) {
-    const b = el('button', 'CTA ' + c.cta);
-    b.title = ctaLabel(c);
-    b.dataset.key = linkPrefix + 'cta' + c.cta;
-    b.onclick = () => { location.hash = linkPrefix + 'cta=' + c.cta; };
-    tabs.append(b);
-  }
-  $('ctago').hidden = D.ctas.length <= MAX_TABS;
-  $('ctanum').onchange = e => { location.hash = linkPrefix + 'cta=' + e.target.value; };
+  // CTAs are picked by number (the picker below), never one element per CTA: 100k CTAs stay cheap.
+  $('ctago').hidden = false;
+  $('ctanum').value = '';
+  $('ctanum').title = `a CTA index (${D.ctas.length} CTAs with records) or x,y,z in grid ` +
+                      `(${D.grid.join(',')}), then Enter; [ and ]: previous and next`;
 }
+
+// ---- the CTA picker: "5000" or "x,y,z"; prev/next step through the CTAs that have records ----
+function pickCta(text) {
+  const t = String(text).trim(), xyz = /^(\d+)\s*,\s*(\d+)(?:\s*,\s*(\d+))?$/.exec(t);
+  let n = null, why = null;
+  if (xyz) {
+    const [x, y, z] = [xyz[1], xyz[2], xyz[3] || '0'].map(Number), g = D.grid;
+    if (x < g[0] && y < g[1] && z < g[2]) n = x + y * g[0] + z * g[0] * g[1];
+    else why = `(${x},${y},${z}) is outside the grid (${g.join(',')})`;
+  } else if (/^\d+$/.test(t)) {
+    n = Number(t);
+  } else {
+    why = `'${t}' is not a CTA index or x,y,z`;
+  }
+  if (n !== null && !CTAS.has(n)) why = `no CTA ${n} in this trace`;
+  stats.pickError = why;
+  $('ctanum').classList.toggle('bad', !!why);
+  if (why) { $('ctanum').title = why; publish(); return; }
+  location.hash = linkPrefix + 'cta=' + n;
+}
+function stepCta(dir) { // the CTA before or after the one shown (or the one typed)
+  const cur = view && view.kind === 'cta' ? view.c.cta : Number($('ctanum').value) || 0, cs = D.ctas;
+  let lo = 0, hi = cs.length; // first CTA with index >= cur
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (cs[m].cta < cur) lo = m + 1; else hi = m; }
+  const k = dir > 0 ? (lo < cs.length && cs[lo].cta === cur ? lo + 1 : lo) : lo - 1;
+  if (k >= 0 && k < cs.length) location.hash = linkPrefix + 'cta=' + cs[k].cta;
+}
+$('ctanum').addEventListener('keydown', e => { if (e.key === 'Enter') pickCta(e.target.value); });
+$('ctanum').addEventListener('change', e => pickCta(e.target.value));
+$('ctaprev').onclick = () => stepCta(-1);
+$('ctanext').onclick = () => stepCta(1);
 
 // Makes `m` (from materialise) the launch that the CTA and grid views show.
 function useLaunch(m, prefix) {
@@ -214,6 +261,109 @@ function useLaunch(m, prefix) {
   stats.totalSlices = S.n;
   stats.totalInstants = I.n;
   launchHeader();
+  applyFilter();
+}
+
+// ---- the filter (docs/viewer.md, "Filter"): space-separated terms that must all hold; a bare
+// word is a name term. name/lane/group: substring in any case ("=x": exactly x); payload/cta/sm:
+// numbers, ranges a-b, lists a,b. Matching is computed once per query, as prefix sums over the
+// slices (M[i+1] - M[i]: slice i matches), so a paint counts the matches of a merged pixel
+// column in O(1).
+const FILTER = {q: '', hide: false, M: null, IM: null};
+function parseQuery(q) {
+  const terms = [];
+  for (const tok of q.trim().split(/\s+/)) {
+    if (!tok) continue;
+    const m = /^(name|lane|group|payload|cta|sm):(.*)$/i.exec(tok);
+    const key = m ? m[1].toLowerCase() : 'name', val = m ? m[2] : tok;
+    if (key === 'payload' || key === 'cta' || key === 'sm') {
+      const ranges = [];
+      for (const part of val.split(',')) {
+        const r = /^(-?\d+)(?:-(-?\d+))?$/.exec(part);
+        if (!r) return {error: `${key}: '${part}' is not a number, a range a-b or a list a,b`};
+        ranges.push([Number(r[1]), Number(r[2] === undefined ? r[1] : r[2])]);
+      }
+      terms.push({key, ranges});
+    } else {
+      if (!val) return {error: `${key}: nothing to match`};
+      const exact = val[0] === '=', text = (exact ? val.slice(1) : val).toLowerCase();
+      terms.push({key, test: s => exact ? s.toLowerCase() === text : s.toLowerCase().includes(text)});
+    }
+  }
+  return {terms};
+}
+function applyFilter() {
+  FILTER.M = FILTER.IM = null;
+  const parsed = parseQuery(FILTER.q);
+  stats.filter = FILTER.q.trim() || null;
+  stats.filterHide = FILTER.hide;
+  stats.filterError = parsed.error || null;
+  $('query').classList.toggle('bad', !!parsed.error);
+  $('query').title = parsed.error || 'space-separated terms, all must hold (docs/viewer.md)';
+  if (!parsed.error && parsed.terms.length) {
+    const of = k => parsed.terms.filter(t => t.key === k);
+    const inRanges = (v, rs) => rs.some(([a, b]) => v >= a && v <= b);
+    const texts = (k, s) => of(k).every(t => t.test(s));
+    const nums = (k, v) => of(k).every(t => inRanges(v, t.ranges));
+    const nameOk = Uint8Array.from(D.names, n => texts('name', n));
+    const rowOk = Uint8Array.from(D.rows, R => nums('cta', R.cta) && nums('sm', R.sm) &&
+      of('group').every(t => t.test(groupName(R.group)) || t.test(rowLabel(R))));
+    const lanes = new Map(), laneOk = l => {
+      if (!lanes.has(l)) lanes.set(l, texts('lane', laneName(l)));
+      return lanes.get(l);
+    };
+    const payloadOk = of('payload').length ? (p => nums('payload', p)) : () => true;
+    const M = new Int32Array(S.n + 1), IM = new Uint8Array(I.n);
+    for (let i = 0; i < S.n; i++)
+      M[i + 1] = M[i] + (nameOk[S.name[i]] && rowOk[S.row[i]] && laneOk(S.lane[i]) &&
+                         payloadOk(S.payload[i]) ? 1 : 0);
+    for (let i = 0; i < I.n; i++)
+      IM[i] = nameOk[I.name[i]] && rowOk[I.row[i]] && laneOk(I.lane[i]) && payloadOk(I.payload[i]) ? 1 : 0;
+    FILTER.M = M;
+    FILTER.IM = IM;
+  }
+  filterCounts();
+}
+// The matches in the view's scope (its CTA, or the whole launch in the grid).
+function filterCounts() {
+  const M = FILTER.M, IM = FILTER.IM;
+  if (!M || !view || (view.kind !== 'cta' && view.kind !== 'grid')) {
+    stats.matchSlices = stats.matchInstants = null;
+    $('qcount').textContent = '';
+    return;
+  }
+  const c = view.kind === 'cta' ? view.c : null;
+  const s0 = c ? c.s0 : 0, s1 = c ? c.s1 : S.n;
+  const i0 = c ? ctaFirstInstant(c) : 0, i1 = c ? i0 + c.instants : I.n;
+  let n = 0;
+  for (let i = i0; i < i1; i++) n += IM[i];
+  stats.matchSlices = M[s1] - M[s0];
+  stats.matchInstants = n;
+  $('qcount').textContent = `${stats.matchSlices} slices, ${n} instants match` +
+                            (c ? ` in CTA ${c.cta}` : '');
+}
+const ctaFirstInstant = c => c.itracks.length ? c.itracks[0][2] : 0;
+let queryTimer = 0;
+$('query').addEventListener('input', e => {
+  clearTimeout(queryTimer);
+  queryTimer = setTimeout(() => {
+    FILTER.q = e.target.value;
+    setHashParam('q', FILTER.q.trim() ? encodeURIComponent(FILTER.q.trim()) : null);
+    applyFilter();
+    repaint();
+  }, 150);
+});
+$('qhide').addEventListener('change', e => {
+  FILTER.hide = e.target.checked;
+  stats.filterHide = FILTER.hide;
+  setHashParam('hide', FILTER.hide ? '1' : null);
+  repaint();
+});
+// Sets (or with null removes) KEY=VALUE in the URL hash without a hashchange (no re-route).
+function setHashParam(key, value) {
+  const parts = location.hash.slice(1).split('&').filter(p => p && !p.startsWith(key + '='));
+  if (value !== null) parts.push(key + '=' + value);
+  history.replaceState(null, '', '#' + parts.join('&'));
 }
 
 // ---- views: a list of tracks, each with a y position, and an x range ----
@@ -268,7 +418,7 @@ function ctaView(c) {
                (c.dropped ? ` \u00b7 ${c.dropped} dropped` : '');
   return {kind: 'cta', key: linkPrefix + 'cta' + c.cta, c, tracks, sliceTracks, height: y, lo: 0,
           hi: Math.max(c.end_cyc, 1), B: S.b_cyc, E: S.e_cyc, A: I.cyc, fmt: fmtCyc, info,
-          axis: 'cycles since CTA start'};
+          axis: 'CTA clock', unit: 'cycles', gutter: gutterFor(tracks)};
 }
 
 // The grid's bands inside each CTA: one per group, or, for an expanded TRACE_GROUPS group, one per
@@ -339,7 +489,8 @@ function gridView(expanded) {
   if (!isFinite(lo)) { lo = 0; hi = 1; }
   return {kind: 'grid', key: linkPrefix + 'grid', tracks, sliceTracks: [], height: y, lo,
           hi: Math.max(hi, lo + 1), B: S.b_ns, E: S.e_ns, A: I.ns, fmt: fmtNs, bands, expanded,
-          info: `${D.ctas.length} CTAs on ${bySm.size} SMs`, axis: 'global time (ns)',
+          info: `${D.ctas.length} CTAs on ${bySm.size} SMs`, unit: 'ns', gutter: gutterFor(tracks),
+          axis: 'global time',
           hint: bands.groups.some(G => G.slices > 1)
             ? 'grid: click a CTA to open it, a group\u2019s button (or the gutter by its band) to ' +
               'expand its slice rows' : null};
@@ -359,6 +510,18 @@ const hatch = (() => {
   g.moveTo(6, 10); g.lineTo(10, 6); g.stroke();
   return ctx.createPattern(p, 'repeat');
 })();
+// The gutter: as wide as the widest track label (group rows bold at 6 px, lanes at 16 px from the
+// left), within 170 px and 45% of the window.
+function gutterFor(tracks) {
+  let w = 0;
+  for (const t of tracks) {
+    if (!t.label) continue;
+    const lane = t.kind === 's' || t.kind === 'i';
+    ctx.font = lane ? '11px system-ui,sans-serif' : '600 11px system-ui,sans-serif';
+    w = Math.max(w, ctx.measureText(t.label).width + (lane ? 16 : 6) + 10);
+  }
+  return Math.round(Math.max(170, Math.min(w, window.innerWidth * 0.45)));
+}
 const X = v => GUTTER + (v - view.x0) * scale;
 const T = px => view.x0 + (px - GUTTER) / scale;
 
@@ -373,10 +536,47 @@ function resize() {
   if (view) $('spacer').style.height = Math.max(0, view.height + RULER + 8 - H) + 'px';
 }
 
+// Text inside slices: character widths measured once each (11px font), summed per string.
+const charWidths = new Map();
+function textWidth(s) {
+  let w = 0;
+  for (const ch of s) {
+    let cw = charWidths.get(ch);
+    if (cw === undefined) charWidths.set(ch, cw = ctx.measureText(ch).width);
+    w += cw;
+  }
+  return w;
+}
+function fitText(s, px) { // s, or its longest prefix that fits with an ellipsis ('' if < 2 chars)
+  if (textWidth(s) <= px) return s;
+  const ell = textWidth('\u2026');
+  let w = 0, k = 0;
+  for (const ch of s) { w += textWidth(ch); if (w + ell > px) break; k += ch.length; }
+  return k >= 2 ? s.slice(0, k) + '\u2026' : '';
+}
+function fmtDur(ns) { // 3 significant digits: 523 ns, 2.35 µs, 12.4 ms
+  const a = Math.abs(ns);
+  const [v, u] = a >= 1e6 ? [ns / 1e6, ' ms'] : a >= 1e3 ? [ns / 1e3, ' \u00b5s'] : [ns, ' ns'];
+  return (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2)) + u;
+}
+const MIN_LABEL_PX = 24; // no text in a narrower slice
+// "name #payload · duration", else "name #payload", else the name cut to the pixels available.
+function sliceText(P, i, px) {
+  const name = P.names[P.name[i]];
+  if (P !== SPANS) return fitText(name, px);
+  const withPayload = `${name} #${S.payload[i]}`;
+  const full = `${withPayload} \u00b7 ${fmtDur(S.e_ns[i] - S.b_ns[i])}`;
+  if (textWidth(full) <= px) return full;
+  if (textWidth(withPayload) <= px) return withPayload;
+  return fitText(name, px);
+}
+
 // Spans [first, end) of one track (sorted, non-overlapping) from the table P: colour
-// P.colors[P.name[i]], flags bit 0 hatched, bit 1 grey.
+// P.colors[P.name[i]], flags bit 0 hatched, bit 1 grey. Launch slices (P === SPANS) that the
+// filter rejects are dimmed, or not drawn (nor counted) when the filter hides them.
 function drawSlices(first, end, B, E, y, h, labels, P = SPANS) {
   const lo = view.x0, hi = view.x1;
+  const M = P === SPANS ? FILTER.M : null, hide = M && FILTER.hide;
   let i = lowerBound(E, first, end, lo);
   ctx.font = '11px system-ui,sans-serif';
   while (i < end) {
@@ -385,18 +585,20 @@ function drawSlices(first, end, B, E, y, h, labels, P = SPANS) {
     const px0 = X(b), px1 = X(E[i]);
     const color = P.flags[i] & 2 ? '#c6cbd1' : P.colors[P.name[i]];
     if (px1 - px0 >= 1) {
+      const match = !M || M[i + 1] > M[i];
+      if (!match && hide) { i++; continue; }
       const x0 = Math.max(px0, GUTTER - 2), x1 = Math.min(px1, W + 2);
+      ctx.globalAlpha = match ? 1 : 0.18;
       ctx.fillStyle = color;
       ctx.fillRect(x0, y, x1 - x0, h);
       if (P.flags[i] & 1) { ctx.fillStyle = hatch; ctx.fillRect(x0, y, x1 - x0, h); }
-      if (labels && x1 - x0 > 24) {
-        const name = P.names[P.name[i]], fit = Math.floor((x1 - x0 - 6) / 6.2);
-        if (fit >= 2) {
-          ctx.fillStyle = '#111';
-          ctx.fillText(name.length > fit ? name.slice(0, fit - 1) + '\u2026' : name, x0 + 3, y + h - 5);
-        }
+      if (labels && x1 - x0 >= MIN_LABEL_PX) {
+        const text = sliceText(P, i, x1 - x0 - 6);
+        if (text) { ctx.fillStyle = '#111'; ctx.fillText(text, x0 + 3, y + h - 5); }
       }
+      ctx.globalAlpha = 1;
       stats[P.drawn]++; stats[P.visible]++;
+      if (M && match) { stats.matchesDrawn++; stats.matchesVisible++; }
       i++;
       continue;
     }
@@ -404,11 +606,16 @@ function drawSlices(first, end, B, E, y, h, labels, P = SPANS) {
     const col = Math.floor(px0);
     let j = lowerBound(B, i + 1, end, T(col + 1));
     if (j - 1 > i && X(E[j - 1]) - X(B[j - 1]) >= 1) j--;
+    const matches = M ? M[j] - M[i] : j - i;
+    if (hide && !matches) { i = j; continue; }
     const right = Math.min(Math.max(col + 1, X(E[j - 1])), W + 2);
+    ctx.globalAlpha = matches ? 1 : 0.18;
     ctx.fillStyle = color;
     ctx.fillRect(col, y, right - col, h);
+    ctx.globalAlpha = 1;
     stats[P.drawn]++;
-    stats[P.visible] += j - i;
+    stats[P.visible] += hide ? matches : j - i;
+    if (M && matches) { stats.matchesDrawn++; stats.matchesVisible += matches; }
     i = j;
   }
 }
@@ -419,12 +626,15 @@ function drawInstants(first, end, A, y, h) {
   while (i < end) {
     const a = A[i];
     if (a > view.x1 + pad) break;
-    const px = X(a);
+    const px = X(a), match = !FILTER.IM || FILTER.IM[i];
+    if (!match && FILTER.hide) { i++; continue; }
+    ctx.globalAlpha = match ? 1 : 0.18;
     ctx.fillStyle = COLORS[I.name[i]];
     ctx.beginPath();
     ctx.moveTo(px - 4, y + 2); ctx.lineTo(px + 4, y + 2); ctx.lineTo(px, y + h - 2);
     ctx.closePath(); ctx.fill();
     ctx.strokeStyle = 'rgba(0,0,0,0.45)'; ctx.lineWidth = 0.5; ctx.stroke();
+    ctx.globalAlpha = 1;
     const j = lowerBound(A, i + 1, end, T(px + 2)); // markers closer than 2 px share one
     stats.instantsDrawn++;
     stats.instantsVisible += j - i;
@@ -509,6 +719,28 @@ function niceStep(raw) {
   return p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
 }
 
+// A label cut to `px` at the current font (only when the window is too narrow for the gutter).
+function gutterText(s, px) {
+  if (ctx.measureText(s).width <= px) return s;
+  let lo = 0, hi = s.length; // the longest prefix that fits with an ellipsis
+  while (lo < hi) {
+    const m = (lo + hi + 1) >> 1;
+    if (ctx.measureText(s.slice(0, m) + '\u2026').width <= px) lo = m; else hi = m - 1;
+  }
+  return s.slice(0, lo) + '\u2026';
+}
+
+// One unit for the whole ruler, named in the axis label: ticks are plain numbers in it, chosen
+// by the largest value shown (so 1,500,200 ns reads 1.5002 ms, not 1500200).
+const UNITS = {ns: [[1e9, 's'], [1e6, 'ms'], [1e3, '\u00b5s'], [1, 'ns']],
+               cycles: [[1e6, 'M cycles'], [1e3, 'k cycles'], [1, 'cycles']]};
+function rulerUnit(step) {
+  const m = Math.max(Math.abs(view.x0), Math.abs(view.x1), step);
+  const [f, name] = UNITS[view.unit].find(([f]) => m >= f * 10) || UNITS[view.unit].at(-1);
+  const digits = Math.max(0, Math.ceil(-Math.log10(step / f) - 1e-9));
+  return {name, text: v => { const s = (v / f).toFixed(digits); return Number(s) === 0 ? '0' : s; }};
+}
+
 function drawRuler() {
   ctx.fillStyle = '#f6f8fa';
   ctx.fillRect(0, 0, W, RULER);
@@ -517,14 +749,15 @@ function drawRuler() {
   const step = niceStep((view.x1 - view.x0) / Math.max(1, (W - GUTTER) / 110));
   ctx.fillStyle = '#57606a';
   ctx.font = '10px system-ui,sans-serif';
+  const unit = view.unit ? rulerUnit(step) : null, fmt = unit ? unit.text : view.fmt;
   for (let v = Math.ceil(view.x0 / step) * step; v <= view.x1; v += step) {
     const x = Math.round(X(v)) + 0.5;
     ctx.beginPath(); ctx.moveTo(x, RULER - 6); ctx.lineTo(x, RULER); ctx.stroke();
-    ctx.fillText(view.fmt(v), x + 2, RULER - 8);
+    ctx.fillText(fmt(v), x + 2, RULER - 8);
   }
   ctx.fillStyle = '#1f2328';
   ctx.font = '600 11px system-ui,sans-serif';
-  ctx.fillText(view.axis, 8, 15);
+  ctx.fillText(gutterText(unit ? `${view.axis} (${unit.name})` : view.axis, GUTTER - 12), 8, 15);
 }
 
 function paint() {
@@ -560,6 +793,7 @@ function paint() {
     }
   }
   if (view.kind === 'cta') drawFlows(top);
+  drawSelection();
   // Gutter last: it covers slices that begin left of the view.
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, RULER, GUTTER - 2, H - RULER);
@@ -570,9 +804,8 @@ function paint() {
     const lane = t.kind === 's' || t.kind === 'i'; // lanes are indented under their group
     ctx.fillStyle = t.warn ? '#b3261e' : '#1f2328';
     ctx.font = lane ? '11px system-ui,sans-serif' : '600 11px system-ui,sans-serif';
-    const fit = Math.floor((GUTTER - 14) / 6);
-    const text = t.label.length > fit ? t.label.slice(0, fit - 1) + '\u2026' : t.label;
-    ctx.fillText(text, lane ? 16 : 6, y + Math.min(t.h, 16) - 4);
+    ctx.fillText(gutterText(t.label, GUTTER - (lane ? 16 : 6) - 6), lane ? 16 : 6,
+                 y + Math.min(t.h, 16) - 4);
   }
   ctx.restore();
   drawRuler();
@@ -643,10 +876,26 @@ function routeLaunch(hash) {
 }
 
 function route() {
-  if (!RUN || !RUN.route(location.hash)) routeLaunch(location.hash);
+  // '&q=QUERY' (URI-encoded) sets the filter; it is taken out first so no pattern reads inside it.
+  const q = /(?:^#|&)q=([^&]*)/.exec(location.hash);
+  const hash = location.hash.replace(/(^#|&)q=[^&]*/, '$1');
+  if (q) {
+    try { FILTER.q = decodeURIComponent(q[1]); } catch (err) { FILTER.q = q[1]; }
+    $('query').value = FILTER.q;
+  }
+  if (/(?:^#|&)hide=1/.test(hash)) { FILTER.hide = $('qhide').checked = true; }
+  if (!RUN || !RUN.route(hash)) routeLaunch(hash);
+  if (q) applyFilter(); else filterCounts();
+  stats.filterHide = FILTER.hide;
   // '&x=A-B': open on that range of the view's axis (cycles in a CTA, ns in the grid and run).
-  const x = /x=(-?[\d.]+)-(-?[\d.]+)/.exec(location.hash);
+  const x = /x=(-?[\d.]+)-(-?[\d.]+)/.exec(hash);
   if (x && Number(x[2]) > Number(x[1])) { view.x0 = Number(x[1]); view.x1 = Number(x[2]); }
+  // '&sel=B-E': the range selection, on the same axis.
+  const sel = /sel=(-?[\d.]+)-(-?[\d.]+)/.exec(hash);
+  if (sel) select(Number(sel[1]), Number(sel[2])); else clearSelection();
+  // '#pick=N' or '#pick=x,y,z': what typing into the CTA picker does (then the hash is cta=N).
+  const pick = /pick=([\d,]+)/.exec(hash);
+  if (pick) { $('ctanum').value = pick[1]; pickCta(pick[1]); }
 }
 
 function zoom(f, at) {
@@ -732,20 +981,104 @@ function hit(mx, my) {
   return view.hitTrack ? view.hitTrack(t, at, tol) : null;
 }
 
+// ---- range selection (docs/analysis.md, "Statistics of a time window"): per name, the slices
+// with begin <= E and end >= B, their time inside [B, E] and their full time, and the instants
+// inside it; on the view's axis: the CTA's cycles (trace-view analyze --window B:E --cta N), or
+// global ns in the grid (the whole launch). Shift+drag, or #...&sel=B-E.
+let SEL = null; // {key: the view's, b, e, names: [{name, count, clipped, full, instants}]}
+function windowStats(b, e) {
+  const c = view.kind === 'cta' ? view.c : null;
+  const B = c ? S.b_cyc : S.b_ns, E = c ? S.e_cyc : S.e_ns, A = c ? I.cyc : I.ns;
+  const s0 = c ? c.s0 : 0, s1 = c ? c.s1 : S.n;
+  const i0 = c ? ctaFirstInstant(c) : 0, i1 = c ? i0 + c.instants : I.n;
+  const per = new Map();
+  const entry = n => {
+    let x = per.get(n);
+    if (!x) per.set(n, x = {name: D.names[n], count: 0, clipped: 0, full: 0, instants: 0});
+    return x;
+  };
+  for (let i = s0; i < s1; i++) {
+    if (B[i] > e || E[i] < b) continue;
+    const x = entry(S.name[i]);
+    x.count++;
+    x.clipped += Math.max(0, Math.min(E[i], e) - Math.max(B[i], b));
+    x.full += E[i] - B[i];
+  }
+  for (let i = i0; i < i1; i++) if (A[i] >= b && A[i] <= e) entry(I.name[i]).instants++;
+  return [...per.values()].sort((p, q) => q.clipped - p.clipped || (p.name < q.name ? -1 : 1));
+}
+function select(b, e) {
+  if (!(e >= b) || !view || (view.kind !== 'cta' && view.kind !== 'grid')) { clearSelection(); return; }
+  SEL = {key: view.key, b, e, names: windowStats(b, e)};
+  const unit = view.kind === 'cta' ? 'cycles' : 'ns';
+  stats.selection = {view: view.kind, cta: view.kind === 'cta' ? view.c.cta : null, unit, begin: b,
+                     end: e, slices: SEL.names.reduce((a, x) => a + x.count, 0),
+                     instants: SEL.names.reduce((a, x) => a + x.instants, 0), names: SEL.names};
+  const f = unit === 'ns' ? fmtNs : v => Math.round(v).toLocaleString('en-US') + ' cyc';
+  $('seltitle').textContent = `${f(b)} \u2013 ${f(e)} (${f(e - b)})` +
+    (view.kind === 'cta' ? ` of CTA ${view.c.cta}` : ' of every CTA');
+  const rows = SEL.names.map(x => {
+    const tr = el('tr');
+    tr.append(el('td', x.name), el('td', String(x.count)), el('td', x.count ? f(x.clipped) : ''),
+              el('td', x.count ? f(x.full) : ''), el('td', String(x.instants)));
+    return tr;
+  });
+  if (!rows.length) rows.push(el('tr', 'nothing in this range'));
+  $('selrows').replaceChildren(...rows);
+  $('sel').hidden = false;
+}
+function clearSelection() {
+  SEL = null;
+  stats.selection = null;
+  $('sel').hidden = true;
+}
+$('selclose').onclick = () => { clearSelection(); setHashParam('sel', null); repaint(); };
+function drawSelection() {
+  if (!SEL || SEL.key !== view.key) return;
+  const x0 = Math.max(X(SEL.b), GUTTER), x1 = Math.min(Math.max(X(SEL.e), x0 + 1), W);
+  if (x1 <= GUTTER || x0 >= W) return;
+  ctx.fillStyle = 'rgba(9,105,218,0.12)';
+  ctx.fillRect(x0, RULER, x1 - x0, H - RULER);
+  ctx.strokeStyle = 'rgba(9,105,218,0.8)';
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(Math.round(x0) + 0.5, RULER); ctx.lineTo(Math.round(x0) + 0.5, H);
+  ctx.moveTo(Math.round(x1) - 0.5, RULER); ctx.lineTo(Math.round(x1) - 0.5, H);
+  ctx.stroke();
+}
+
 let drag = null, hovered = null;
 canvas.addEventListener('mousedown', e => {
-  drag = {x: e.clientX, x0: view.x0, x1: view.x1, moved: false};
+  const r = canvas.getBoundingClientRect(), mx = e.clientX - r.left;
+  drag = {x: e.clientX, x0: view.x0, x1: view.x1, moved: false,
+          select: e.shiftKey && mx >= GUTTER && (view.kind === 'cta' || view.kind === 'grid'),
+          at: T(mx)};
   e.preventDefault();
 });
 window.addEventListener('mouseup', e => {
-  if (drag && !drag.moved) {
-    const r = canvas.getBoundingClientRect(), h = hit(e.clientX - r.left, e.clientY - r.top);
+  const r = canvas.getBoundingClientRect();
+  if (drag && drag.select && drag.moved) {
+    const at = T(e.clientX - r.left);
+    const b = +Math.min(drag.at, at).toFixed(3), end = +Math.max(drag.at, at).toFixed(3);
+    select(b, end); // the rounded numbers: the link gives the same statistics
+    setHashParam('sel', `${b}-${end}`);
+    repaint();
+  } else if (drag && !drag.moved) {
+    const h = hit(e.clientX - r.left, e.clientY - r.top);
     if (h && h.hash) location.hash = h.hash;
   }
   drag = null;
 });
 window.addEventListener('mousemove', e => {
   const r = canvas.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top;
+  if (drag && drag.select) { // the range follows the pointer; its statistics come on release
+    if (Math.abs(e.clientX - drag.x) > 3) drag.moved = true;
+    const at = T(mx);
+    SEL = {key: view.key, b: Math.min(drag.at, at), e: Math.max(drag.at, at), names: []};
+    tip.style.display = 'none';
+    repaint();
+    return;
+  }
   if (drag) {
     if (Math.abs(e.clientX - drag.x) > 3) drag.moved = true;
     const dt = (e.clientX - drag.x) / scale;
@@ -764,7 +1097,14 @@ window.addEventListener('mousemove', e => {
   tip.style.top = (e.clientY + 16 + th > window.innerHeight ? e.clientY - th - 8 : e.clientY + 16) + 'px';
 });
 window.addEventListener('keydown', e => {
+  if (e.target instanceof HTMLInputElement) { // typing in the filter or the CTA picker
+    if (e.key === 'Escape') e.target.blur();
+    return;
+  }
   if (e.key === 'Enter' && hovered && hovered.hash) location.hash = hovered.hash;
+  if (!view || view.kind === 'run') return;
+  if (e.key === '/') { e.preventDefault(); $('query').focus(); }
+  if (e.key === '[' || e.key === ']') stepCta(e.key === ']' ? 1 : -1);
 });
 canvas.addEventListener('wheel', e => {
   e.preventDefault();

@@ -79,7 +79,7 @@ RUN = (function () {
     if (!isFinite(lo)) { lo = 0; hi = 1; }
     return {kind: 'run', key: 'run', tracks, height: y, lo, hi: Math.max(hi, lo + 1), P, spans,
             B: Float64Array.from(P, i => L.b_ns[i]), E: Float64Array.from(P, i => L.e_ns[i]),
-            fmt: fmtNs, gutter: gutterFor(R.streams.map(s => s.label)), axis: 'run time (ns since the run\u2019s first launch)',
+            fmt: fmtNs, gutter: gutterFor(R.streams.map(s => s.label)), axis: 'run time', unit: 'ns',
             info: `${L.n} launches on ${R.streams.length} streams of ${R.devices.length} GPUs`,
             hint: 'click a launch (or Enter on it) to open its CTAs',
             drawTrack: drawLaunches, hitTrack: hitLaunch};
