@@ -166,6 +166,26 @@ struct WindowStats {
 };
 WindowStats window_statistics(const Trace &trace, WindowAxis axis, double begin, double end);
 
+// ---- Terminal tables and JSON (`trace-view analyze`) ----
+
+// The analyses of one launch that were asked for (an absent one is neither printed nor in JSON).
+struct AnalysisReport {
+  std::string kernel;
+  BufferHeader header;
+  uint64_t launch = 0;         // the launch's sequence number in its run
+  std::optional<uint32_t> cta; // the trace was restricted to this CTA
+  std::optional<std::vector<HandoffPair>> handoffs;
+  std::optional<BusyReport> busy;
+  std::optional<TailReport> tail;
+  std::optional<std::vector<Histogram>> histograms;
+  std::optional<std::vector<Outlier>> outliers;
+  std::optional<WindowStats> window;
+};
+// Aligned tables, in the order of the fields above.
+std::string format_analysis(const AnalysisReport &report);
+// One JSON object; keys documented in docs/analysis.md.
+std::string analysis_json(const AnalysisReport &report);
+
 } // namespace cutrace
 
 #endif // CUTRACE_ANALYSIS_H

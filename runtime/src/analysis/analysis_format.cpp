@@ -1,0 +1,360 @@
+// `trace-view analyze`'s terminal tables and JSON (cutrace/analysis.h; keys in docs/analysis.md).
+#include "summary_table.h"
+
+#include <cutrace/analysis.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cutrace {
+
+namespace {
+
+using namespace summary_table;
+using nlohmann::json;
+
+constexpr size_t kMaxLines = 256; // per table; the JSON has every line
+
+std::string percent(double fraction) { return num(100 * fraction, 1) + "%"; }
+
+std::string more_line(size_t shown, size_t total, const std::string &what) {
+  return total > shown ? "  ... " + std::to_string(total - shown) + " more " + what +
+                             " (all of them in --json)\n"
+                       : "";
+}
+
+std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
+  std::string out = "hand-offs (TRACE_DAG src -> dst; wait: src end - dst begin, inside dst; gap: "
+                    "dst begin - src end; after: dst end - max(dst begin, src end))\n";
+  if (pairs.empty())
+    return out + "  the kernel declares no TRACE_DAG pair\n\n";
+  for (const HandoffPair &p : pairs) {
+    out += "  " + printable(p.src) + " -> " + printable(p.dst) + ": " + count(p.count) +
+           " hand-offs, " + count(p.waited) + " waited; waits are " + percent(p.wait_fraction()) +
+           " of the life of the " + count(p.dst_rows) + " rows holding " + printable(p.dst) + " (" +
+           num(p.dst_life_ns, 1) + " ns)\n";
+    if (p.count == 0)
+      continue;
+    Table t({"", "total", "mean", "p50", "p95", "max"});
+    auto add = [&t](const std::string &what, const Durations &d, int decimals) {
+      t.add({what, num(d.total, decimals), num(d.mean, 1), num(d.p50, decimals),
+             num(d.p95, decimals), num(d.max, decimals)});
+    };
+    add("wait ns", p.wait_ns, 1);
+    add("wait cyc", p.wait_cycles, 0);
+    add("gap ns", p.gap_ns, 1);
+    add("gap cyc", p.gap_cycles, 0);
+    add("after ns", p.after_ns, 1);
+    add("after cyc", p.after_cycles, 0);
+    out += t.str("    ");
+  }
+  return out + "\n";
+}
+
+void add_busy(Table &t, const BusyTotals &b, bool with_rows) {
+  std::vector<std::string> cells = {printable(b.name), count(b.ctas)};
+  if (with_rows)
+    cells.push_back(count(b.rows));
+  for (std::string c :
+       {num(b.life_ns, 1), num(b.busy_ns, 1), percent(b.busy_fraction()), num(b.wait_ns, 1),
+        percent(b.wait_fraction()), num(b.busy_excluding_waits_ns(), 1),
+        percent(b.busy_excluding_waits_fraction()), num(b.idle_ns(), 1),
+        percent(b.life_ns > 0 ? b.idle_ns() / b.life_ns : 0)})
+    cells.push_back(std::move(c));
+  t.add(std::move(cells));
+}
+
+std::string format_busy(const BusyReport &b) {
+  std::string out = "busy and idle (busy: union of a row's slices over its life, nested ranges "
+                    "counted once; wait: hand-off waits inside the busy time; idle: life - busy)\n";
+  const std::vector<std::string> sums = {"life ns",      "busy ns",   "busy",    "wait ns", "wait",
+                                         "busy-wait ns", "busy-wait", "idle ns", "idle"};
+  auto header = [&sums](std::vector<std::string> first) {
+    first.insert(first.end(), sums.begin(), sums.end());
+    return first;
+  };
+  Table groups(header({"group", "ctas", "rows"}));
+  for (const BusyTotals &g : b.groups)
+    add_busy(groups, g, true);
+  out += groups.str();
+  if (b.labels.size() != b.groups.size()) { // some group has a row per warp or warpgroup
+    out += "\n  per row label, summed over CTAs\n";
+    Table labels(header({"label", "ctas"}));
+    size_t shown = 0;
+    for (const BusyTotals &l : b.labels)
+      if (shown++ < kMaxLines)
+        add_busy(labels, l, false);
+    out += labels.str("    ") + more_line(kMaxLines, b.labels.size(), "labels");
+  }
+  out += "\n  per row\n";
+  Table rows({"row", "cta", "SM", "label", "life ns", "busy ns", "busy", "wait ns", "busy-wait ns",
+              "idle ns"});
+  for (size_t i = 0; i < b.rows.size() && i < kMaxLines; ++i) {
+    const RowBusy &r = b.rows[i];
+    rows.add({count(r.row), count(r.cta), count(r.smid), printable(r.label), num(r.life_ns, 1),
+              num(r.busy_ns, 1), percent(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0),
+              num(r.wait_ns, 1), num(r.busy_excluding_waits_ns(), 1), num(r.idle_ns(), 1)});
+  }
+  return out + rows.str("    ") + more_line(kMaxLines, b.rows.size(), "rows") + "\n";
+}
+
+std::string format_tail(const TailReport &t) {
+  std::string out = "tail, imbalance and waves (ns since the launch's earliest row start; a CTA "
+                    "runs from its earliest row start to its latest row end)\n";
+  if (t.ctas.empty())
+    return out + "  no row started\n\n";
+  const double span = t.kernel_end_ns - t.kernel_start_ns;
+  out += "  " + count(t.ctas.size()) + " CTAs on " + count(t.sms.size()) + " SMs; kernel " +
+         num(t.kernel_start_ns, 1) + " .. " + num(t.kernel_end_ns, 1) + " ns\n";
+  out += "  CTA duration ns: mean " + num(t.cta_duration_ns.mean, 1) + ", p50 " +
+         num(t.cta_duration_ns.p50, 1) + ", p95 " + num(t.cta_duration_ns.p95, 1) + ", max " +
+         num(t.cta_duration_ns.max, 1) + "\n";
+  out += "  95th-percentile CTA finish " + num(t.p95_finish_ns, 1) + " ns; tail " +
+         num(t.tail_ns, 1) + " ns (" + percent(span > 0 ? t.tail_ns / span : 0) +
+         " of the kernel)\n";
+  out += "  waves: at most " + count(t.max_concurrent_per_sm) + " CTAs at once on one SM; " +
+         count(t.waves) + (t.waves == 1 ? " wave" : " waves") + "\n\n";
+  out += "  last " + count(t.last.size()) + " CTAs to finish (5%, at least 1)\n";
+  Table last({"cta", "SM", "start", "finish", "duration"});
+  for (const CtaSpan &c : t.last)
+    last.add({count(c.cta), count(c.smid), num(c.start_ns, 1), num(c.finish_ns, 1),
+              num(c.finish_ns - c.start_ns, 1)});
+  out += last.str("    ") + "\n  per SM\n";
+  Table sms({"SM", "ctas", "first start", "last finish", "span", "max at once"});
+  for (size_t i = 0; i < t.sms.size() && i < kMaxLines; ++i) {
+    const SmSpan &s = t.sms[i];
+    sms.add({count(s.smid), count(s.ctas), num(s.first_start_ns, 1), num(s.last_finish_ns, 1),
+             num(s.last_finish_ns - s.first_start_ns, 1), count(s.max_concurrent)});
+  }
+  out += sms.str("    ") + more_line(kMaxLines, t.sms.size(), "SMs");
+  out += "\n  CTAs running (steps: from this time on, this many)\n";
+  Table steps({"at ns", "running"});
+  constexpr size_t kMaxSteps = 64;
+  for (size_t i = 0; i < t.concurrency.size() && i < kMaxSteps; ++i)
+    steps.add({num(t.concurrency[i].at_ns, 1), count(t.concurrency[i].running)});
+  return out + steps.str("    ") + more_line(kMaxSteps, t.concurrency.size(), "steps") + "\n";
+}
+
+std::string format_histograms(const std::vector<Histogram> &hs) {
+  std::string out = "duration histograms (every slice of a name, all CTAs and rows; ns)\n";
+  if (hs.empty())
+    return out + "  no slice\n\n";
+  constexpr size_t kBar = 40;
+  for (const Histogram &h : hs) {
+    out += "  " + printable(h.name) + ": " + count(h.count) + " slices, " + num(h.min_ns, 1) +
+           " .. " + num(h.max_ns, 1) + " ns, " + count(h.bins.size()) + " bins of " +
+           num(h.bin_width_ns, 1) + " ns\n";
+    const uint64_t most = *std::max_element(h.bins.begin(), h.bins.end());
+    Table t({"from ns", "to ns", "count", ""});
+    for (size_t i = 0; i < h.bins.size(); ++i) {
+      const double from = h.min_ns + double(i) * h.bin_width_ns;
+      const size_t bar =
+          most ? size_t(std::ceil(double(kBar) * double(h.bins[i]) / double(most))) : 0;
+      t.add({num(from, 1), num(from + h.bin_width_ns, 1), count(h.bins[i]),
+             std::string(bar, '#') + std::string(kBar - bar, ' ')});
+    }
+    out += t.str("    ");
+  }
+  return out + "\n";
+}
+
+std::string format_outliers(const std::vector<Outlier> &os) {
+  std::string out = "slowest " + count(os.size()) + " slices\n";
+  Table t({"name", "cta", "SM", "row", "label", "payload", "begin ns", "duration ns", "begin cyc",
+           "duration cyc"});
+  for (const Outlier &o : os)
+    t.add({printable(o.name), count(o.cta), count(o.smid), count(o.row), printable(o.label),
+           std::to_string(o.payload), num(o.begin_ns, 1), num(o.duration_ns, 1),
+           count(o.begin_cycles), count(o.duration_cycles)});
+  return out + t.str() + "\n";
+}
+
+std::string format_window(const WindowStats &w) {
+  const bool ns = w.axis == WindowAxis::ns;
+  const std::string unit = ns ? "ns" : "cyc";
+  const int decimals = ns ? 1 : 0;
+  std::string out = "window " + num(w.begin, decimals) + " .. " + num(w.end, decimals) + " " +
+                    unit +
+                    (ns ? " (global axis, ns since the launch's earliest row start)"
+                        : " (the CTA's cycles since its first event)") +
+                    ": slices that intersect it, instants inside it\n";
+  Table t({"name", "count", "inside " + unit, "full " + unit});
+  for (const WindowName &n : w.slices)
+    t.add({printable(n.name), count(n.count), num(n.clipped, decimals), num(n.full, decimals)});
+  for (const auto &[name, n] : w.instants)
+    t.add({printable(name) + " (instant)", count(n)});
+  if (w.slices.empty() && w.instants.empty())
+    return out + "  nothing in the window\n\n";
+  return out + t.str() + "\n";
+}
+
+json durations_json(const Durations &d) {
+  return {{"total", d.total}, {"mean", d.mean}, {"p50", d.p50}, {"p95", d.p95}, {"max", d.max}};
+}
+
+json busy_json(const BusyTotals &b) {
+  return {{"name", b.name},
+          {"group", b.group},
+          {"ctas", b.ctas},
+          {"rows", b.rows},
+          {"life_ns", b.life_ns},
+          {"busy_ns", b.busy_ns},
+          {"wait_ns", b.wait_ns},
+          {"busy_excluding_waits_ns", b.busy_excluding_waits_ns()},
+          {"idle_ns", b.idle_ns()},
+          {"busy_fraction", b.busy_fraction()},
+          {"wait_fraction", b.wait_fraction()},
+          {"busy_excluding_waits_fraction", b.busy_excluding_waits_fraction()}};
+}
+
+json cta_json(const CtaSpan &c) {
+  return {{"cta", c.cta}, {"sm", c.smid}, {"start_ns", c.start_ns}, {"finish_ns", c.finish_ns}};
+}
+
+} // namespace
+
+std::string format_analysis(const AnalysisReport &r) {
+  const BufferHeader &h = r.header;
+  std::string out = "kernel " + printable(r.kernel) + "  launch " + count(r.launch) + "  grid (" +
+                    count(h.grid[0]) + "," + count(h.grid[1]) + "," + count(h.grid[2]) +
+                    ")  block (" + count(h.block[0]) + "," + count(h.block[1]) + "," +
+                    count(h.block[2]) + ")";
+  if (r.cta)
+    out += "  CTA " + count(*r.cta) + " only";
+  out += "\n\n";
+  if (r.handoffs)
+    out += format_handoffs(*r.handoffs);
+  if (r.busy)
+    out += format_busy(*r.busy);
+  if (r.tail)
+    out += format_tail(*r.tail);
+  if (r.histograms)
+    out += format_histograms(*r.histograms);
+  if (r.outliers)
+    out += format_outliers(*r.outliers);
+  if (r.window)
+    out += format_window(*r.window);
+  while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
+    out.pop_back();
+  return out;
+}
+
+std::string analysis_json(const AnalysisReport &r) {
+  json out = {{"kernel", r.kernel},
+              {"launch", r.launch},
+              {"grid", {r.header.grid[0], r.header.grid[1], r.header.grid[2]}},
+              {"block", {r.header.block[0], r.header.block[1], r.header.block[2]}},
+              {"cta", r.cta ? json(*r.cta) : json(nullptr)}};
+  if (r.handoffs) {
+    json pairs = json::array();
+    for (const HandoffPair &p : *r.handoffs)
+      pairs.push_back({{"src", p.src},
+                       {"dst", p.dst},
+                       {"count", p.count},
+                       {"waited", p.waited},
+                       {"dst_rows", p.dst_rows},
+                       {"dst_life_ns", p.dst_life_ns},
+                       {"wait_fraction", p.wait_fraction()},
+                       {"wait_ns", durations_json(p.wait_ns)},
+                       {"wait_cycles", durations_json(p.wait_cycles)},
+                       {"gap_ns", durations_json(p.gap_ns)},
+                       {"gap_cycles", durations_json(p.gap_cycles)},
+                       {"after_ns", durations_json(p.after_ns)},
+                       {"after_cycles", durations_json(p.after_cycles)}});
+    out["handoffs"] = pairs;
+  }
+  if (r.busy) {
+    json groups = json::array(), labels = json::array(), rows = json::array();
+    for (const BusyTotals &g : r.busy->groups)
+      groups.push_back(busy_json(g));
+    for (const BusyTotals &l : r.busy->labels)
+      labels.push_back(busy_json(l));
+    for (const RowBusy &b : r.busy->rows)
+      rows.push_back({{"row", b.row},
+                      {"cta", b.cta},
+                      {"sm", b.smid},
+                      {"group", b.group},
+                      {"label", b.label},
+                      {"life_ns", b.life_ns},
+                      {"busy_ns", b.busy_ns},
+                      {"wait_ns", b.wait_ns},
+                      {"busy_excluding_waits_ns", b.busy_excluding_waits_ns()},
+                      {"idle_ns", b.idle_ns()}});
+    out["busy"] = {{"groups", groups}, {"labels", labels}, {"rows", rows}};
+  }
+  if (r.tail) {
+    const TailReport &t = *r.tail;
+    json ctas = json::array(), last = json::array(), sms = json::array(), steps = json::array();
+    for (const CtaSpan &c : t.ctas)
+      ctas.push_back(cta_json(c));
+    for (const CtaSpan &c : t.last)
+      last.push_back(cta_json(c));
+    for (const SmSpan &s : t.sms)
+      sms.push_back({{"sm", s.smid},
+                     {"ctas", s.ctas},
+                     {"first_start_ns", s.first_start_ns},
+                     {"last_finish_ns", s.last_finish_ns},
+                     {"max_concurrent", s.max_concurrent}});
+    for (const ConcurrencyStep &s : t.concurrency)
+      steps.push_back({{"at_ns", s.at_ns}, {"running", s.running}});
+    out["tail"] = {{"kernel_start_ns", t.kernel_start_ns},
+                   {"kernel_end_ns", t.kernel_end_ns},
+                   {"p95_finish_ns", t.p95_finish_ns},
+                   {"tail_ns", t.tail_ns},
+                   {"cta_duration_ns", durations_json(t.cta_duration_ns)},
+                   {"max_concurrent_per_sm", t.max_concurrent_per_sm},
+                   {"waves", t.waves},
+                   {"last", last},
+                   {"ctas", ctas},
+                   {"sms", sms},
+                   {"concurrency", steps}};
+  }
+  if (r.histograms) {
+    json hs = json::array();
+    for (const Histogram &h : *r.histograms)
+      hs.push_back({{"name", h.name},
+                    {"count", h.count},
+                    {"min_ns", h.min_ns},
+                    {"max_ns", h.max_ns},
+                    {"bin_width_ns", h.bin_width_ns},
+                    {"bins", h.bins}});
+    out["histograms"] = hs;
+  }
+  if (r.outliers) {
+    json os = json::array();
+    for (const Outlier &o : *r.outliers)
+      os.push_back({{"name", o.name},
+                    {"row", o.row},
+                    {"cta", o.cta},
+                    {"sm", o.smid},
+                    {"label", o.label},
+                    {"payload", o.payload},
+                    {"begin_ns", o.begin_ns},
+                    {"duration_ns", o.duration_ns},
+                    {"begin_cycles", o.begin_cycles},
+                    {"duration_cycles", o.duration_cycles}});
+    out["outliers"] = os;
+  }
+  if (r.window) {
+    const WindowStats &w = *r.window;
+    const std::string unit = w.axis == WindowAxis::ns ? "_ns" : "_cycles";
+    json slices = json::array(), instants = json::array();
+    for (const WindowName &n : w.slices)
+      slices.push_back({{"name", n.name},
+                        {"count", n.count},
+                        {"clipped" + unit, n.clipped},
+                        {"full" + unit, n.full}});
+    for (const auto &[name, n] : w.instants)
+      instants.push_back({{"name", name}, {"count", n}});
+    out["window"] = {{"axis", w.axis == WindowAxis::ns ? "ns" : "cycles"},
+                     {"begin" + unit, w.begin},
+                     {"end" + unit, w.end},
+                     {"slices", slices},
+                     {"instants", instants}};
+  }
+  return out.dump(1) + "\n";
+}
+
+} // namespace cutrace
