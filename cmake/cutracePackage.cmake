@@ -40,7 +40,8 @@ install(TARGETS ${cutrace_exported} EXPORT cutraceTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/cutrace
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h"
+  PATTERN "sqlite.h" EXCLUDE) # its library, cutrace_sqlite, is not installed
 install(EXPORT cutraceTargets NAMESPACE cutrace:: DESTINATION ${CUTRACE_INSTALL_CMAKEDIR})
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/cutraceConfig.cmake.in
