@@ -20,6 +20,15 @@
 #      the page paints within MAX_FIRST_PAINT_MS; a CTA's page lays out the decoder's counts.
 #      The same for the H200 fixture test/data/h200/issue14/layernorm_rows.ctrace (2 CTAs x 32
 #      warp rows).
+#   7. (CHECKS=filter) the filter box (#...&q=QUERY, &hide=1): on the demo trace and the H200
+#      ws_gemm dump, the page's matching slices (drawn, and counted in the view's scope) equal the
+#      count of the decoded slices (trace-view --json) that satisfy the same query.
+#   8. (CHECKS=select) a range selection (#...&sel=B-E, what Shift+drag sets): per name, the
+#      page's count, clipped and full totals and instants equal trace-view analyze --window B:E
+#      [--cta N] --json, in a CTA (cycles) and in the grid (ns), demo trace and H200 ws_gemm.
+#   9. (CHECKS=picker) 10 000 CTAs (gen_trace ctas): the CTA picker (#pick=5000, what typing
+#      5000 and Enter does, and #pick=0,50,0 as x,y,z) opens CTA 5000 with the decoder's slice and
+#      instant counts, the page has no element per CTA, and an index past the grid is refused.
 # Usage: test/browser/check.sh [BUILD_DIR] [WORK_DIR]
 #   CHECKS selects sections (default "demo evil bulk fixture run"), e.g. CHECKS=fixture.
 #   BUILD_DIR holds bin/trace-view and runtime/libcutrace_{analysis,format}.a (default: build)
@@ -55,7 +64,8 @@ generator() {
   echo "$bin"
 }
 gen=${GEN_TRACE:-}
-if [[ -z "$gen" ]] && { want demo || want evil || want bulk || want slices; }; then
+if [[ -z "$gen" ]] && { want demo || want evil || want bulk || want slices || want filter ||
+                        want select || want picker; }; then
   gen=$(generator gen_trace) || exit 1
 fi
 
@@ -316,6 +326,155 @@ for cta in 0 263; do
       fail "warps CTA $cta: decoder has ${want_s:-?} slices, ${want_i:-?} instants: $STATS"
   fi
 done
+fi
+
+# page_json PY: runs python code on the page's stats (as `stats`, a dict), from $STATS.
+page_json() { STATS_JSON="$STATS" python3 -c "import json, os, html, sys
+stats = json.loads(html.unescape(os.environ['STATS_JSON']))
+$1"; }
+# decoded_matches CTRACE QUERY [CTA]: slices of the decoded launch (trace-view --json) that satisfy
+# the viewer's query syntax (docs/viewer.md, "Filter"), computed here independently of the page.
+decoded_matches() {
+  local args=("$1" --json -)
+  [[ -n "${3:-}" ]] && args+=(--cta "$3")
+  "$trace_view" "${args[@]}" 2>/dev/null | QUERY="$2" python3 -c '
+import json, os, re, sys
+doc, terms = json.load(sys.stdin), []
+for tok in os.environ["QUERY"].split():
+    m = re.match(r"^(name|lane|group|payload|cta|sm):(.*)$", tok, re.I)
+    key, val = (m.group(1).lower(), m.group(2)) if m else ("name", tok)
+    if key in ("payload", "cta", "sm"):
+        rs = [re.match(r"^(-?\d+)(?:-(-?\d+))?$", p).groups() for p in val.split(",")]
+        terms.append((key, [(int(a), int(b if b is not None else a)) for a, b in rs]))
+    else:
+        terms.append((key, val))
+def text(val, s):
+    return s.lower() == val[1:].lower() if val.startswith("=") else val.lower() in s.lower()
+def ok(row, s):
+    for key, val in terms:
+        if key in ("payload", "cta", "sm"):
+            v = {"payload": s["payload"], "cta": row["cta"], "sm": row["smid"]}[key]
+            if not any(a <= v <= b for a, b in val): return False
+        elif key == "group":
+            if not (text(val, row["group"]) or text(val, row.get("label") or row["group"])): return False
+        elif not text(val, s[key]): return False
+    return True
+print(sum(ok(r, s) for r in doc["rows"] for s in r["slices"]))'
+}
+# check_filter CTRACE HTML VIEW QUERY NAME [CTA]: the page's matches for QUERY against the decoder's.
+# In a CTA (every slice wider than a pixel) with &hide=1 the page draws exactly the matches; in
+# the grid its count of matching slices in the launch is compared.
+check_filter() {
+  local want q
+  want=$(decoded_matches "$1" "$4" "${6:-}")
+  q=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$4")
+  render "$2" "$3&q=$q&hide=1" "$5" || return
+  if [[ "$3" == cta=* ]]; then
+    [[ -n "$want" && "$(page_json "print(stats['filter'])")" == "$4" &&
+       "$(field "$STATS" matchSlices)" == "$want" &&
+       "$(field "$STATS" slicesDrawn)" == "$want" && "$(field "$STATS" slicesVisible)" == "$want" &&
+       "$(field "$STATS" matchesDrawn)" == "$want" ]] &&
+      pass "$5: '$4' draws $want slices, the decoder's matches" ||
+      fail "$5: '$4': decoder has ${want:-?} matching slices; page: $STATS"
+    render "$2" "$3&q=$q" "$5_dimmed" || return # dimmed, not hidden: every slice is drawn
+    [[ "$(field "$STATS" matchesVisible)" == "$want" &&
+       "$(field "$STATS" slicesVisible)" == "$(field "$STATS" ctaSlices)" ]] ||
+      fail "$5 dimmed: want $want matches among all slices drawn: $STATS"
+  else
+    [[ -n "$want" && "$(field "$STATS" matchSlices)" == "$want" && "$(field "$STATS" matchesDrawn)" -gt 0 ]] &&
+      pass "$5: '$4' matches $want slices in the launch, as the decoder" ||
+      fail "$5: '$4': decoder has ${want:-?} matching slices in the launch; page: $STATS"
+  fi
+}
+if want filter; then
+"$gen" demo "$work/demo.ctrace" && "$trace_view" "$work/demo.ctrace" --html "$work/demo.html" 2>/dev/null ||
+  { echo "FAIL: cannot produce the demo trace"; exit 1; }
+check_filter "$work/demo.ctrace" "$work/demo.html" cta=3 "name:mma payload:2-5" filter_demo_cta3 3
+check_filter "$work/demo.ctrace" "$work/demo.html" cta=0 "group:consumer lane:mma" filter_demo_cta0 0
+check_filter "$work/demo.ctrace" "$work/demo.html" cta=5 "tile payload:1,4" filter_demo_cta5 5
+check_filter "$work/demo.ctrace" "$work/demo.html" grid "name:=load sm:1-2" filter_demo_grid
+check_filter "$work/demo.ctrace" "$work/demo.html" grid "cta:0-3 group:producer" filter_demo_grid_ctas
+ws=$root/test/data/h200/ws_gemm.ctrace
+"$trace_view" "$ws" --html "$work/ws_gemm.html" 2>/dev/null || fail "trace-view cannot render $ws"
+check_filter "$ws" "$work/ws_gemm.html" cta=0 consume filter_h200_ws_gemm_cta0 0
+check_filter "$ws" "$work/ws_gemm.html" cta=7 "produce payload:0-3" filter_h200_ws_gemm_cta7 7
+# The decoder's own per-name count for the same CTA (its summary), not only the re-implementation.
+want=$("$trace_view" "$ws" --summary --cta 0 2>/dev/null | awk '$1 == "consume" && NF > 5 {print $2; exit}')
+render "$work/ws_gemm.html" "cta=0&q=name%3A%3Dconsume&hide=1" filter_h200_summary &&
+  { [[ -n "$want" && "$(field "$STATS" slicesDrawn)" == "$want" ]] &&
+      pass "filter_h200_summary: name:=consume draws $want slices, the summary's consume count" ||
+      fail "filter_h200_summary: summary has ${want:-?} consume slices; page: $STATS"; }
+render "$work/demo.html" "cta=3&q=payload%3Ax" filter_bad_query &&
+  { [[ "$(field "$STATS" filterError)" == *"not a number"* && "$(field "$STATS" matchSlices)" == null ]] &&
+      pass "filter_bad_query: 'payload:x' is refused and filters nothing" ||
+      fail "filter_bad_query: $STATS"; }
+fi
+
+# check_window CTRACE HTML VIEW B E NAME [CTA]: the selection's statistics against the decoder's.
+check_window() {
+  local args=(analyze "$1" --window "$4:$5" --json "$work/$6.window.json") unit=ns
+  [[ -n "${7:-}" ]] && args+=(--cta "$7") && unit=cycles
+  "$trace_view" "${args[@]}" >/dev/null 2>&1 || { fail "$6: trace-view ${args[*]} failed"; return; }
+  render "$2" "$3&sel=$4-$5" "$6" || return
+  local out
+  if out=$(page_json "
+want = json.load(open('$work/$6.window.json'))['window']
+sel, u = stats['selection'], '$unit'
+assert sel and sel['unit'] == u and sel['begin'] == $4 and sel['end'] == $5, 'selection: %r' % sel
+page = {n['name']: n for n in sel['names']}
+dec = {s['name']: dict(count=s['count'], clipped=s['clipped_' + u], full=s['full_' + u], instants=0)
+       for s in want['slices']}
+for i in want['instants']:
+    dec.setdefault(i['name'], dict(count=0, clipped=0, full=0, instants=0))['instants'] = i['count']
+assert dec, 'the decoder found nothing in the window: choose another'
+assert sorted(page) == sorted(dec), 'names: page %s, decoder %s' % (sorted(page), sorted(dec))
+close = lambda a, b: abs(a - b) <= 1e-6 * max(1, abs(b))
+for n, d in dec.items():
+    p = page[n]
+    assert p['count'] == d['count'] and p['instants'] == d['instants'] and close(p['clipped'], d['clipped']) \
+        and close(p['full'], d['full']), '%s: page %r, decoder %r' % (n, p, d)
+print('%d names, %d slices, %d instants' % (len(dec), sum(d['count'] for d in dec.values()),
+                                            sum(d['instants'] for d in dec.values())))
+" 2>&1); then
+    pass "$6: [$4, $5] $unit: $out, as trace-view analyze --window"
+  else
+    fail "$6: [$4, $5] $unit: $(tail -1 <<<"$out")"
+  fi
+}
+if want select; then
+"$gen" demo "$work/demo.ctrace" && "$trace_view" "$work/demo.ctrace" --html "$work/demo.html" 2>/dev/null ||
+  { echo "FAIL: cannot produce the demo trace"; exit 1; }
+check_window "$work/demo.ctrace" "$work/demo.html" cta=3 1000 2500 select_demo_cta3 3
+check_window "$work/demo.ctrace" "$work/demo.html" cta=0 0 900.5 select_demo_cta0 0
+check_window "$work/demo.ctrace" "$work/demo.html" grid 800 2900 select_demo_grid
+ws=$root/test/data/h200/ws_gemm.ctrace
+"$trace_view" "$ws" --html "$work/ws_gemm.html" 2>/dev/null || fail "trace-view cannot render $ws"
+check_window "$ws" "$work/ws_gemm.html" cta=7 20000 45000 select_h200_ws_gemm_cta7 7
+check_window "$ws" "$work/ws_gemm.html" grid 10000 30000 select_h200_ws_gemm_grid
+fi
+
+# The CTA picker on 10 000 CTAs: no element per CTA; typing an index or x,y,z opens that CTA.
+if want picker; then
+"$gen" ctas "$work/ctas.ctrace" --ctas 10000 &&
+  "$trace_view" "$work/ctas.ctrace" --html "$work/ctas.html" 2>/dev/null ||
+  { echo "FAIL: cannot produce the 10000-CTA trace"; exit 1; }
+for pick in 5000 0,50,0; do
+  if render "$work/ctas.html" "pick=$pick" "picker_${pick//,/_}"; then
+    want_s=$(decoder_count "$work/ctas.ctrace" 5000 slices)
+    want_i=$(decoder_count "$work/ctas.ctrace" 5000 instants)
+    buttons=$(grep -o '<button' "$DOM" | wc -l)
+    [[ "$(field "$STATS" view)" == cta && "$(field "$STATS" cta)" == 5000 && -n "$want_s" &&
+       "$(field "$STATS" ctaSlices)" == "$want_s" && "$(field "$STATS" slicesVisible)" == "$want_s" &&
+       "$(field "$STATS" ctaInstants)" == "$want_i" && "$buttons" -lt 20 ]] &&
+      pass "picker: '$pick' opened CTA 5000: $want_s slices, $want_i instants as the decoder; $buttons buttons in the page" ||
+      fail "picker: '$pick': want CTA 5000 with ${want_s:-?} slices, ${want_i:-?} instants, < 20 buttons ($buttons): $STATS"
+  fi
+done
+if render "$work/ctas.html" "pick=10000" picker_out_of_range; then
+  [[ "$(field "$STATS" view)" == grid && "$(field "$STATS" pickError)" == "no CTA 10000 in this trace" ]] &&
+    pass "picker: 10000 is refused (no CTA 10000), the grid stays" ||
+    fail "picker: 10000 should be refused: $STATS"
+fi
 fi
 
 if [[ $failures -gt 0 ]]; then
