@@ -32,7 +32,7 @@ CREATE TABLE launches (
   device INTEGER, device_name TEXT, device_clock_khz INTEGER, device_sms INTEGER,
   process INTEGER, program TEXT, pid INTEGER, rank INTEGER, input_file TEXT,
   begin_ns REAL, end_ns REAL, offset_ns REAL, enqueue_ns REAL, origin_ns INTEGER,
-  max_events INTEGER, rows INTEGER, backward_flows INTEGER, unpaired_flows INTEGER,
+  max_events INTEGER, buffer_rows INTEGER, backward_flows INTEGER, unpaired_flows INTEGER,
   problems INTEGER, first_problem TEXT, source TEXT);
 CREATE TABLE rows (
   launch INTEGER NOT NULL, row INTEGER NOT NULL, row_in_cta INTEGER, cta INTEGER,
@@ -164,7 +164,7 @@ public:
     l.enqueue_ns ? launch_.real(*l.enqueue_ns) : launch_.null();
     launch_.integer(int64_t(t.origin_ns))
         .integer(t.header.max_events)
-        .integer(int64_t(t.rows.size()))
+        .integer(t.header.num_rows)
         .integer(t.backward_flows)
         .integer(t.unpaired_flows)
         .integer(int64_t(t.problems.size()));
