@@ -67,9 +67,7 @@ expect "Analyze.TwoInputsIsAUsageError" 2 \
 
 "$tv" analyze "$data/diff/ws_gemm_repeat.ctrace" >/dev/null 2>"$work/e"; s=$?
 expect "Analyze.RunOfSeveralLaunchesNeedsLaunch" 2 \
-  "trace-view: error: $data/diff/ws_gemm_repeat.ctrace holds 4 launches, sequence numbers $(
-    "$tv" "$data/diff/ws_gemm_repeat.ctrace" --launch 999999 2>&1 | sed -n 's/.*sequence numbers //p'
-  ): choose one with --launch N (see --help)" $s "$work/e"
+  "trace-view: error: $data/diff/ws_gemm_repeat.ctrace holds 4 launches, sequence numbers 0 to 3: choose one with --launch N (see --help)" $s "$work/e"
 
 "$tv" analyze "$ws" --launch 3 >/dev/null 2>"$work/e"; s=$?
 expect "Analyze.MissingLaunchSaysWhatTheRunHolds" 2 \

@@ -114,6 +114,7 @@ struct TailReport {
   Durations cta_duration_ns;  // finish - start per CTA
   uint32_t max_concurrent_per_sm = 0;       // max over SMs of SmSpan::max_concurrent
   uint32_t waves = 0;                       // max over SMs of ceil(ctas / max_concurrent)
+  double full_waves = 0;                    // CTAs / (SMs used x max_concurrent_per_sm)
   std::vector<ConcurrencyStep> concurrency; // CTAs running in the whole launch, as steps
 };
 TailReport analyze_tail(const Trace &trace);

@@ -253,8 +253,11 @@ TailReport analyze_tail(const Trace &t) {
   report.p95_finish_ns = by_finish[p95_rank - 1]->finish_ns;
   report.tail_ns = report.kernel_end_ns - report.p95_finish_ns;
   const size_t last = std::max<size_t>(1, size_t(std::ceil(0.05 * double(n))));
+  std::vector<const CtaSpan *> latest = by_finish; // latest first; one finish: lower CTA first
+  std::stable_sort(latest.begin(), latest.end(),
+                   [](const CtaSpan *a, const CtaSpan *b) { return a->finish_ns > b->finish_ns; });
   for (size_t i = 0; i < last; ++i)
-    report.last.push_back(*by_finish[n - 1 - i]);
+    report.last.push_back(*latest[i]);
 
   for (const auto &[smid, list] : by_sm) {
     SmSpan sm;
@@ -271,6 +274,7 @@ TailReport analyze_tail(const Trace &t) {
     report.waves = std::max(report.waves, (sm.ctas + sm.max_concurrent - 1) / sm.max_concurrent);
     report.sms.push_back(sm);
   }
+  report.full_waves = double(n) / (double(report.sms.size()) * report.max_concurrent_per_sm);
   std::vector<const CtaSpan *> all;
   for (const CtaSpan &c : report.ctas)
     all.push_back(&c);

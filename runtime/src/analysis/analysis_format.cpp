@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace cutrace {
 
@@ -114,8 +115,18 @@ std::string format_tail(const TailReport &t) {
   out += "  95th-percentile CTA finish " + num(t.p95_finish_ns, 1) + " ns; tail " +
          num(t.tail_ns, 1) + " ns (" + percent(span > 0 ? t.tail_ns / span : 0) +
          " of the kernel)\n";
-  out += "  waves: at most " + count(t.max_concurrent_per_sm) + " CTAs at once on one SM; " +
-         count(t.waves) + (t.waves == 1 ? " wave" : " waves") + "\n\n";
+  std::map<uint32_t, uint32_t> sms_with; // CTAs on an SM -> SMs
+  for (const SmSpan &s : t.sms)
+    ++sms_with[s.ctas];
+  std::string per_sm;
+  for (const auto &[ctas, sms] : sms_with)
+    per_sm +=
+        (per_sm.empty() ? "CTAs per SM: " : ", ") + count(ctas) + " on " + count(sms) + " SMs";
+  out += "  waves: at most " + count(t.max_concurrent_per_sm) +
+         (t.max_concurrent_per_sm == 1 ? " CTA" : " CTAs") + " at once on one SM; " +
+         count(t.waves) + (t.waves == 1 ? " wave" : " waves") + " (" + per_sm + "; " +
+         count(t.ctas.size()) + " CTAs / (" + count(t.sms.size()) + " SMs x " +
+         count(t.max_concurrent_per_sm) + ") = " + num(t.full_waves, 2) + " full waves)\n\n";
   out += "  last " + count(t.last.size()) + " CTAs to finish (5%, at least 1)\n";
   Table last({"cta", "SM", "start", "finish", "duration"});
   for (const CtaSpan &c : t.last)
@@ -145,15 +156,16 @@ std::string format_histograms(const std::vector<Histogram> &hs) {
   for (const Histogram &h : hs) {
     out += "  " + printable(h.name) + ": " + count(h.count) + " slices, " + num(h.min_ns, 1) +
            " .. " + num(h.max_ns, 1) + " ns, " + count(h.bins.size()) + " bins of " +
-           num(h.bin_width_ns, 1) + " ns\n";
+           num(h.bin_width_ns, 3) + " ns\n";
     const uint64_t most = *std::max_element(h.bins.begin(), h.bins.end());
+    const int decimals = h.bin_width_ns >= 1 || h.bin_width_ns == 0 ? 1 : 3; // narrow bins apart
     Table t({"from ns", "to ns", "count", ""});
     for (size_t i = 0; i < h.bins.size(); ++i) {
       const double from = h.min_ns + double(i) * h.bin_width_ns;
       const size_t bar =
           most ? size_t(std::ceil(double(kBar) * double(h.bins[i]) / double(most))) : 0;
-      t.add({num(from, 1), num(from + h.bin_width_ns, 1), count(h.bins[i]),
-             std::string(bar, '#') + std::string(kBar - bar, ' ')});
+      t.add({num(from, decimals), num(from + h.bin_width_ns, decimals), count(h.bins[i]),
+             std::string(bar, '#') + std::string(kBar - bar, ' ')}); // padded: left-aligned
     }
     out += t.str("    ");
   }
@@ -306,6 +318,7 @@ std::string analysis_json(const AnalysisReport &r) {
                    {"cta_duration_ns", durations_json(t.cta_duration_ns)},
                    {"max_concurrent_per_sm", t.max_concurrent_per_sm},
                    {"waves", t.waves},
+                   {"full_waves", t.full_waves},
                    {"last", last},
                    {"ctas", ctas},
                    {"sms", sms},

@@ -342,7 +342,8 @@ std::string format_summary(const TraceSummary &s) {
   }
   out += ev.str() + "\n";
 
-  out += "groups (busy: union of the group's slices over its row's life)\n";
+  out += "groups (busy: union of the group's slices over its row's life, time waiting inside a "
+         "range included; trace-view analyze --only busy splits out hand-off waits)\n";
   if (s.slice_groups.empty()) {
     Table gr({"group", "ctas", "busy ns", "span ns", "busy"});
     for (const GroupSummary &g : s.groups)
