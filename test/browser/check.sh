@@ -412,15 +412,20 @@ fi
 
 # check_window CTRACE HTML VIEW B E NAME [CTA]: the selection's statistics against the decoder's.
 check_window() {
-  local args=(analyze "$1" --window "$4:$5" --json "$work/$6.window.json") unit=ns
-  [[ -n "${7:-}" ]] && args+=(--cta "$7") && unit=cycles
-  "$trace_view" "${args[@]}" >/dev/null 2>&1 || { fail "$6: trace-view ${args[*]} failed"; return; }
   render "$2" "$3&sel=$4-$5" "$6" || return
+  window_equals_decoder "$1" "$4" "$5" "$6" "${7:-}"
+}
+# window_equals_decoder CTRACE B E NAME [CTA]: $STATS's selection against trace-view analyze.
+window_equals_decoder() {
+  local b=$2 e=$3 name=$4 cta=${5:-} unit=ns
+  local args=(analyze "$1" --window "$b:$e" --json "$work/$name.window.json")
+  [[ -n "$cta" ]] && args+=(--cta "$cta") && unit=cycles
+  "$trace_view" "${args[@]}" >/dev/null 2>&1 || { fail "$name: trace-view ${args[*]} failed"; return; }
   local out
   if out=$(page_json "
-want = json.load(open('$work/$6.window.json'))['window']
+want = json.load(open('$work/$name.window.json'))['window']
 sel, u = stats['selection'], '$unit'
-assert sel and sel['unit'] == u and sel['begin'] == $4 and sel['end'] == $5, 'selection: %r' % sel
+assert sel and sel['unit'] == u and sel['begin'] == $b and sel['end'] == $e, 'selection: %r' % sel
 page = {n['name']: n for n in sel['names']}
 dec = {s['name']: dict(count=s['count'], clipped=s['clipped_' + u], full=s['full_' + u], instants=0)
        for s in want['slices']}
@@ -436,9 +441,9 @@ for n, d in dec.items():
 print('%d names, %d slices, %d instants' % (len(dec), sum(d['count'] for d in dec.values()),
                                             sum(d['instants'] for d in dec.values())))
 " 2>&1); then
-    pass "$6: [$4, $5] $unit: $out, as trace-view analyze --window"
+    pass "$name: [$b, $e] $unit: $out, as trace-view analyze --window"
   else
-    fail "$6: [$4, $5] $unit: $(tail -1 <<<"$out")"
+    fail "$name: [$b, $e] $unit: $(tail -1 <<<"$out")"
   fi
 }
 if want select; then
@@ -451,6 +456,23 @@ ws=$root/test/data/h200/ws_gemm.ctrace
 "$trace_view" "$ws" --html "$work/ws_gemm.html" 2>/dev/null || fail "trace-view cannot render $ws"
 check_window "$ws" "$work/ws_gemm.html" cta=7 20000 45000 select_h200_ws_gemm_cta7 7
 check_window "$ws" "$work/ws_gemm.html" grid 10000 30000 select_h200_ws_gemm_grid
+# The gesture: Shift+drag over CTA 3 (mouse events dispatched by a script added to a copy of the
+# page), then the range it selected, read back from the page, against the decoder.
+sed 's#</body></html>#<script>(function () {\
+  const cv = document.getElementById("cv"), r = cv.getBoundingClientRect();\
+  const at = (type, x, target) => target.dispatchEvent(new MouseEvent(type, {clientX: r.left + x,\
+    clientY: r.top + 60, shiftKey: true, bubbles: true}));\
+  at("mousedown", 500, cv); at("mousemove", 650, window); at("mousemove", 800, window);\
+  at("mouseup", 800, window);\
+})();</script></body></html>#' "$work/demo.html" >"$work/demo_drag.html"
+if render "$work/demo_drag.html" cta=3 select_shift_drag; then
+  range=$(page_json "s = stats['selection']; print(s['begin'], s['end']) if s else print('none')")
+  if [[ "$range" =~ ^([0-9.]+)\ ([0-9.]+)$ ]]; then
+    window_equals_decoder "$work/demo.ctrace" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" select_shift_drag 3
+  else
+    fail "select_shift_drag: Shift+drag selected nothing: $STATS"
+  fi
+fi
 fi
 
 # The CTA picker on 10 000 CTAs: no element per CTA; typing an index or x,y,z opens that CTA.

@@ -210,7 +210,8 @@ RUN = (function () {
   }
 
   window.addEventListener('keydown', e => {
-    if (e.key === 'Escape' && shown >= 0) location.hash = 'run';
+    if (e.key === 'Escape' && shown >= 0 && !(e.target instanceof HTMLInputElement))
+      location.hash = 'run';
   });
   return {load, route: routeRun};
 })();
