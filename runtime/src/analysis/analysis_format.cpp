@@ -127,7 +127,7 @@ std::string format_tail(const TailReport &t) {
          count(t.waves) + (t.waves == 1 ? " wave" : " waves") + " (" + per_sm + "; " +
          count(t.ctas.size()) + " CTAs / (" + count(t.sms.size()) + " SMs x " +
          count(t.max_concurrent_per_sm) + ") = " + num(t.full_waves, 2) + " full waves)\n\n";
-  out += "  last " + count(t.last.size()) + " CTAs to finish (5%, at least 1)\n";
+  out += "  the last 5% of CTAs to finish (at least 1): " + count(t.last.size()) + "\n";
   Table last({"cta", "SM", "start", "finish", "duration"});
   for (const CtaSpan &c : t.last)
     last.add({count(c.cta), count(c.smid), num(c.start_ns, 1), num(c.finish_ns, 1),
