@@ -295,7 +295,7 @@ bool write_meta(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) 
 std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) {
   // A fresh file that is renamed into place only when complete: no journal needed.
   bool ok = exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-                     "PRAGMA cache_size = -65536; BEGIN;") &&
+                     "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; BEGIN;") &&
             exec(db, kSchema) && write_meta(db, run, options);
   if (ok) {
     RunWriter writer(db);
@@ -322,7 +322,8 @@ std::optional<std::string> write_sqlite(const std::string &path, const RunTrace 
   ::close(fd);
   sqlite3 *db = nullptr;
   std::optional<std::string> err;
-  if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK)
+  if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+      SQLITE_OK)
     err = "cannot open " + tmp + " as a database: " + (db ? sqlite3_errmsg(db) : "out of memory");
   else if (std::optional<std::string> why = fill(db, run, options))
     err = "cannot write " + path + ": " + *why;
