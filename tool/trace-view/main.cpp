@@ -12,6 +12,7 @@
 #include <cutrace/run_trace.h>
 
 #include "analyze.h"
+#include "diff.h"
 #include "inputs.h"
 
 #include <algorithm>
@@ -56,6 +57,8 @@ Several files (processes or ranks of one job) are merged into one timeline, one 
 Subcommands (each has its own --help; docs/analysis.md):
   trace-view analyze FILE [--launch N] ...   hand-offs, busy/idle, tail and waves, histograms,
                                              slowest slices, statistics of a time window
+  trace-view diff A B [--launch-a N] ...     per name and TRACE_DAG pair: what changed between
+                                             two traces of one kernel, run-to-run noise marked
 OUT may be '-' for stdout. Files are written atomically (temporary file, then rename).
 Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
@@ -251,6 +254,8 @@ int main(int argc, char **argv) {
   try {
     if (argc > 1 && std::strcmp(argv[1], "analyze") == 0)
       return trace_view::analyze_command(argc - 1, argv + 1);
+    if (argc > 1 && std::strcmp(argv[1], "diff") == 0)
+      return trace_view::diff_command(argc - 1, argv + 1);
     return run(argc, argv);
   } catch (const std::exception &e) { // out of memory on a huge trace, say: a message, not abort
     std::fprintf(stderr, "trace-view: error: %s\n", e.what());

@@ -1,0 +1,14 @@
+// `trace-view diff A B ...` (docs/analysis.md, "Comparing two traces"): two traces of one kernel
+// compared per event name and TRACE_DAG pair, with run-to-run noise marked.
+#ifndef CUTRACE_TRACE_VIEW_DIFF_H
+#define CUTRACE_TRACE_VIEW_DIFF_H
+
+namespace trace_view {
+
+// argv[0] is "diff". Returns the exit status (0 done, 1 an output could not be written; bad usage,
+// unreadable input and two different kernels without --force exit 2).
+int diff_command(int argc, char **argv);
+
+} // namespace trace_view
+
+#endif
