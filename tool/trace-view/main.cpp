@@ -10,6 +10,7 @@
 #include <cutrace/ctrace.h>
 #include <cutrace/export.h>
 #include <cutrace/run_trace.h>
+#include <cutrace/sqlite.h>
 
 #include "analyze.h"
 #include "diff.h"
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,7 +38,7 @@ using namespace trace_view;
 
 const char *kUsage =
     R"(usage: trace-view FILE.ctrace... [--html OUT] [--perfetto OUT] [--json OUT] [--summary]
-                  [--launch N] [--cta N] [--clock-ghz F] [--html-max-mb N]
+                  [--sqlite OUT.db] [--launch N] [--cta N] [--clock-ghz F] [--html-max-mb N]
 
 Reads one or more runs (.ctrace: the launches a program recorded, with their decode maps) and
 writes:
@@ -45,6 +47,8 @@ writes:
   --json OUT        the summary's numbers as JSON (of one launch: the decoded launch)
   --summary         per kernel, stream and GPU statistics of a run; per event name, group and SM
                     of one launch; printed to stdout (the default when no output is named)
+  --sqlite OUT.db   SQLite database: launches, rows, events, flows (docs/analysis.md); a file,
+                    never '-'
 Several files (processes or ranks of one job) are merged into one timeline, one process each.
   --launch N        only the launch with sequence number N (0 = the first recorded): every
                     output is then that launch's, as for a file holding one launch
@@ -65,13 +69,38 @@ Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable
 
 struct Args {
   std::vector<std::string> inputs;
-  std::optional<std::string> html, perfetto, json;
+  std::optional<std::string> html, perfetto, json, sqlite;
   bool summary = false;
   std::optional<uint64_t> launch;
   std::optional<uint32_t> cta;
   std::optional<double> ghz;
   uint64_t html_max_mb = 100;
 };
+
+// A database is a file SQLite writes and renames into place: not stdout, never an input.
+void check_sqlite_output(const Args &a) {
+  if (!a.sqlite)
+    return;
+  if (*a.sqlite == "-" || a.sqlite->empty())
+    usage_error("--sqlite wants a file name ('-' is not allowed: a database cannot go to stdout)");
+  for (const std::string &input : a.inputs) {
+    std::error_code ec;
+    if (*a.sqlite == input || std::filesystem::equivalent(*a.sqlite, input, ec))
+      usage_error("--sqlite " + *a.sqlite + " is an input file: it would be replaced");
+  }
+}
+
+bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
+  cutrace::SqliteOptions options;
+  options.tool_version = CUTRACE_VERSION;
+  options.input_files = args.inputs;
+  if (std::optional<std::string> err = cutrace::write_sqlite(*args.sqlite, run, options)) {
+    std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
+    return false;
+  }
+  std::fprintf(stderr, "trace-view: wrote %s\n", args.sqlite->c_str());
+  return true;
+}
 
 Args parse_args(int argc, char **argv) {
   Args a;
@@ -94,6 +123,8 @@ Args parse_args(int argc, char **argv) {
       a.perfetto = *v;
     } else if (auto v = option_value(argc, argv, i, "--json")) {
       a.json = *v;
+    } else if (auto v = option_value(argc, argv, i, "--sqlite")) {
+      a.sqlite = *v;
     } else if (auto v = option_value(argc, argv, i, "--launch")) {
       a.launch = count_value(*v, UINT64_MAX, "--launch wants a launch sequence number");
     } else if (auto v = option_value(argc, argv, i, "--cta")) {
@@ -115,8 +146,9 @@ Args parse_args(int argc, char **argv) {
   if ((a.launch || a.cta) && a.inputs.size() > 1)
     usage_error(std::string(a.launch ? "--launch" : "--cta") + " selects from one input, got " +
                 std::to_string(a.inputs.size()) + " inputs");
-  if (!a.html && !a.perfetto && !a.json)
+  if (!a.html && !a.perfetto && !a.json && !a.sqlite)
     a.summary = true;
+  check_sqlite_output(a);
   int to_stdout = 0;
   for (const std::optional<std::string> *out : {&a.html, &a.perfetto, &a.json})
     to_stdout += *out && **out == "-";
@@ -130,7 +162,7 @@ Args parse_args(int argc, char **argv) {
 // of any length is then summarized in bounded memory (docs/viewer.md).
 cutrace::RunReadOptions records_needed(const Args &args) {
   cutrace::RunReadOptions read;
-  if (args.launch || args.cta || args.perfetto)
+  if (args.launch || args.cta || args.perfetto || args.sqlite)
     return read;
   read.max_buffer_bytes = args.html ? args.html_max_mb << 20 : 0;
   return read;
@@ -162,6 +194,11 @@ int write_launch_outputs(const Args &args, const std::string &path, cutrace::Run
     ok = write_output(*args.perfetto, cutrace::export_perfetto(map, trace)) && ok;
   if (args.json)
     ok = write_output(*args.json, cutrace::trace_summary_json(map, trace)) && ok;
+  if (args.sqlite) { // the database reads the run: lend it the (maybe one-CTA) trace
+    launch.trace = std::move(trace);
+    ok = write_sqlite_output(args, run) && ok;
+    trace = std::move(launch.trace);
+  }
   if (args.summary)
     ok = write_output("-", cutrace::format_summary(cutrace::summarize(map, trace))) && ok;
   return ok ? 0 : 1;
@@ -219,6 +256,8 @@ int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
     ok = write_output(*args.perfetto, cutrace::export_run_perfetto(run)) && ok;
   if (args.json)
     ok = write_output(*args.json, cutrace::run_summary_json(run)) && ok;
+  if (args.sqlite)
+    ok = write_sqlite_output(args, run) && ok;
   if (args.summary)
     ok = write_output("-", cutrace::run_summary(run)) && ok;
   return ok ? 0 : 1;
