@@ -887,7 +887,7 @@ function route() {
   }
   if (/(?:^#|&)hide=1/.test(hash)) { FILTER.hide = $('qhide').checked = true; }
   if (!RUN || !RUN.route(hash)) routeLaunch(hash);
-  if (q) applyFilter(); else filterCounts();
+  if (q && D) applyFilter(); else filterCounts(); // (D: a run's page may still be loading it)
   stats.filterHide = FILTER.hide;
   // '&x=A-B': open on that range of the view's axis (cycles in a CTA, ns in the grid and run).
   const x = /x=(-?[\d.]+)-(-?[\d.]+)/.exec(hash);
@@ -897,7 +897,7 @@ function route() {
   if (sel) select(Number(sel[1]), Number(sel[2])); else clearSelection();
   // '#pick=N' or '#pick=x,y,z': what typing into the CTA picker does (then the hash is cta=N).
   const pick = /pick=([\d,]+)/.exec(hash);
-  if (pick) { $('ctanum').value = pick[1]; pickCta(pick[1]); }
+  if (pick && view.kind !== 'run') { $('ctanum').value = pick[1]; pickCta(pick[1]); }
 }
 
 function zoom(f, at) {
