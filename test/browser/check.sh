@@ -245,6 +245,15 @@ check_run_launch() {
 }
 check_run run
 for i in 0 5 $((launches - 1)); do check_run_launch run "$i" all; done
+# A launch opened from the run keeps the picker and the filter: #pick=1 opens its CTA 1, and the
+# query (cta:1, hidden otherwise) keeps every one of its slices.
+want_s=$(expect "$work/run.expect" launch 5 cta1_slices)
+if render "$work/run.html" "launch=5&pick=1&q=cta%3A1&hide=1" run_launch5_pick_filter; then
+  [[ "$(field "$STATS" launch)" == 5 && "$(field "$STATS" cta)" == 1 && -n "$want_s" &&
+     "$(field "$STATS" matchSlices)" == "$want_s" && "$(field "$STATS" slicesDrawn)" == "$want_s" ]] &&
+    pass "run launch 5: #pick=1 opened CTA 1, the filter cta:1 keeps its $want_s slices" ||
+    fail "run launch 5: #pick=1&q=cta:1 want CTA 1 with $want_s matching slices drawn: $STATS"
+fi
 # A run recorded on an H200 (a loop of three kernels, the default launch selection).
 h200_run=$root/test/data/h200/runs/loop_1000_default.ctrace
 if [[ -f "$h200_run" ]]; then
