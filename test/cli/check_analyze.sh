@@ -65,9 +65,9 @@ expect "Analyze.ZeroBinsIsAUsageError" 2 "trace-view: error: --bins wants a coun
 expect "Analyze.TwoInputsIsAUsageError" 2 \
   "trace-view: error: analyze reads one input, got 2 (trace-view diff compares two) (see --help)" $s "$work/e"
 
-"$tv" analyze "$data/diff/ws_gemm_repeat.ctrace" >/dev/null 2>"$work/e"; s=$?
+"$tv" analyze "$data/diff/ws_gemm_repeat_run.ctrace" >/dev/null 2>"$work/e"; s=$?
 expect "Analyze.RunOfSeveralLaunchesNeedsLaunch" 2 \
-  "trace-view: error: $data/diff/ws_gemm_repeat.ctrace holds 4 launches, sequence numbers 0 to 3: choose one with --launch N (see --help)" $s "$work/e"
+  "trace-view: error: $data/diff/ws_gemm_repeat_run.ctrace holds 4 launches, sequence numbers 0 to 3: choose one with --launch N (see --help)" $s "$work/e"
 
 "$tv" analyze "$ws" --launch 3 >/dev/null 2>"$work/e"; s=$?
 expect "Analyze.MissingLaunchSaysWhatTheRunHolds" 2 \

@@ -3,7 +3,7 @@
 # writes the traced sources into .carry/ here):
 #   - diff/ws_gemm_run1.ctrace, ws_gemm_run2.ctrace: examples/warp_specialized, one build, two
 #     processes (the run-to-run noise of `trace-view diff`);
-#   - diff/ws_gemm_repeat.ctrace: the same build, 1 + 30 launches of ws_gemm in one process;
+#   - diff/ws_gemm_repeat_run.ctrace: the same build, 1 + 30 launches of ws_gemm in one process;
 #   - diff/ws_gemm_float4.ctrace: test/device/ws_gemm_float4.cu (the producer's loads 16 bytes
 #     wide), the changed build of the same kernel;
 #   - waves/layernorm_waves.ctrace: examples/layernorm with 1.5 and with 2 waves of 1024-thread CTAs.
@@ -84,7 +84,7 @@ record diff/ws_gemm_run1.ctrace "$R/ws_gemm"
 record diff/ws_gemm_run2.ctrace "$R/ws_gemm"
 record diff/ws_gemm_float4.ctrace "$R/ws_gemm_float4"
 record diff/ws_gemm_float4_run2.ctrace "$R/ws_gemm_float4"
-RUN_FILE=1 record diff/ws_gemm_repeat.ctrace "$R/ws_gemm" --repeat 30
+RUN_FILE=1 record diff/ws_gemm_repeat_run.ctrace "$R/ws_gemm" --repeat 30
 # 198 CTAs of 1024 threads, 2 data rows per warp: one such CTA fits an SM (64 registers a
 # thread), so the 132 SMs run them in 1.5 waves; 264 CTAs make 2 full waves.
 record waves/layernorm_waves.ctrace "$R/layernorm" --rows 12672 --ctas 198
