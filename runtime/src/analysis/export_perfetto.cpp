@@ -13,6 +13,7 @@ std::string export_perfetto(const DecodeMap &map, const Trace &t) {
   LaunchSource source;
   source.map = &map;
   source.trace = &t;
+  add_handoff_args(source);
   std::map<RowTrack, std::vector<Event>> tracks = row_tracks(source, 0);
   // Threads numbered per CTA in (row, lane, level) order.
   std::map<uint32_t, std::vector<std::pair<RowTrack, std::vector<Event> *>>> ctas;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cutrace {
 
@@ -36,8 +37,9 @@ std::string launch_event(const RunTrace &run, const RunLaunch &l, const std::str
   if (l.enqueue_ns)
     args += ",\"enqueue_to_start_us\":" + us(l.begin_ns - *l.enqueue_ns);
   return "{\"ph\":\"X\",\"name\":" + json_string(run_labels::kernel_name(run, l)) +
-         ",\"cat\":\"launch\"," + where + ",\"ts\":" + us(l.begin_ns) +
-         ",\"dur\":" + us(l.end_ns - l.begin_ns) + ",\"args\":{" + args + "}}";
+         ",\"cat\":\"launch\"," + where + ",\"ts\":" + us(std::round(l.begin_ns)) +
+         ",\"dur\":" + us(std::round(l.end_ns) - std::round(l.begin_ns)) + ",\"args\":{" + args +
+         "}}";
 }
 
 std::string enqueue_event(const RunTrace &run, const RunLaunch &l, const std::string &where) {
@@ -110,12 +112,7 @@ std::map<SmTrack, std::vector<Event>> sm_tracks(std::vector<RowEvents> rows) {
   return tracks;
 }
 
-double event_end(const Event &e) {
-  if (e.ph != Ph::slice)
-    return e.ts;
-  const Slice &s = e.source->trace->rows[e.row].slices[e.index];
-  return e.ts + (s.end_ns - s.begin_ns);
-}
+double event_end(const Event &e) { return e.ph == Ph::slice ? e.end : e.ts; }
 
 // Every row of the device's launches that has events, with the span it covers on the run axis.
 std::vector<RowEvents> row_events(const RunTrace &run, const std::vector<uint32_t> &launches,
@@ -125,6 +122,7 @@ std::vector<RowEvents> row_events(const RunTrace &run, const std::vector<uint32_
   for (uint32_t li : launches) {
     const RunLaunch &l = run.launches[li];
     add_run_args(sources[li], l.sequence);
+    add_handoff_args(sources[li]);
     by_launch[li] = row_tracks(sources[li], l.offset_ns);
     int64_t current = -1; // tracks come ordered by row
     for (auto &[key, events] : by_launch[li]) {
@@ -224,6 +222,7 @@ std::string export_run_perfetto(const RunTrace &run) {
     for (uint32_t li : launches) { // the device's events are written: free them before the next
       by_launch[li].clear();
       sources[li].row_args = {};
+      sources[li].handoff_args = {};
     }
   }
   return out.finish();

@@ -1,12 +1,15 @@
 // Chrome Trace Event writing shared by the launch and run exports (perfetto_events.h).
 #include "perfetto_events.h"
 
+#include <cutrace/analysis.h>
 #include <cutrace/export.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace cutrace::perfetto {
 
@@ -64,7 +67,40 @@ void append_run_args(std::string &out, const LaunchSource &source, uint32_t row,
     out += source.lane_args[lane];
 }
 
+double whole_ns(double ns) { return double(std::llround(ns)); }
+
+// The first time from `from` on inside [begin, end) that no other slice of `track` nested in
+// [begin, end) covers: where a slice of the track is the innermost open one. nullopt: none.
+std::optional<double> free_point(const std::vector<Event> &track, double begin, double end,
+                                 double from) {
+  double t = std::max(from, begin);
+  for (bool moved = true; moved && t < end;) {
+    moved = false;
+    for (const Event &e : track)
+      if (e.ph == Ph::slice && e.ts >= begin && e.end <= end && !(e.ts == begin && e.end == end) &&
+          e.ts <= t && t < e.end) {
+        t = e.end;
+        moved = true;
+      }
+  }
+  return t < end ? std::optional<double>(t) : std::nullopt;
+}
+
 } // namespace
+
+void add_handoff_args(LaunchSource &source) {
+  const Trace &t = *source.trace;
+  source.handoff_args.clear();
+  for (const Flow &f : t.flows) {
+    const HandoffTiming h = handoff_timing(t, f);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ",\"wait_ns\":%.3f,\"gap_ns\":%.3f,\"wait_cycles\":%.0f",
+                  h.wait_ns, h.gap_ns, h.wait_cycles);
+    source.handoff_args.emplace(
+        std::make_pair(f.dst.row, f.dst.slice),
+        ",\"handoff_src\":" + json_string(t.rows[f.src.row].slices[f.src.slice].name) + buf);
+  }
+}
 
 std::string json_string(const std::string &s) {
   return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -125,26 +161,38 @@ std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, do
         if (row.slices[i].lane == lane) {
           slice_level[r][i] = level[i];
           const Slice &s = row.slices[i];
-          tracks[{r, lane, level[i]}].push_back(
-              {offset_ns + s.begin_ns, -(s.end_ns - s.begin_ns), Ph::slice, r, i, &source});
+          const double b = whole_ns(offset_ns + s.begin_ns), e = whole_ns(offset_ns + s.end_ns);
+          tracks[{r, lane, level[i]}].push_back({b, -(e - b), Ph::slice, r, i, &source, e});
         }
     }
     for (uint32_t i = 0; i < row.instants.size(); ++i)
       tracks[{r, row.instants[i].lane, 0}].push_back(
-          {offset_ns + row.instants[i].ns, 1, Ph::instant, r, i, &source});
+          {whole_ns(offset_ns + row.instants[i].ns), 1, Ph::instant, r, i, &source});
     if (row.slices.empty() && row.instants.empty())
       tracks[{r, 0, 0}]; // an empty group still gets its named thread
   }
+  // Flow ends are placed once every track holds its slices (free_point reads them).
+  std::vector<Event> flow_events;
+  std::vector<RowTrack> flow_tracks;
   for (uint32_t f = 0; f < t.flows.size(); ++f) {
     const SliceRef src = t.flows[f].src, dst = t.flows[f].dst;
     const Slice &a = t.rows[src.row].slices[src.slice], &b = t.rows[dst.row].slices[dst.slice];
-    tracks[{src.row, a.lane, slice_level[src.row][src.slice]}].push_back(
-        {offset_ns + a.begin_ns, 2, Ph::flow_start, src.row, f,
-         &source}); // binds to src, the slice enclosing its start
-    tracks[{dst.row, b.lane, slice_level[dst.row][dst.slice]}].push_back(
-        {offset_ns + t.flows[f].at_ns, 2, Ph::flow_end, dst.row, f,
-         &source}); // bp "e": binds to dst, which encloses at_ns
+    const RowTrack from{src.row, a.lane, slice_level[src.row][src.slice]};
+    const RowTrack to{dst.row, b.lane, slice_level[dst.row][dst.slice]};
+    const double a0 = whole_ns(offset_ns + a.begin_ns), a1 = whole_ns(offset_ns + a.end_ns);
+    const double b0 = whole_ns(offset_ns + b.begin_ns), b1 = whole_ns(offset_ns + b.end_ns);
+    const double start = free_point(tracks[from], a0, a1, a0).value_or(a0);
+    // The landing point, else the first free point after the start, inside dst.
+    const double at = std::min(whole_ns(offset_ns + t.flows[f].at_ns), b1 - 1);
+    const double finish = free_point(tracks[to], b0, b1, std::max(at, start))
+                              .value_or(free_point(tracks[to], b0, b1, start).value_or(at));
+    flow_events.push_back({start, 2, Ph::flow_start, src.row, f, &source});
+    flow_tracks.push_back(from);
+    flow_events.push_back({finish, 2, Ph::flow_end, dst.row, f, &source}); // bp "e"
+    flow_tracks.push_back(to);
   }
+  for (size_t i = 0; i < flow_events.size(); ++i)
+    tracks[flow_tracks[i]].push_back(flow_events[i]);
   return tracks;
 }
 
@@ -191,13 +239,16 @@ void TraceEventWriter::write(const std::string &where, const Event &e) {
     const Slice &s = t.rows[e.row].slices[e.index];
     o += "{\"ph\":\"X\",\"name\":" + json_string(s.name) + ",\"cat\":\"slice\",";
     o += where;
-    o += ",\"ts\":" + us(e.ts) + ",\"dur\":" + us(s.end_ns - s.begin_ns);
+    o += ",\"ts\":" + us(e.ts) + ",\"dur\":" + us(e.end - e.ts);
     o += ",\"args\":{\"payload\":" + std::to_string(s.payload);
     o += ",\"begin_cycles\":" + std::to_string(s.begin_cycles);
     o += ",\"dur_cycles\":" + std::to_string(s.end_cycles - s.begin_cycles);
     o += ",\"loc\":" + json_string(loc(*src.map, s.site));
     if (s.incomplete)
       o += ",\"incomplete\":true";
+    auto handoff = src.handoff_args.find({e.row, e.index});
+    if (handoff != src.handoff_args.end())
+      o += handoff->second;
     append_run_args(o, src, e.row, s.lane);
     o += "}}";
   } else if (e.ph == Ph::instant) {

@@ -25,13 +25,21 @@ struct LaunchSource {
   // Run export: args naming each row's kernel, launch, CTA and group, and each lane, added to
   // its slices and instants, since an SM track holds rows of many launches. Empty: none.
   std::vector<std::string> row_args, lane_args;
+  // Per TRACE_DAG destination slice (row, slice): its hand-off's source, wait and gap
+  // (cutrace/analysis.h), added to its args (add_handoff_args).
+  std::map<std::pair<uint32_t, uint32_t>, std::string> handoff_args;
 };
+
+// The LaunchSource::handoff_args of its trace's flows (the first flow of a dst slice counts).
+void add_handoff_args(LaunchSource &source);
 
 // The LaunchSource::row_args and lane_args of launch `sequence`.
 void add_run_args(LaunchSource &source, uint64_t sequence);
 
 enum class Ph { slice, instant, flow_start, flow_end };
 
+// Times are whole ns on the export's axis (the decoder's ns rounded), so that what the JSON says
+// in microseconds with 3 decimals is exact and rounding keeps nested slices nested.
 struct Event {
   double ts;    // ns on the export's axis
   double order; // ties: longer slices first so parents precede children
@@ -39,6 +47,7 @@ struct Event {
   uint32_t row;   // index into trace.rows (slices, instants)
   uint32_t index; // slice, instant or flow index
   const LaunchSource *source;
+  double end = 0; // slices: their end (ns on the export's axis)
 };
 
 // A track of the launch layout: slices of one lane of one row that nest properly.
@@ -50,7 +59,10 @@ struct RowTrack {
 };
 
 // Every slice, instant and flow end of the launch on its track, at offset_ns + its time. A row
-// that started without events keeps an empty track (lane 0): its group is still named.
+// that started without events keeps an empty track (lane 0): its group is still named. A flow's
+// start and finish go where their slice is the innermost one open on its track (the slice the
+// importer binds them to): the start at src's begin, the finish at the landing point inside dst,
+// each moved past any slice nested in theirs that covers that point.
 std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, double offset_ns);
 
 // "CTA (x,y,z)" of a row's CTA.
