@@ -293,6 +293,7 @@ function parseQuery(q) {
   return {terms};
 }
 function applyFilter() {
+  const t0 = performance.now();
   FILTER.M = FILTER.IM = null;
   const parsed = parseQuery(FILTER.q);
   stats.filter = FILTER.q.trim() || null;
@@ -308,20 +309,22 @@ function applyFilter() {
     const nameOk = Uint8Array.from(D.names, n => texts('name', n));
     const rowOk = Uint8Array.from(D.rows, R => nums('cta', R.cta) && nums('sm', R.sm) &&
       of('group').every(t => t.test(groupName(R.group)) || t.test(rowLabel(R))));
-    const lanes = new Map(), laneOk = l => {
-      if (!lanes.has(l)) lanes.set(l, texts('lane', laneName(l)));
-      return lanes.get(l);
-    };
-    const payloadOk = of('payload').length ? (p => nums('payload', p)) : () => true;
+    const nl = D.lanes.length;
+    const laneArr = Uint8Array.from({length: nl + 1}, (_, l) => texts('lane', laneName(l)));
+    const laneOk = l => laneArr[l < nl ? l : nl]; // lanes past the map's list are all '?'
+    const pay = of('payload').map(t => t.ranges);
+    const payloadOk = pay.length ? (p => pay.every(rs => inRanges(p, rs))) : null;
     const M = new Int32Array(S.n + 1), IM = new Uint8Array(I.n);
     for (let i = 0; i < S.n; i++)
       M[i + 1] = M[i] + (nameOk[S.name[i]] && rowOk[S.row[i]] && laneOk(S.lane[i]) &&
-                         payloadOk(S.payload[i]) ? 1 : 0);
+                         (!payloadOk || payloadOk(S.payload[i])) ? 1 : 0);
     for (let i = 0; i < I.n; i++)
-      IM[i] = nameOk[I.name[i]] && rowOk[I.row[i]] && laneOk(I.lane[i]) && payloadOk(I.payload[i]) ? 1 : 0;
+      IM[i] = nameOk[I.name[i]] && rowOk[I.row[i]] && laneOk(I.lane[i]) &&
+              (!payloadOk || payloadOk(I.payload[i])) ? 1 : 0;
     FILTER.M = M;
     FILTER.IM = IM;
   }
+  stats.filterMs = FILTER.M ? performance.now() - t0 : null; // matching every event, once
   filterCounts();
 }
 // The matches in the view's scope (its CTA, or the whole launch in the grid).
@@ -1011,7 +1014,9 @@ function windowStats(b, e) {
 }
 function select(b, e) {
   if (!(e >= b) || !view || (view.kind !== 'cta' && view.kind !== 'grid')) { clearSelection(); return; }
+  const t0 = performance.now();
   SEL = {key: view.key, b, e, names: windowStats(b, e)};
+  stats.selectionMs = performance.now() - t0;
   const unit = view.kind === 'cta' ? 'cycles' : 'ns';
   stats.selection = {view: view.kind, cta: view.kind === 'cta' ? view.c.cta : null, unit, begin: b,
                      end: e, slices: SEL.names.reduce((a, x) => a + x.count, 0),
