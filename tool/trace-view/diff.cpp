@@ -83,7 +83,7 @@ DiffArgs parse_diff_args(int argc, char **argv) {
     if (arg == "--force") {
       a.force = true;
     } else if (arg == "--noise-from") {
-      if (i + 2 >= argc)
+      if (i + 2 >= argc || argv[i + 1][0] == '-' || argv[i + 2][0] == '-')
         usage_error("--noise-from needs two files (two traces of one unchanged build)");
       a.noise_from.emplace_back(argv[i + 1], argv[i + 2]);
       i += 2;
