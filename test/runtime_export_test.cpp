@@ -357,7 +357,7 @@ TEST(Html, EmbedsEverySliceInstantAndFlowOfTheTrace) {
   EXPECT_EQ(data["kernel"], "gemm");
   EXPECT_EQ(data["S"]["n"], 12);
   EXPECT_EQ(data["I"]["n"], 2);
-  EXPECT_EQ(column<int32_t>(data, "S", "row").size(), 12u);
+  EXPECT_EQ(column<int32_t>(data, "S", "site").size(), 12u);
   EXPECT_EQ(unbase64(data["flows"].get<std::string>()).size(), t.flows.size() * 2 * 4);
   ASSERT_EQ(data["ctas"].size(), 2u);
   EXPECT_EQ(data["ctas"][1]["sm"], 5);
@@ -366,8 +366,8 @@ TEST(Html, EmbedsEverySliceInstantAndFlowOfTheTrace) {
   for (const Row &r : t.rows)
     for (const Slice &s : r.slices)
       want.insert(double(s.begin_cycles));
-  for (double v : column<double>(data, "S", "b_cyc"))
-    got.insert(v);
+  for (const test_support::PageSlice &s : test_support::page_slices(data))
+    got.insert(s.b_cyc);
   EXPECT_EQ(got, want);
   EXPECT_EQ(data["counts"]["flows"], 4);
   // The tooltip's file:line comes from the map's sites.
@@ -401,8 +401,9 @@ TEST(Html, TracksHoldSortedNonOverlappingSlicesForAnyRow) {
     }
     const Trace t = decode(map, b.bytes.data(), b.bytes.size());
     const json data = json::parse(embedded_data(export_html(map, t)));
-    const std::vector<double> bc = column<double>(data, "S", "b_cyc"),
-                              ec = column<double>(data, "S", "e_cyc");
+    std::vector<double> bc, ec;
+    for (const test_support::PageSlice &s : test_support::page_slices(data))
+      bc.push_back(s.b_cyc), ec.push_back(s.e_cyc);
     size_t total = 0;
     for (const json &cta : data["ctas"])
       for (const json &track : cta["tracks"]) {
@@ -417,6 +418,45 @@ TEST(Html, TracksHoldSortedNonOverlappingSlicesForAnyRow) {
     for (const Row &r : t.rows)
       slices += r.slices.size();
     EXPECT_EQ(total, slices);
+  }
+}
+
+// The page rebuilds every slice from narrow columns (deltas, zigzagged payloads, ns from the
+// row's clock with the exceptions listed): the values must be the decoder's, bit for bit, on
+// either clock and with negative payloads.
+TEST(Html, CompactColumnsGiveTheDecodersValuesBitForBit) {
+  std::mt19937 rng(11);
+  for (Clock clock : {Clock::clock64, Clock::globaltimer}) {
+    const DecodeMap map = test_map(64);
+    BufferBuilder b(2, 2, 64, clock);
+    for (uint32_t c = 0; c < 2; ++c) {
+      b.start(c, 1, 1000 + 37 * c, 5000 + 11 * c);
+      uint64_t ts = 5000 + 11 * c + 1;
+      for (int n = 0; n < 30; ++n) {
+        ts += 1 + rng() % 70000; // some deltas need more than 16 bits
+        const int32_t payload = int32_t(rng() % 2000) - 1000;
+        b.event(c, 1, n % 2 ? E : B, 0, payload, ts);
+      }
+      b.end(c, 1, 1000 + 37 * c + ts, ts + 3);
+    }
+    const Trace t = decode(map, b.bytes.data(), b.bytes.size());
+    const json data = json::parse(embedded_data(export_html(map, t)));
+    std::multiset<std::tuple<int64_t, double, double, int64_t, uint64_t, uint64_t>> want, got;
+    auto bits = [](double v) {
+      uint64_t u;
+      std::memcpy(&u, &v, sizeof u);
+      return u;
+    };
+    for (size_t r = 0; r < t.rows.size(); ++r)
+      for (const Slice &s : t.rows[r].slices)
+        want.insert({int64_t(r), double(s.begin_cycles), double(s.end_cycles), s.payload,
+                     bits(s.begin_ns), bits(s.end_ns)});
+    for (const test_support::PageSlice &s : test_support::page_slices(data)) {
+      got.insert({s.row, s.b_cyc, s.e_cyc, s.payload, bits(s.b_ns), bits(s.e_ns)});
+      EXPECT_EQ(data["names"][size_t(s.name)], "tile");
+    }
+    EXPECT_EQ(got, want) << (clock == Clock::clock64 ? "clock64" : "globaltimer");
+    EXPECT_EQ(want.size(), 30u);
   }
 }
 

@@ -1,13 +1,30 @@
 // The HTML timeline: the decoded launch laid out for drawing (tracks of non-overlapping slices,
 // typed columns) and embedded into the viewer page of export_html_page.cpp. The data travels as
 // JSON inside <script type="application/json">, with every '<', '>' and '&' escaped so no name
-// from the trace can close the script element; big columns are base64 little-endian arrays that
-// the page maps straight onto typed arrays. export_run_html.cpp embeds the same launch data.
+// from the trace can close the script element. export_run_html.cpp embeds the same launch data.
+//
+// The columns (what the page's materialise() reads; docs/viewer.md, "Large traces"): a column is
+// "TYPE:BASE64" (TYPE u8, u16, u32, i32 or f64: little-endian, the narrowest that holds every
+// value), so a million events make ~6 MB of HTML instead of ~41 MB; the page rebuilds the full
+// per-event typed arrays (S.row, S.lane, S.name, S.site, S.payload, S.flags, S.b_cyc, S.e_cyc,
+// S.b_ns, S.e_ns; I.row, I.lane, I.name, I.site, I.payload, I.cyc, I.ns) in one pass:
+// - S.site, I.site: per event. S.payload, I.payload: the payload minus the previous one on its
+//   track, zigzagged (even 2n: +n, odd 2n-1: -n). name comes from site (site_names: pairs
+//   [site, name index]); row and lane from the CTA's tracks [row, lane, level, first, count] and
+//   itracks [row, lane, first, count], which cover every event once.
+// - S.b_cyc: the begin minus the previous begin on its track (the first: minus 0); S.dur_cyc:
+//   end minus begin. I.cyc: the same delta on its itrack.
+// - S.incomplete: the indices of incomplete slices (flags bit 0).
+// - S.b_ns, S.e_ns, I.ns: a full f64 column, or {"x": indices, "v": f64 values}: then every
+//   other event's ns is row_clocks[row] = [s0, k, d] applied to its cycles, s0 + (cyc + d) * k,
+//   the decoder's own arithmetic (checked here bit for bit; what differs is listed in x and v).
+// - flows (i32 pairs) and flow_at_cyc (f64) stay plain base64 columns.
 #include "html_page.h"
 
 #include <cutrace/export.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -98,14 +115,72 @@ std::string head(const std::string &title) {
 
 namespace {
 
+template <class Out, class In> std::string typed(const char *type, const std::vector<In> &v) {
+  const std::vector<Out> out(v.begin(), v.end());
+  return std::string(type) + ":" + base64(out.data(), out.size() * sizeof(Out));
+}
+
+// Non-negative integers (below 2^53) in the narrowest of u8, u16, u32, else f64.
+std::string unsigned_column(const std::vector<uint64_t> &v) {
+  const uint64_t top = v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+  if (top <= UINT8_MAX)
+    return typed<uint8_t>("u8", v);
+  if (top <= UINT16_MAX)
+    return typed<uint16_t>("u16", v);
+  if (top <= UINT32_MAX)
+    return typed<uint32_t>("u32", v);
+  return typed<double>("f64", v);
+}
+
+// A payload minus the previous one on its track, zigzagged (0, -1, 1, -2 -> 0, 1, 2, 3):
+// k-tile indices and other counters become one byte each.
+uint64_t zigzag(int64_t delta) {
+  return delta < 0 ? uint64_t(-delta) * 2 - 1 : uint64_t(delta) * 2;
+}
+
+// One row's clock as the decoder applies it (decode.cpp, Stamper): ns = s0 + (cycles + d) * k,
+// cycles on the CTA axis. The product is stored before the sum, as the page computes it, so no
+// fused multiply-add can make the two differ.
+struct RowClock {
+  double s0 = 0, k = 0;
+  int64_t d = 0;
+  bool known = false;
+  double at(uint64_t cycles) const {
+    volatile double product = (double(cycles) + double(d)) * k;
+    return s0 + product;
+  }
+};
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Where the clock gives the decoder's ns bit for bit, the page computes it; the rest are listed
+// (x: indices, v: values). More than a quarter listed: the whole f64 column instead.
+json times_column(const std::vector<double> &ns, const std::vector<uint64_t> &cycles,
+                  const std::vector<int32_t> &row, const std::vector<RowClock> &clocks) {
+  std::vector<uint64_t> x;
+  std::vector<double> v;
+  for (size_t i = 0; i < ns.size(); ++i) {
+    const RowClock &c = clocks[size_t(row[i])];
+    if (c.known && same_bits(c.at(cycles[i]), ns[i]))
+      continue;
+    if (x.size() >= ns.size() / 4)
+      return typed<double>("f64", ns);
+    x.push_back(i);
+    v.push_back(ns[i]);
+  }
+  return {{"x", unsigned_column(x)}, {"v", typed<double>("f64", v)}};
+}
+
 struct Columns {
-  std::vector<int32_t> row, name, lane, payload, site, flags;
-  std::vector<double> b_cyc, e_cyc, b_ns, e_ns;
+  std::vector<int32_t> row;
+  std::vector<uint64_t> site, payload, b_cyc, e_cyc, b_delta, dur, incomplete;
+  std::vector<double> b_ns, e_ns;
 };
 
 struct InstantColumns {
-  std::vector<int32_t> row, name, lane, payload, site;
-  std::vector<double> cyc, ns;
+  std::vector<int32_t> row;
+  std::vector<uint64_t> site, payload, cyc, delta;
+  std::vector<double> ns;
 };
 
 class Layout {
@@ -132,21 +207,27 @@ public:
     doc["origin_ns"] = t_.origin_ns; // globaltimer ns; every *_ns column counts from it
     doc["names"] = names_;
     doc["name_counts"] = name_counts_;
+    doc["site_names"] = json(site_names_);
     doc["rows"] = rows_json();
     doc["ctas"] = std::move(ctas);
-    doc["S"] = {
-        {"n", s_.row.size()},        {"row", column(s_.row)},         {"name", column(s_.name)},
-        {"lane", column(s_.lane)},   {"payload", column(s_.payload)}, {"site", column(s_.site)},
-        {"flags", column(s_.flags)}, {"b_cyc", column(s_.b_cyc)},     {"e_cyc", column(s_.e_cyc)},
-        {"b_ns", column(s_.b_ns)},   {"e_ns", column(s_.e_ns)}};
+    const std::vector<RowClock> clocks = row_clocks();
+    json row_clocks = json::array();
+    for (const RowClock &c : clocks)
+      row_clocks.push_back(c.known ? json{c.s0, c.k, c.d} : json(nullptr));
+    doc["row_clocks"] = std::move(row_clocks);
+    doc["S"] = {{"n", s_.row.size()},
+                {"site", unsigned_column(s_.site)},
+                {"payload", unsigned_column(s_.payload)},
+                {"incomplete", unsigned_column(s_.incomplete)},
+                {"b_cyc", unsigned_column(s_.b_delta)},
+                {"dur_cyc", unsigned_column(s_.dur)},
+                {"b_ns", times_column(s_.b_ns, s_.b_cyc, s_.row, clocks)},
+                {"e_ns", times_column(s_.e_ns, s_.e_cyc, s_.row, clocks)}};
     doc["I"] = {{"n", i_.row.size()},
-                {"row", column(i_.row)},
-                {"name", column(i_.name)},
-                {"lane", column(i_.lane)},
-                {"payload", column(i_.payload)},
-                {"site", column(i_.site)},
-                {"cyc", column(i_.cyc)},
-                {"ns", column(i_.ns)}};
+                {"site", unsigned_column(i_.site)},
+                {"payload", unsigned_column(i_.payload)},
+                {"cyc", unsigned_column(i_.delta)},
+                {"ns", times_column(i_.ns, i_.cyc, i_.row, clocks)}};
     std::vector<double> flow_at;
     doc["flows"] = column(flows_json(flow_at));
     doc["flow_at_cyc"] = column(flow_at);
@@ -158,14 +239,51 @@ public:
   }
 
 private:
-  int32_t name_id(const std::string &name) {
+  // Counts the event's name; the page finds a name from its site (the decoder names an event
+  // after its site), so each site is paired with its name's index once.
+  void count_name(uint32_t site, const std::string &name) {
     auto [it, fresh] = name_ids_.try_emplace(name, int32_t(names_.size()));
     if (fresh) {
       names_.push_back(name);
       name_counts_.push_back(0);
     }
     ++name_counts_[it->second];
-    return it->second;
+    if (site_name_.try_emplace(site, it->second).second)
+      site_names_.push_back({site, uint32_t(it->second)});
+  }
+
+  // Per row, the decoder's clock (clock64 buffers only): s0 and k as the decoder has them, and d
+  // (the CTA's zero minus the row's start, not kept in the Trace) found from the row's first
+  // event and then checked against every event by times_column.
+  std::vector<RowClock> row_clocks() const {
+    std::vector<RowClock> clocks(t_.rows.size());
+    if (t_.header.clock != Clock::clock64)
+      return clocks;
+    for (size_t r = 0; r < t_.rows.size(); ++r) {
+      const Row &row = t_.rows[r];
+      RowClock &c = clocks[r];
+      c.s0 = double(int64_t(row.start_ns - t_.origin_ns));
+      c.k = 1.0 / row.ghz;
+      uint64_t cycles = 0;
+      double ns = 0;
+      if (!row.slices.empty())
+        cycles = row.slices[0].begin_cycles, ns = row.slices[0].begin_ns;
+      else if (!row.instants.empty())
+        cycles = row.instants[0].cycles, ns = row.instants[0].ns;
+      else
+        continue;
+      const double guess = std::round((ns - c.s0) / c.k) - double(cycles);
+      if (!(row.ghz > 0) || !(std::fabs(guess) < 9e15))
+        continue;
+      for (int64_t step : {0, -1, 1, -2, 2, -3, 3}) {
+        c.d = int64_t(guess) + step;
+        if (same_bits(c.at(cycles), ns)) {
+          c.known = true;
+          break;
+        }
+      }
+    }
+    return clocks;
   }
 
   // One CTA: per row and lane, slices on levels where they never overlap (so a level is sorted
@@ -226,17 +344,23 @@ private:
     }
     for (const auto &[key, members] : levels) {
       tracks.push_back({r, key.first, key.second, s_.row.size(), members.size()});
+      uint64_t previous = 0; // a level is sorted by begin
+      int64_t previous_payload = 0;
       for (uint32_t i : members) {
         const Slice &s = row.slices[i];
         slice_index_[r][i] = uint32_t(s_.row.size());
+        if (s.incomplete)
+          s_.incomplete.push_back(s_.row.size());
         s_.row.push_back(int32_t(r));
-        s_.name.push_back(name_id(s.name));
-        s_.lane.push_back(int32_t(s.lane));
-        s_.payload.push_back(s.payload);
-        s_.site.push_back(int32_t(s.site));
-        s_.flags.push_back(s.incomplete ? 1 : 0);
-        s_.b_cyc.push_back(double(s.begin_cycles));
-        s_.e_cyc.push_back(double(s.end_cycles));
+        count_name(s.site, s.name);
+        s_.payload.push_back(zigzag(int64_t(s.payload) - previous_payload));
+        previous_payload = s.payload;
+        s_.site.push_back(s.site);
+        s_.b_cyc.push_back(s.begin_cycles);
+        s_.e_cyc.push_back(s.end_cycles);
+        s_.b_delta.push_back(s.begin_cycles - previous);
+        s_.dur.push_back(s.end_cycles - s.begin_cycles);
+        previous = s.begin_cycles;
         s_.b_ns.push_back(s.begin_ns);
         s_.e_ns.push_back(s.end_ns);
         end_cyc = std::max(end_cyc, double(s.end_cycles));
@@ -255,14 +379,18 @@ private:
       std::stable_sort(sorted.begin(), sorted.end(), [&](uint32_t a, uint32_t b) {
         return row.instants[a].cycles < row.instants[b].cycles;
       });
+      uint64_t previous = 0;
+      int64_t previous_payload = 0;
       for (uint32_t i : sorted) {
         const Instant &in = row.instants[i];
         i_.row.push_back(int32_t(r));
-        i_.name.push_back(name_id(in.name));
-        i_.lane.push_back(int32_t(in.lane));
-        i_.payload.push_back(in.payload);
-        i_.site.push_back(int32_t(in.site));
-        i_.cyc.push_back(double(in.cycles));
+        count_name(in.site, in.name);
+        i_.payload.push_back(zigzag(int64_t(in.payload) - previous_payload));
+        previous_payload = in.payload;
+        i_.site.push_back(in.site);
+        i_.cyc.push_back(in.cycles);
+        i_.delta.push_back(in.cycles - previous);
+        previous = in.cycles;
         i_.ns.push_back(in.ns);
         end_cyc = std::max(end_cyc, double(in.cycles));
       }
@@ -332,6 +460,8 @@ private:
   std::map<std::string, int32_t> name_ids_;
   std::vector<std::string> names_;
   std::vector<uint64_t> name_counts_;
+  std::map<uint32_t, int32_t> site_name_;           // site id -> index in names_
+  std::vector<std::array<uint32_t, 2>> site_names_; // the same, for the page
   Columns s_;
   InstantColumns i_;
   std::vector<std::vector<uint32_t>> slice_index_; // [row][slice in row] -> page slice index
@@ -355,17 +485,21 @@ json map_data(const DecodeMap &map) {
 
 json launch_data(const DecodeMap &map, const Trace &trace) { return Layout(map, trace).build(); }
 
-// Per item, a little over what it costs in the JSON: a slice is 56 bytes of columns (74.7 in
-// base64), an instant 36 (48); a row's object with its tracks (and its label), and a CTA's
-// object, are ~200 bytes of keys and numbers. Names are bounded by the map's sites.
+// Per item, a little over what it costs in the JSON: a slice is 4 columns of at most 4 bytes
+// (~12 bytes typical, 16 in base64), an instant 3 (~10 in base64); without clock64 (no row
+// clock) the ns columns are f64 (+22 and +11). A row's object with its tracks (and its label),
+// and a CTA's object, are ~200 bytes of keys and numbers. Names are bounded by the map's sites.
 size_t launch_data_estimate(const DecodeMap &map, const Trace &trace) {
+  const bool clock64 = trace.header.clock == Clock::clock64;
+  const size_t per_slice = clock64 ? 18 : 40, per_instant = clock64 ? 11 : 22;
   size_t bytes = 800 + trace.kernel.size(), ctas = 0;
   for (const Site &s : map.sites)
-    bytes += s.name.size() + 8;
+    bytes += s.name.size() + 20;
   for (size_t r = 0; r < trace.rows.size(); ++r) {
     const Row &row = trace.rows[r];
     ctas += r == 0 || trace.rows[r - 1].cta != row.cta;
-    bytes += 280 + row.label.size() + row.slices.size() * 76 + row.instants.size() * 49;
+    bytes +=
+        330 + row.label.size() + row.slices.size() * per_slice + row.instants.size() * per_instant;
   }
   for (size_t p = 0; p < std::min<size_t>(trace.problems.size(), 200); ++p)
     bytes += trace.problems[p].size() + 8;
