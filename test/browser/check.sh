@@ -346,8 +346,9 @@ fi
 page_json() { STATS_JSON="$STATS" python3 -c "import json, os, html, sys
 stats = json.loads(html.unescape(os.environ['STATS_JSON']))
 $1"; }
-# decoded_matches CTRACE QUERY [CTA]: slices of the decoded launch (trace-view --json) that satisfy
-# the viewer's query syntax (docs/viewer.md, "Filter"), computed here independently of the page.
+# decoded_matches CTRACE QUERY [CTA]: "SLICES FLOWS": the slices of the decoded launch (trace-view
+# --json) that satisfy the viewer's query syntax (docs/viewer.md, "Filter"), and the flows with a
+# matching end, computed here independently of the page.
 decoded_matches() {
   local args=("$1" --json -)
   [[ -n "${3:-}" ]] && args+=(--cta "$3")
@@ -373,23 +374,26 @@ def ok(row, s):
             if not (text(val, row["group"]) or text(val, row.get("label") or row["group"])): return False
         elif not text(val, s[key]): return False
     return True
-print(sum(ok(r, s) for r in doc["rows"] for s in r["slices"]))'
+rows = doc["rows"]
+end_ok = lambda e: ok(rows[e[0]], rows[e[0]]["slices"][e[1]])
+print(sum(ok(r, s) for r in rows for s in r["slices"]),
+      sum(end_ok(f["src"]) or end_ok(f["dst"]) for f in doc["flows"]))'
 }
 # check_filter CTRACE HTML VIEW QUERY NAME [CTA]: the page's matches for QUERY against the decoder's.
 # In a CTA (every slice wider than a pixel) with &hide=1 the page draws exactly the matches; in
 # the grid its count of matching slices in the launch is compared.
 check_filter() {
-  local want q
-  want=$(decoded_matches "$1" "$4" "${6:-}")
+  local want q flows
+  read -r want flows < <(decoded_matches "$1" "$4" "${6:-}")
   q=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$4")
   render "$2" "$3&q=$q&hide=1" "$5" || return
   if [[ "$3" == cta=* ]]; then
     [[ -n "$want" && "$(page_json "print(stats['filter'])")" == "$4" &&
        "$(field "$STATS" matchSlices)" == "$want" &&
        "$(field "$STATS" slicesDrawn)" == "$want" && "$(field "$STATS" slicesVisible)" == "$want" &&
-       "$(field "$STATS" matchesDrawn)" == "$want" ]] &&
-      pass "$5: '$4' draws $want slices, the decoder's matches" ||
-      fail "$5: '$4': decoder has ${want:-?} matching slices; page: $STATS"
+       "$(field "$STATS" matchesDrawn)" == "$want" && "$(field "$STATS" flowsDrawn)" == "$flows" ]] &&
+      pass "$5: '$4' draws $want slices and $flows arrows, the decoder's matches" ||
+      fail "$5: '$4': decoder has ${want:-?} matching slices, ${flows:-?} flows with a matching end; page: $STATS"
     render "$2" "$3&q=$q" "$5_dimmed" || return # dimmed, not hidden: every slice is drawn
     [[ "$(field "$STATS" matchesVisible)" == "$want" &&
        "$(field "$STATS" slicesVisible)" == "$(field "$STATS" ctaSlices)" ]] ||
@@ -406,6 +410,7 @@ if want filter; then
 check_filter "$work/demo.ctrace" "$work/demo.html" cta=3 "name:mma payload:2-5" filter_demo_cta3 3
 check_filter "$work/demo.ctrace" "$work/demo.html" cta=0 "group:consumer lane:mma" filter_demo_cta0 0
 check_filter "$work/demo.ctrace" "$work/demo.html" cta=5 "tile payload:1,4" filter_demo_cta5 5
+check_filter "$work/demo.ctrace" "$work/demo.html" cta=3 "wait payload:0-2" filter_demo_cta3_flows 3
 check_filter "$work/demo.ctrace" "$work/demo.html" grid "name:=load sm:1-2" filter_demo_grid
 check_filter "$work/demo.ctrace" "$work/demo.html" grid "cta:0-3 group:producer" filter_demo_grid_ctas
 ws=$root/test/data/h200/ws_gemm.ctrace

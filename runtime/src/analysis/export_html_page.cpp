@@ -30,6 +30,7 @@ button{font:inherit;padding:1px 8px;border:1px solid #afb8c1;background:#fff;bor
 nav button.on{background:#0969da;color:#fff;border-color:#0969da}
 #tools{display:flex;flex-wrap:wrap;gap:3px 6px;align-items:center;padding:3px 10px;border-bottom:1px solid #d0d7de}
 #tools>span,#tools>label{white-space:nowrap}
+#tools>label{display:inline-flex;align-items:center;gap:2px}
 #tools .hint{color:#656d76;margin-left:8px}
 #bands button.on{background:#ddf4ff;border-color:#0969da}
 #viewinfo{font-weight:600}
@@ -764,8 +765,12 @@ function drawFlows(top) {
     if ((x0 < GUTTER && x1 < GUTTER) || (x0 > W && x1 > W)) continue;
     const ts = sliceTrack(s), td = sliceTrack(d);
     if (!ts || !td) continue;
+    // With a filter, an arrow between two rejected slices is dimmed (or hidden with them).
+    const M = FILTER.M, kept = !M || M[s + 1] > M[s] || M[d + 1] > M[d];
+    if (!kept && FILTER.hide) continue;
     const y0 = RULER + ts.y - top + ts.h / 2, y1 = RULER + td.y - top + td.h / 2;
     if ((y0 < RULER && y1 < RULER) || (y0 > H && y1 > H)) continue;
+    ctx.globalAlpha = kept ? 1 : 0.18;
     let ux = 1, uy = 0; // direction of the arrow head
     ctx.beginPath();
     ctx.moveTo(x0, y0);
@@ -783,6 +788,7 @@ function drawFlows(top) {
     ctx.lineTo(x1 - 7 * ux + 4 * uy, y1 - 7 * uy - 4 * ux);
     ctx.lineTo(x1 - 7 * ux - 4 * uy, y1 - 7 * uy + 4 * ux);
     ctx.closePath(); ctx.fill();
+    ctx.globalAlpha = 1;
     stats.flowsDrawn++;
   }
 }
