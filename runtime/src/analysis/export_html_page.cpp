@@ -946,6 +946,7 @@ function show(v) {
   stats.expanded = v.kind === 'grid' ? [...v.expanded].sort((a, b) => a - b) : [];
   bandButtons(v);
   const launchView = v.kind === 'cta' || v.kind === 'grid'; // the filter works on launch slices
+  if (v.kind === 'cta') { $('ctanum').value = v.c.cta; $('ctanum').classList.remove('bad'); }
   $('query').hidden = $('qhide').parentNode.hidden = $('qcount').hidden = !launchView;
   $('viewinfo').textContent = v.info;
   $('hint').textContent = 'wheel: zoom \u00b7 drag: pan \u00b7 shift+wheel: scroll rows \u00b7 ' +
@@ -1154,7 +1155,7 @@ window.addEventListener('mouseup', e => {
     const b = +Math.min(drag.at, at).toFixed(3), end = +Math.max(drag.at, at).toFixed(3);
     select(b, end); // the rounded numbers: the link gives the same statistics
     setHashParam('sel', `${b}-${end}`);
-    repaint();
+    paint(); // at once, so the stats carry the selection as soon as the button is released
   } else if (drag && !drag.moved) {
     const h = hit(e.clientX - r.left, e.clientY - r.top);
     if (h && h.hash) location.hash = h.hash;
@@ -1207,7 +1208,8 @@ canvas.addEventListener('wheel', e => {
 }, {passive: false});
 scroller.addEventListener('scroll', repaint);
 window.addEventListener('resize', () => { resize(); repaint(); });
-window.addEventListener('hashchange', () => { hovered = null; tip.style.display = 'none'; route(); repaint(); });
+// A new view paints at once (not at the next frame): its stats never show the old view's counts.
+window.addEventListener('hashchange', () => { hovered = null; tip.style.display = 'none'; route(); paint(); });
 $('zin').onclick = () => zoom(0.5, (view.x0 + view.x1) / 2);
 $('zout').onclick = () => zoom(2, (view.x0 + view.x1) / 2);
 $('zreset').onclick = () => {
