@@ -950,6 +950,7 @@ function show(v) {
   $('query').hidden = $('qhide').parentNode.hidden = $('qcount').hidden = !launchView;
   $('viewinfo').textContent = v.info;
   $('hint').textContent = 'wheel: zoom \u00b7 drag: pan \u00b7 shift+wheel: scroll rows \u00b7 ' +
+    (launchView ? 'shift+drag: statistics of a time range \u00b7 ' : '') +
     (v.hint || 'grid: click a CTA to open it') + (RUN && v.kind !== 'run' ? ' \u00b7 Escape: the run' : '');
   if (!same) scroller.scrollTop = 0;
   resize();
