@@ -48,7 +48,8 @@ inline std::vector<uint8_t> unbase64(const std::string &s) {
 
 template <class T, class Stored> std::vector<T> values_as(const std::vector<uint8_t> &bytes) {
   std::vector<Stored> stored(bytes.size() / sizeof(Stored));
-  std::memcpy(stored.data(), bytes.data(), stored.size() * sizeof(Stored));
+  if (!stored.empty()) // an empty vector's data() may be null, which memcpy must not get
+    std::memcpy(stored.data(), bytes.data(), stored.size() * sizeof(Stored));
   return std::vector<T>(stored.begin(), stored.end());
 }
 
