@@ -1,6 +1,8 @@
 // `trace-view diff` on the committed H200 fixtures (docs/analysis.md, "Comparing two traces"):
 // exit status, the table's shape and order, --json, the noise options, pooled and chosen launches
 // of a run file, and the errors (two kernels, a run of several kernels, a missing launch).
+#include "support/trace_view_process.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -43,21 +45,12 @@ protected:
   void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
   std::string path(const std::string &name) const { return dir_ + "/" + name; }
 
-  struct Result {
-    int status;
-    std::string out, err;
-  };
+  using Result = cutrace::test_support::ProcessResult;
   Result diff(const std::string &args) {
-    const std::string cmd = std::string("'") + CUTRACE_TRACE_VIEW + "' diff " + args + " >'" +
-                            path("stdout") + "' 2>'" + path("stderr") + "'";
-    const int rc = std::system(cmd.c_str());
-    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, read(path("stdout")), read(path("stderr"))};
+    return cutrace::test_support::run_trace_view(CUTRACE_TRACE_VIEW, "diff " + args, dir_);
   }
   static std::string read(const std::string &file) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return cutrace::test_support::read_whole_file(file);
   }
   // The table's data lines (after the header line), first column trimmed.
   static std::vector<std::string> names(const std::string &table) {

@@ -5,6 +5,7 @@
 #include <cutrace/run.h>
 
 #include "support/run_builder.h"
+#include "support/trace_view_process.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -78,22 +79,11 @@ protected:
     return path(name);
   }
 
-  struct Result {
-    int status;
-    std::string out, err;
-  };
+  using Result = test_support::ProcessResult;
   Result view(const std::string &args) {
-    const std::string cmd = std::string("'") + CUTRACE_TRACE_VIEW + "' " + args + " >'" +
-                            path("stdout") + "' 2>'" + path("stderr") + "'";
-    const int rc = std::system(cmd.c_str());
-    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, read(path("stdout")), read(path("stderr"))};
+    return test_support::run_trace_view(CUTRACE_TRACE_VIEW, args, dir_);
   }
-  static std::string read(const std::string &file) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  static std::string read(const std::string &file) { return test_support::read_whole_file(file); }
 
   std::string dir_;
 };
