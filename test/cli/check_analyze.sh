@@ -35,16 +35,7 @@ for entry in "${goldens[@]}"; do
   fi
 done
 
-expect() { # name want_status want_stderr status stderr_file
-  local got_err; got_err=$(cat "$5")
-  if [[ $4 != "$2" || $got_err != "$3" ]]; then
-    echo "FAIL $1: status $4 (want $2), stderr: $got_err"
-    echo "     want stderr: $3"
-    fail=1
-  else
-    echo "ok   $1"
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 ws=$data/ws_gemm.ctrace
 
 "$tv" analyze >/dev/null 2>"$work/e"; s=$?

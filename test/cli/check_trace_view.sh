@@ -8,16 +8,7 @@ tv=$1 fixture=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
-expect() { # name want_status want_stderr status stderr_file
-  local got_err; got_err=$(cat "$5")
-  if [[ $4 != "$2" || $got_err != "$3" ]]; then
-    echo "FAIL $1: status $4 (want $2), stderr: $got_err"
-    echo "     want stderr: $3"
-    fail=1
-  else
-    echo "ok   $1"
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 
 "$tv" "$work" --summary >/dev/null 2>"$work/e"; s=$?
 expect "TraceView.DirectoryIsAnInputErrorSayingWhy" 2 "trace-view: error: cannot read '$work': Is a directory" $s "$work/e"
