@@ -206,9 +206,9 @@ public:
                                               : detail::cycles_if(cond));
   }
 
-  // The end of a scoped range that began at `begin` (stamp()): one RANGE record holding its
-  // length and end time; an EXT record with `begin` when the length does not fit 15 bits, and a
-  // PAYLOAD record when `payload` is not 0. Stored only when `cond` holds.
+  // The end of a scoped range that began at `begin` (stamp()), stored only when `cond` holds:
+  // one wide RANGE record (docs/FORMAT.md, "Record (8 bytes)"); with CUTRACE_NARROW_RANGES a
+  // narrow one (see emit).
   __device__ __forceinline__ void range(uint32_t site, uint32_t begin, int32_t payload,
                                         bool cond = true) {
     const uint32_t end = stamp_if(cond);
@@ -218,8 +218,8 @@ public:
       // The wide RANGE: its head and payload, then its begin and end; no test of its length or
       // payload, so the fewest instructions where it ends.
       const uint32_t c = cursor_;
-      detail::store8_if(cond && c < MaxEvents, slot(first_ + c), kRangeBit | kWideRange | site,
-                        uint32_t(payload));
+      detail::store8_if(cond && c < MaxEvents, slot(first_ + c),
+                        kRangeBit | kWideRange | (site & kSiteMask), uint32_t(payload));
       detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
       cursor_ = cond ? c + 2 : c;
     }
