@@ -1,6 +1,7 @@
 // libFuzzer target: the `.ctrace` container readers (single launch and run) and the decoders
 // behind them (runtime/src/format/ctrace.cpp, run.cpp, runtime/src/analysis/decode*.cpp,
-// run_decode.cpp) on any bytes. Damaged input is
+// records.cpp, run_decode.cpp) on any bytes, both record layouts (the buffer header's version
+// picks 16-byte or 8-byte records; the seeds under test/data hold both). Damaged input is
 // an error value or a listed problem, never a crash (docs/design.md, "Decode contract"). The
 // exporters are left to fuzz_decode_map: rendering costs ten times the decode per input.
 #include "trace_checks.h"

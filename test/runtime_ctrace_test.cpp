@@ -29,7 +29,7 @@ Ctrace sample() {
   c.block[0] = 32;
   c.launch_index = 3;
   const uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-  const BufferHeader h = BufferHeader::for_launch(1, 4, Clock::clock64, grid, block);
+  const BufferHeader h = BufferHeader::for_launch(1, 4, Clock::clock64, grid, block, kFormatVersion);
   c.buffer.assign(h.buffer_bytes(), 0);
   encode_buffer_header(h, c.buffer.data());
   uint8_t *row = c.buffer.data() + kBufferHeaderBytes;

@@ -200,7 +200,7 @@ TEST(Decode, StopsAtFirstUnwrittenRecord) {
   b.event(0, 1, I, 2, 0, 10100);
   b.event(0, 1, I, 2, 1, 10200);
   // A stray record after a hole is not read: records are written contiguously.
-  const size_t at = b.row_at(0, 1) + kRowHeaderBytes + 3 * kRecordBytes;
+  const size_t at = b.row_at(0, 1) + kRowHeaderBytes + 3 * kLegacyRecordBytes;
   put32(b.bytes, at, uint32_t(I) << kRecordKindShift | 2);
   Trace t = decode_bytes(test_map(8), b.bytes);
   EXPECT_EQ(t.rows[1].stored, 2u);
@@ -236,7 +236,7 @@ TEST(Decode, TruncatedBufferIsReportedNotRead) {
     b.event(cta, 0, I, 2, int32_t(cta), 10100);
     b.end(cta, 0, 2000, 10500);
   }
-  const size_t stride = kRowHeaderBytes + 8 * kRecordBytes;
+  const size_t stride = kRowHeaderBytes + 8 * kLegacyRecordBytes;
   // An exactly sized copy, so a sanitizer build catches any read past the end.
   std::vector<uint8_t> cut(b.bytes.begin(), b.bytes.begin() + kBufferHeaderBytes + 5 * stride / 2);
   Trace t = decode_bytes(test_map(8), cut);
@@ -262,10 +262,10 @@ TEST(Decode, BadMagicIsRejected) {
 
 TEST(Decode, UnsupportedVersionIsRejected) {
   BufferBuilder b(1, 2, 8);
-  put32(b.bytes, 4, kCompactFormatVersion + 1);
+  put32(b.bytes, 4, kRecordFormatVersion + 1);
   Trace t = decode_bytes(test_map(8), b.bytes);
   EXPECT_TRUE(t.rows.empty());
-  EXPECT_NE(all_problems(t).find("buffer format version 3 is not supported"), std::string::npos)
+  EXPECT_NE(all_problems(t).find("buffer format version 4 is not supported"), std::string::npos)
       << all_problems(t);
 }
 

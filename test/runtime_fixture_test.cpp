@@ -282,7 +282,7 @@ TEST(Fixture, RowsNeverOverlap) {
       EXPECT_LE(dec.stored, h.max_events);
       EXPECT_EQ(dec.stored, std::min(dec.attempted, h.max_events)) << name << " row " << r;
       if (dec.stored < h.max_events)
-        EXPECT_EQ(read32(row + kRowHeaderBytes + dec.stored * kRecordBytes), 0u);
+        EXPECT_EQ(read32(row + kRowHeaderBytes + dec.stored * kLegacyRecordBytes), 0u);
     }
   }
 }
@@ -300,7 +300,7 @@ TEST(Fixture, EventsInTimeOrderPerRow) {
       uint64_t prev = read64(row + (cycles ? 16 : 8));
       const uint64_t end = read64(row + (cycles ? 48 : 40));
       for (uint32_t i = 0; i < h.max_events; ++i) {
-        const uint8_t *rec = row + kRowHeaderBytes + uint64_t(i) * kRecordBytes;
+        const uint8_t *rec = row + kRowHeaderBytes + uint64_t(i) * kLegacyRecordBytes;
         if (read32(rec) == 0)
           break;
         const uint64_t ts = read64(rec + 8);

@@ -215,7 +215,7 @@ Recording random_recording(std::mt19937_64 &rng) {
       }
       const uint32_t stored = std::min(events, max_events);
       if (stored > 0 && pick(0, 15) == 0) // reserved head bits set: an invalid record
-        put32(b.bytes, b.row_at(c, g) + kRowHeaderBytes + kRecordBytes * pick(0, stored - 1),
+        put32(b.bytes, b.row_at(c, g) + kRowHeaderBytes + kLegacyRecordBytes * pick(0, stored - 1),
               1u << 30 | 1u << 20);
       out.stored += stored;
       if (fate >= 4) {
@@ -319,7 +319,7 @@ TEST(Compact, RowsInMemoryWithPitchesMatchesCompactBuffer) {
       std::copy(row, row + kRowHeaderBytes, &headers[uint64_t(r) * kRowHeaderBytes]);
       longest = std::max(longest, stored_records(row, h->max_events).value_or(h->max_events));
     }
-    const size_t pitch = size_t(longest) * kRecordBytes;
+    const size_t pitch = size_t(longest) * kLegacyRecordBytes;
     std::vector<uint8_t> records(h->num_rows * pitch);
     for (uint32_t r = 0; r < h->num_rows; ++r) {
       const uint8_t *first = rows + uint64_t(r) * h->row_stride_bytes + kRowHeaderBytes;
@@ -374,7 +374,7 @@ TEST(Compact, CorruptCountsAreProblemsNotCrashes) {
   // Over max_events, with enough bytes after it that only max_events can catch it.
   std::vector<uint8_t> over = good;
   put32(over, row_header_at(1) + 60, 5);
-  over.resize(over.size() + 16 * kRecordBytes, 0x11);
+  over.resize(over.size() + 16 * kLegacyRecordBytes, 0x11);
   Trace t = decode_bytes(map, over);
   EXPECT_EQ(t.rows.size(), 1u);
   EXPECT_NE(all_problems(t.problems).find("row 1: compact record count 5 runs past the buffer"),

@@ -57,8 +57,8 @@ std::vector<RawRow> raw_rows(const BufferHeader &h, const std::vector<uint8_t> &
     const uint64_t n =
         std::min<uint64_t>(h.num_rows, (buf.size() - kBufferHeaderBytes) / h.row_stride_bytes);
     for (uint64_t r = 0; r < n; ++r)
-      rows.push_back({base + r * h.row_stride_bytes, base + r * h.row_stride_bytes + 64,
-                      h.max_events});
+      rows.push_back(
+          {base + r * h.row_stride_bytes, base + r * h.row_stride_bytes + 64, h.max_events});
     return rows;
   }
   const uint64_t n =
@@ -66,10 +66,10 @@ std::vector<RawRow> raw_rows(const BufferHeader &h, const std::vector<uint8_t> &
   const uint8_t *records = base + n * kRowHeaderBytes, *end = buf.data() + buf.size();
   for (uint64_t r = 0; r < n; ++r) {
     const uint32_t count = read32(base + r * kRowHeaderBytes + 60);
-    if (uint64_t(end - records) / kRecordBytes < count)
+    if (uint64_t(end - records) / h.record_bytes() < count)
       break;
     rows.push_back({base + r * kRowHeaderBytes, records, count});
-    records += uint64_t(count) * kRecordBytes;
+    records += uint64_t(count) * h.record_bytes();
   }
   return rows;
 }
@@ -85,15 +85,33 @@ void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Chec
     uint64_t prev = lo;
     const std::string where = "row " + std::to_string(r);
     for (uint32_t i = 0; i < rows[r].capacity; ++i) {
-      const uint8_t *rec = rows[r].records + uint64_t(i) * kRecordBytes;
+      const uint8_t *rec = rows[r].records + uint64_t(i) * h.record_bytes();
       const uint32_t head = read32(rec);
       if (head == 0)
         break;
-      const uint64_t ts = read64(rec + 8);
-      if ((head >> kRecordKindShift) == 0 || (head & 0x3FFF0000u) != 0)
-        c.fail(where + " record " + std::to_string(i) + ": invalid head word");
       if (!started)
         c.fail(where + ": record without a start header");
+      uint64_t ts = prev;
+      if (h.version >= kRecordFormatVersion) {
+        // 8-byte slots: RANGE (bit 31; bit 30 wide, its times in the next slot) or kinds 1-5 in
+        // bits 30..28, bits 27..16 zero; the second word of a narrow RANGE, BEGIN, END and
+        // INSTANT is the low 32 bits of the time.
+        const uint32_t kind = head >> kKindShift;
+        const bool wide = (head & (kRangeBit | kWideRange)) == (kRangeBit | kWideRange);
+        if (!(head & kRangeBit) && (kind == 0 || kind > 5 || (head & 0x0FFF0000u) != 0))
+          c.fail(where + " record " + std::to_string(i) + ": invalid head word");
+        if (wide && i + 1 < rows[r].capacity) {
+          rec += h.record_bytes(), ++i;
+          ts = prev + uint32_t(read32(rec + 4) - uint32_t(prev)); // its end
+
+        } else if ((head & kRangeBit) || kind <= 3) {
+          ts = prev + uint32_t(read32(rec + 4) - uint32_t(prev));
+        }
+      } else {
+        ts = read64(rec + 8);
+        if ((head >> kRecordKindShift) == 0 || (head & 0x3FFF0000u) != 0)
+          c.fail(where + " record " + std::to_string(i) + ": invalid head word");
+      }
       if (ts < prev)
         c.fail(where + " record " + std::to_string(i) + ": time goes backwards");
       if (closed && ts > hi)
@@ -124,7 +142,7 @@ void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
 
   std::map<std::string, uint64_t> counts;
   uint64_t started = 0, closed = 0, stored = 0, dropped = 0, incomplete = 0, unmatched = 0;
-  double ghz_min = 1e9, ghz_max = 0, t0 = 1e300, t1 = 0;
+  double ghz_min = 1e9, ghz_max = 0, t0 = 1e300, t1 = 0, e0 = 1e300, e1 = -1e300;
   std::map<uint32_t, uint32_t> cta_sm;
   std::map<std::string, uint32_t> rate_sources;
   for (const Row &row : t.rows) {
@@ -146,6 +164,8 @@ void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
              " and " + std::to_string(row.smid));
     for (const Slice &s : row.slices) {
       ++counts[s.name];
+      e0 = std::min(e0, s.begin_ns);
+      e1 = std::max(e1, s.end_ns);
       incomplete += s.incomplete;
       // A row that dropped events lost the ENDs past its capacity: its open slices are expected.
       if (s.incomplete && row.closed && row.dropped == 0)
@@ -154,8 +174,11 @@ void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
       if (s.end_cycles < s.begin_cycles)
         c.fail("row " + std::to_string(row.index) + ": slice " + s.name + " ends before it begins");
     }
-    for (const Instant &i : row.instants)
+    for (const Instant &i : row.instants) {
       ++counts[i.name];
+      e0 = std::min(e0, i.ns);
+      e1 = std::max(e1, i.ns);
+    }
   }
   if (unmatched)
     c.fail(std::to_string(unmatched) + " unmatched ENDs");
@@ -171,6 +194,8 @@ void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
   std::printf("  clock %.3f..%.3f GHz, span %.1f us, flows %zu (backward %u, unpaired %u)\n",
               ghz_min, ghz_max, (t1 - t0) / 1000.0, t.flows.size(), t.backward_flows,
               t.unpaired_flows);
+  if (e1 >= e0) // the kernel's length as its events show it: first begin to last end
+    std::printf("  events span %.3f us (first begin to last end)\n", (e1 - e0) / 1000.0);
   std::printf("  clock sources:");
   for (const auto &[source, n] : rate_sources)
     std::printf(" %s %u", source.c_str(), n);

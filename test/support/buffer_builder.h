@@ -1,5 +1,7 @@
-// Synthetic device buffers laid out exactly as runtime/include/cutrace/device.h writes them (the
-// host is little endian, as the GPU is): for decoder tests, export tests and the trace generator.
+// Synthetic device buffers (the host is little endian, as the GPU is): BufferBuilder writes the
+// 16-byte records of buffer versions 1 and 2 (what every earlier recorder wrote: decoder tests,
+// export tests and the trace generator), Buffer8Builder the 8-byte records of version 3, exactly
+// as runtime/include/cutrace/device.h writes them.
 #ifndef CUTRACE_TEST_SUPPORT_BUFFER_BUILDER_H
 #define CUTRACE_TEST_SUPPORT_BUFFER_BUILDER_H
 
@@ -30,7 +32,7 @@ public:
   BufferBuilder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock = Clock::clock64,
                 uint32_t threads = 64) {
     const uint32_t grid[3] = {ctas, 1, 1}, block[3] = {threads, 1, 1};
-    header_ = BufferHeader::for_launch(groups, max_events, clock, grid, block);
+    header_ = BufferHeader::for_launch(groups, max_events, clock, grid, block, kFormatVersion);
     bytes.assign(header_.buffer_bytes(), 0);
     encode_buffer_header(header_, bytes.data());
     cursors_.assign(header_.num_rows, 0);
@@ -54,12 +56,94 @@ public:
              uint64_t ts) {
     uint32_t &cursor = cursors_[cta * header_.num_groups + group];
     if (cursor < header_.max_events) {
-      const size_t at = row_at(cta, group) + kRowHeaderBytes + size_t(cursor) * kRecordBytes;
+      const size_t at = row_at(cta, group) + kRowHeaderBytes + size_t(cursor) * kLegacyRecordBytes;
       put32(bytes, at, uint32_t(kind) << kRecordKindShift | site);
       put32(bytes, at + 4, uint32_t(payload));
       put64(bytes, at + 8, ts);
     }
     ++cursor;
+  }
+  void end(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles) {
+    const size_t at = row_at(cta, group);
+    const uint32_t attempted = cursors_[cta * header_.num_groups + group];
+    put32(bytes, at + 32, kRowEndTag);
+    put32(bytes, at + 36, attempted);
+    put64(bytes, at + 40, ns);
+    put64(bytes, at + 48, cycles);
+    put32(bytes, at + 56, attempted > header_.max_events ? attempted - header_.max_events : 0);
+  }
+
+  std::vector<uint8_t> bytes;
+
+private:
+  BufferHeader header_;
+  std::vector<uint32_t> cursors_;
+};
+
+// Version 3: 8-byte slots {head, low 32 bits of the time or a payload}, written with the rules
+// of cutrace/device.h (Group::emit, Group::range): a payload of 0 is not stored; a scoped range
+// is one record written at its end: wide (16 bytes: head and payload, begin and end; what the
+// device writes) or narrow (8 bytes, CUTRACE_NARROW_RANGES: head with its length and its end;
+// one of 2^14 - 1 ticks or more followed by its EXT record).
+class Buffer8Builder {
+public:
+  Buffer8Builder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock = Clock::clock64,
+                 uint32_t threads = 64) {
+    const uint32_t grid[3] = {ctas, 1, 1}, block[3] = {threads, 1, 1};
+    header_ = BufferHeader::for_launch(groups, max_events, clock, grid, block);
+    bytes.assign(header_.buffer_bytes(), 0);
+    encode_buffer_header(header_, bytes.data());
+    cursors_.assign(header_.num_rows, 0);
+  }
+
+  const BufferHeader &header() const { return header_; }
+  size_t row_at(uint32_t cta, uint32_t group) const {
+    return kBufferHeaderBytes + size_t(cta * header_.num_groups + group) * header_.row_stride_bytes;
+  }
+  size_t record_at(uint32_t cta, uint32_t group, uint32_t i) const {
+    return row_at(cta, group) + kRowHeaderBytes + size_t(i) * kRecordBytes;
+  }
+  void start(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles, uint32_t smid = 7) {
+    const size_t at = row_at(cta, group);
+    put32(bytes, at, kRowStartTag);
+    put32(bytes, at + 4, smid);
+    put64(bytes, at + 8, ns);
+    put64(bytes, at + 16, cycles);
+    put32(bytes, at + 24, cta);
+    put32(bytes, at + 28, group);
+  }
+  // One slot: stored while there is room, always counted.
+  void slot(uint32_t cta, uint32_t group, uint32_t head, uint32_t data) {
+    uint32_t &cursor = cursors_[cta * header_.num_groups + group];
+    if (cursor < header_.max_events) {
+      put32(bytes, record_at(cta, group, cursor), head);
+      put32(bytes, record_at(cta, group, cursor) + 4, data);
+    }
+    ++cursor;
+  }
+  static uint32_t head(RecordKind kind, uint32_t site) {
+    return uint32_t(kind) << kKindShift | site;
+  }
+  void event(uint32_t cta, uint32_t group, RecordKind kind, uint32_t site, int32_t payload,
+             uint64_t ts) {
+    slot(cta, group, head(kind, site), uint32_t(ts));
+    if (payload != 0 && kind != RecordKind::end)
+      slot(cta, group, head(RecordKind::payload, site), uint32_t(payload));
+  }
+  void range(uint32_t cta, uint32_t group, uint32_t site, int32_t payload, uint64_t begin,
+             uint64_t end) {
+    slot(cta, group, kRangeBit | kWideRange | site, uint32_t(payload));
+    slot(cta, group, uint32_t(begin), uint32_t(end));
+  }
+  void narrow_range(uint32_t cta, uint32_t group, uint32_t site, int32_t payload, uint64_t begin,
+                    uint64_t end) {
+    const uint32_t length = uint32_t(end) - uint32_t(begin);
+    const uint32_t shown = length < kRangeLong ? length : kRangeLong;
+    slot(cta, group, kRangeBit | shown << kRangeLengthShift | site, uint32_t(end));
+    if (shown == kRangeLong)
+      slot(cta, group, head(RecordKind::ext, site), uint32_t(begin));
+    if (payload != 0)
+      slot(cta, group, head(RecordKind::payload, site), uint32_t(payload));
   }
   void end(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles) {
     const size_t at = row_at(cta, group);

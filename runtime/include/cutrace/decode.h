@@ -121,13 +121,18 @@ struct BufferHeader {
   // The device's peak SM clock (cudaDevAttrClockRate) in kHz, written by the host runtime;
   // 0 = unknown (buffers written before this word was used). The decoder's last-resort rate.
   uint32_t device_clock_khz = 0;
-  // Version 2 only (word 14): full (rows at row_stride_bytes) or compact (row headers, then the
+  // Versions 2 and 3 (word 14): full (rows at row_stride_bytes) or compact (row headers, then the
   // stored records back to back; bytes 60-63 of each row header count them).
   BufferLayout layout = BufferLayout::full;
 
   // Header for a launch of `map` (what the host runtime writes before the kernel runs).
+  // `version`: kRecordFormatVersion (8-byte records, what the device writes), or 1 for a buffer
+  // of 16-byte records (tests of the earlier layout).
   static BufferHeader for_launch(uint32_t num_groups, uint32_t max_events, Clock clock,
-                                 const uint32_t grid[3], const uint32_t block[3]);
+                                 const uint32_t grid[3], const uint32_t block[3],
+                                 uint32_t version = kRecordFormatVersion);
+  // Bytes per record slot: 8 in version 3, 16 in versions 1 and 2.
+  uint32_t record_bytes() const { return cutrace::record_bytes(version); }
   uint64_t num_ctas() const { return uint64_t(grid[0]) * grid[1] * grid[2]; }
   // The full layout's size (what the device buffer holds).
   uint64_t buffer_bytes() const {

@@ -3,8 +3,12 @@
 // One Group object per (CTA, annotated group) owns one row of the launch's trace buffer
 // (docs/FORMAT.md). Only the group's writer thread stores; every other thread runs the same
 // instructions with the store predicated off, so recording adds no branch to the kernel.
-// The hot path (begin/end/instant) is: read the clock, one predicated 16-byte store, one register
-// increment. The cursor and the row address are members, which live in registers once inlined.
+// Records are 8-byte slots (docs/FORMAT.md, "Record (8 bytes)"): a head word and the low 32 bits
+// of the clock. An event (begin/end/instant) is: read the clock, one predicated 8-byte store, one
+// register increment; a payload other than 0 adds a second slot. A scoped range is one wide RANGE
+// record written where it ends (head and payload, begin and end: two 8-byte stores), its begin
+// clock waiting in a register: where it begins only the clock is read. The cursor and the row
+// address are members, which live in registers once inlined.
 #ifndef CUTRACE_DEVICE_H
 #define CUTRACE_DEVICE_H
 
@@ -34,6 +38,16 @@ __device__ __forceinline__ void store16_if(bool pred, uint64_t addr, uint32_t a,
                "@p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n\t"
                "}" ::"r"(uint32_t(pred)),
                "l"(addr), "r"(a), "r"(b), "r"(c), "r"(d));
+}
+
+// One 8-byte store, performed only when `pred` holds: a record.
+__device__ __forceinline__ void store8_if(bool pred, uint64_t addr, uint32_t a, uint32_t b) {
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %0, 0;\n\t"
+               "@p st.global.v2.u32 [%1], {%2, %3};\n\t"
+               "}" ::"r"(uint32_t(pred)),
+               "l"(addr), "r"(a), "r"(b));
 }
 
 __device__ __forceinline__ uint64_t globaltimer() {
@@ -144,9 +158,9 @@ public:
     const uint64_t clk = detail::cycles();
     const bool writer = cursor_ < kNotWriter;
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
-    detail::store16_if(writer, slot(first_ - 2), kRowEndTag, cursor_, detail::lo(ns),
+    detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 1), detail::lo(clk), detail::hi(clk), dropped, 0);
+    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, 0);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -162,9 +176,8 @@ public:
   __device__ __forceinline__ void begin(uint32_t site, int32_t payload) {
     record(RecordKind::begin, site, payload);
   }
-  __device__ __forceinline__ void end(uint32_t site, int32_t payload) {
-    record(RecordKind::end, site, payload);
-  }
+  // An END stores no payload: a slice's payload is its BEGIN's.
+  __device__ __forceinline__ void end(uint32_t site, int32_t) { record(RecordKind::end, site, 0); }
   __device__ __forceinline__ void instant(uint32_t site, int32_t payload) {
     record(RecordKind::instant, site, payload);
   }
@@ -186,12 +199,45 @@ public:
   }
   __device__ __forceinline__ void end(Token tok) { end(tok.site, tok.payload); }
 
+  // The low 32 bits of the clock, where a scoped range begins (read only when `cond` holds).
+  __device__ __forceinline__ uint32_t stamp() const { return detail::lo(now()); }
+  __device__ __forceinline__ uint32_t stamp_if(bool cond) const {
+    return detail::lo(C == Clock::globaltimer ? detail::globaltimer_if(cond)
+                                              : detail::cycles_if(cond));
+  }
+
+  // The end of a scoped range that began at `begin` (stamp()), stored only when `cond` holds:
+  // one wide RANGE record (docs/FORMAT.md, "Record (8 bytes)"); with CUTRACE_NARROW_RANGES a
+  // narrow one (see emit).
+  __device__ __forceinline__ void range(uint32_t site, uint32_t begin, int32_t payload,
+                                        bool cond = true) {
+    const uint32_t end = stamp_if(cond);
+    if constexpr (kNarrowRanges) {
+      emit(cond, kRangeBit | (site & kSiteMask), end, begin, payload);
+    } else {
+      // The wide RANGE: its head and payload, then its begin and end; no test of its length or
+      // payload, so the fewest instructions where it ends.
+      const uint32_t c = cursor_;
+      detail::store8_if(cond && c < MaxEvents, slot(first_ + c),
+                        kRangeBit | kWideRange | (site & kSiteMask), uint32_t(payload));
+      detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
+      cursor_ = cond ? c + 2 : c;
+    }
+  }
+
 private:
   // The cursor counts the events a thread attempted; in threads that do not write the row it
   // starts at kNotWriter, so one unsigned compare (`cursor_ < MaxEvents`) is both the writer
   // test and the capacity test, and no separate flag stays live in the kernel.
   static constexpr uint32_t kNotWriter = 1u << 31;
-  static constexpr uint32_t kRowSlots = (kRowHeaderBytes + MaxEvents * kRecordBytes) / 16;
+  // CUTRACE_NARROW_RANGES=1 (a measurement switch, docs/PERFORMANCE.md section 7): scoped
+  // ranges as narrow 8-byte RANGE records instead of the wide 16-byte ones.
+#if defined(CUTRACE_NARROW_RANGES) && CUTRACE_NARROW_RANGES
+  static constexpr bool kNarrowRanges = true;
+#else
+  static constexpr bool kNarrowRanges = false;
+#endif
+  static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
 
   __device__ __forceinline__ static uint64_t now() {
     if constexpr (C == Clock::globaltimer)
@@ -200,60 +246,82 @@ private:
       return detail::cycles();
   }
 
-  // The address of 16-byte slot `index` of the buffer (the 64-byte header is slots 0-3). An
-  // integer, so no pointer is ever formed from a null `slots`.
-  __device__ __forceinline__ uint64_t slot(uint32_t index) const {
-    return reinterpret_cast<uint64_t>(slots_) + uint64_t(index) * 16;
+  __device__ __forceinline__ static uint32_t kind_head(RecordKind kind, uint32_t site) {
+    return (uint32_t(kind) << kKindShift) | (site & kSiteMask);
   }
 
-  // Keeps the first MaxEvents events; later ones only advance the cursor, so the end header
-  // reports how many were attempted. No global memory is read.
+  // The address of 8-byte slot `index` of the buffer (the 64-byte header is slots 0-7). An
+  // integer, so no pointer is ever formed from a null `slots`.
+  __device__ __forceinline__ uint64_t slot(uint32_t index) const {
+    return reinterpret_cast<uint64_t>(slots_) + uint64_t(index) * kRecordBytes;
+  }
+
+  // Keeps the first MaxEvents records; later ones only advance the cursor, so the end header
+  // reports how many were attempted. No global memory is read. A payload of 0 is not stored
+  // (the decoder's default), so an annotation without one writes one record.
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload) {
-    const uint64_t t = now();
-    const uint32_t head = (uint32_t(kind) << kRecordKindShift) | (site & kSiteMask);
-    detail::store16_if(cursor_ < MaxEvents, slot(first_ + cursor_), head, uint32_t(payload),
-                       detail::lo(t), detail::hi(t));
-    ++cursor_;
+    record_at(detail::lo(now()), kind, site, payload, true);
   }
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload,
                                          bool cond) {
-    const uint64_t t =
-        C == Clock::globaltimer ? detail::globaltimer_if(cond) : detail::cycles_if(cond);
-    const uint32_t head = (uint32_t(kind) << kRecordKindShift) | (site & kSiteMask);
-    detail::store16_if(cond && cursor_ < MaxEvents, slot(first_ + cursor_), head, uint32_t(payload),
-                       detail::lo(t), detail::hi(t));
-    cursor_ += uint32_t(cond);
+    record_at(stamp_if(cond), kind, site, payload, cond);
+  }
+  __device__ __forceinline__ void record_at(uint32_t t, RecordKind kind, uint32_t site,
+                                            int32_t payload, bool cond) {
+    emit(cond, kind_head(kind, site), t, t, payload);
+  }
+
+  // Stores one event when `cond` holds: its record (a narrow RANGE when `kind_site` has
+  // kRangeBit, its length t - begin), the EXT of a long range, the PAYLOAD when `payload` is
+  // not 0.
+  __device__ __forceinline__ void emit(bool cond, uint32_t kind_site, uint32_t t, uint32_t begin,
+                                       int32_t payload) {
+    const bool is_range = (kind_site & kRangeBit) != 0;
+    const uint32_t length = t - begin;
+    const bool long_range = is_range && length >= kRangeLong;
+    const uint32_t head =
+        is_range ? kind_site | (min(length, kRangeLong) << kRangeLengthShift) : kind_site;
+    const uint32_t site = kind_site & kSiteMask;
+    const bool paid = payload != 0;
+    const uint32_t c = cursor_;
+    detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, t);
+    detail::store8_if(cond && long_range && c + 1 < MaxEvents, slot(first_ + c + 1),
+                      kind_head(RecordKind::ext, site), begin);
+    const uint32_t p = c + 1 + uint32_t(long_range);
+    detail::store8_if(cond && paid && p < MaxEvents, slot(first_ + p),
+                      kind_head(RecordKind::payload, site), uint32_t(payload));
+    cursor_ = cond ? p + uint32_t(paid) : c;
   }
 
   // The row's first record slot, the cursor, and the start header written by `header_writer`.
-  // Slot indices are 32-bit: the host refuses buffers of 2^32 slots (64 GiB) or more.
+  // Slot indices are 32-bit: the host refuses buffers of 2^32 slots (32 GiB) or more. Rows are
+  // 16-byte aligned (row_stride_bytes pads the records), so the headers take 16-byte stores.
   __device__ __forceinline__ void open(uint32_t row, uint32_t rows, bool writer,
                                        bool header_writer) {
     const uint32_t cta = cta_linear();
-    first_ = kBufferHeaderBytes / 16 + (cta * rows + row) * kRowSlots + kRowHeaderBytes / 16;
+    first_ = kBufferHeaderBytes / kRecordBytes + (cta * rows + row) * kRowSlots +
+             kRowHeaderBytes / kRecordBytes;
     cursor_ = writer ? 0 : kNotWriter;
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
-    detail::store16_if(header_writer, slot(first_ - 4), kRowStartTag, detail::smid(),
+    detail::store16_if(header_writer, slot(first_ - 8), kRowStartTag, detail::smid(),
                        detail::lo(ns), detail::hi(ns));
-    detail::store16_if(header_writer, slot(first_ - 3), detail::lo(clk), detail::hi(clk), cta, row);
+    detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
   Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;  // slot index of this row's record 0
+  uint32_t first_;  // 8-byte slot index of this row's record 0
   uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
 };
 
-// A range closed on every exit of the enclosing block: BEGIN now, END when destroyed. The END
-// record carries no payload (the decoder takes the BEGIN's), so nothing but the site is kept
-// live across the range: a traced kernel keeps its register count close to the stripped one.
+// A range closed on every exit of the enclosing block: one RANGE record written when destroyed,
+// from the begin clock kept in a register. Nothing is stored where it begins; the payload is kept
+// until the end (one register; a loop counter is live there anyway in the kernels that pass one).
 template <class G> class Range {
 public:
   __device__ __forceinline__ Range(G &group, uint32_t site, int32_t payload)
-      : group_(group), site_(site) {
-    group_.begin(site_, payload);
-  }
-  __device__ __forceinline__ ~Range() { group_.end(site_, 0); }
+      : group_(group), site_(site), payload_(payload), begin_(group.stamp()) {}
+  __device__ __forceinline__ ~Range() { group_.range(site_, begin_, payload_); }
 
   Range(const Range &) = delete;
   Range &operator=(const Range &) = delete;
@@ -261,17 +329,17 @@ public:
 private:
   G &group_;
   uint32_t site_;
+  int32_t payload_;
+  uint32_t begin_;
 };
 
-// TRACE_RANGE_IF: a scoped range whose BEGIN and END are stored only when `cond` held at the
-// start; the condition is evaluated once.
+// TRACE_RANGE_IF: a scoped range stored only when `cond` held at the start; the condition is
+// evaluated once, and the clock is read only when it holds.
 template <class G> class RangeIf {
 public:
   __device__ __forceinline__ RangeIf(G &group, bool cond, uint32_t site, int32_t payload)
-      : group_(group), site_(site), cond_(cond) {
-    group_.begin_if(cond_, site_, payload);
-  }
-  __device__ __forceinline__ ~RangeIf() { group_.end_if(cond_, site_); }
+      : group_(group), site_(site), payload_(payload), cond_(cond), begin_(group.stamp_if(cond)) {}
+  __device__ __forceinline__ ~RangeIf() { group_.range(site_, begin_, payload_, cond_); }
 
   RangeIf(const RangeIf &) = delete;
   RangeIf &operator=(const RangeIf &) = delete;
@@ -279,7 +347,9 @@ public:
 private:
   G &group_;
   uint32_t site_;
+  int32_t payload_;
   bool cond_;
+  uint32_t begin_;
 };
 
 } // namespace cutrace

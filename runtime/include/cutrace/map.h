@@ -61,20 +61,54 @@ inline constexpr uint32_t kFormatVersion = 1; // decode map; buffer headers of t
 // Buffer header version 2 adds word 14, the layout: the device always writes the full layout;
 // the host runtime stores the compact one (docs/FORMAT.md, "Compact layout").
 inline constexpr uint32_t kCompactFormatVersion = 2;
+// Buffer header version 3: 8-byte records (docs/FORMAT.md, "Record (8 bytes)"), word 14 as in
+// version 2. What cutrace/device.h writes; versions 1 and 2 hold 16-byte records.
+inline constexpr uint32_t kRecordFormatVersion = 3;
 enum class BufferLayout : uint32_t { full = 0, compact = 1 };
 inline constexpr uint32_t kBufferMagic = 0x43525443; // "CTRC" in little-endian byte order
 inline constexpr uint32_t kRowStartTag = 0x54525453; // "STRT"
 inline constexpr uint32_t kRowEndTag = 0x45444E45;   // "ENDE"
-inline constexpr uint32_t kBufferHeaderBytes = 64, kRowHeaderBytes = 64, kRecordBytes = 16;
+inline constexpr uint32_t kBufferHeaderBytes = 64, kRowHeaderBytes = 64;
+// A record slot of version 3 (what the device writes) and of versions 1 and 2.
+inline constexpr uint32_t kRecordBytes = 8, kLegacyRecordBytes = 16;
 
-// Record head word: (kind << 30) | site id. Kind 0 means "never written" (the host zeroes the
-// buffer).
-enum class RecordKind : uint32_t { unwritten = 0, begin = 1, end = 2, instant = 3 };
-inline constexpr uint32_t kRecordKindShift = 30;
+CUTRACE_MAP_HD_ constexpr uint32_t record_bytes(uint32_t version) {
+  return version >= kRecordFormatVersion ? kRecordBytes : kLegacyRecordBytes;
+}
+
+// Version 3 record head word (docs/FORMAT.md, "Record (8 bytes)"). Bit 31 set: a RANGE, a
+// scoped range of one thread written where it ends. Bit 30 set: the wide RANGE (16 bytes): the
+// second word its payload, the next slot its begin and end times (the low 32 bits of each).
+// Bit 30 clear: the narrow RANGE (8 bytes): bits 29..16 its length in clock ticks (kRangeLong:
+// 2^14 - 1 or more, its begin time follows in an EXT record), the second word its end time.
+// Bit 31 clear: bits 30..28 a RecordKind, 27..16 zero. Bits 15..0: the site id.
+// A head word of 0 is a slot never written (the host zeroes the buffer).
+inline constexpr uint32_t kRangeBit = 1u << 31;
+inline constexpr uint32_t kWideRange = 1u << 30;
+inline constexpr uint32_t kRangeLengthShift = 16;
+inline constexpr uint32_t kRangeLong = 0x3FFF;
+inline constexpr uint32_t kKindShift = 28;
+
+// Record kinds. Versions 1 and 2: head = (kind << 30) | site, kinds 1-3 only, 0 = never written.
+// Version 3 (bit 31 clear): kind << 28; `payload` and `ext` complete the record before them.
+enum class RecordKind : uint32_t {
+  unwritten = 0,
+  begin = 1,
+  end = 2,
+  instant = 3,
+  payload = 4, // version 3: the int32 payload of the BEGIN, INSTANT or RANGE before it
+  ext = 5,     // version 3: the begin time of the long narrow RANGE before it
+};
+inline constexpr uint32_t kRecordKindShift = 30; // versions 1 and 2
 inline constexpr uint32_t kSiteMask = 0xFFFF;
 
-constexpr uint64_t row_stride_bytes(uint32_t max_events) {
-  return kRowHeaderBytes + uint64_t(max_events) * kRecordBytes;
+// Row stride of a buffer of `version`: version 3 rounds the record area up to 16 bytes, so
+// every row header stays 16-byte aligned for the device's 16-byte header stores.
+CUTRACE_MAP_HD_ constexpr uint64_t row_stride_bytes(uint32_t max_events,
+                                                    uint32_t version = kRecordFormatVersion) {
+  return version >= kRecordFormatVersion
+             ? kRowHeaderBytes + (uint64_t(max_events) + (max_events & 1u)) * kRecordBytes
+             : kRowHeaderBytes + uint64_t(max_events) * kLegacyRecordBytes;
 }
 
 } // namespace cutrace

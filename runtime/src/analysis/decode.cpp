@@ -7,6 +7,8 @@
 #include <cutrace/decode.h>
 
 #include "../format/bytes.h"
+#include "../format/record_slots.h"
+#include "records.h"
 
 #include <algorithm>
 #include <map>
@@ -36,26 +38,12 @@ const char *rate_source_name(RateSource source) {
 
 namespace {
 
-struct RawEvent {
-  RecordKind kind;
-  uint32_t site;
-  int32_t payload;
-  uint64_t ts; // clock64 or globaltimer, per the buffer's clock kind
-};
-
-// A record as stored, or nothing when its head word has reserved bits set (or is zero).
-std::optional<RawEvent> record_at(const uint8_t *rec) {
-  const uint32_t head = bytes::u32(rec);
-  const uint32_t kind = head >> kRecordKindShift;
-  if (kind == 0 || (head & ~(3u << kRecordKindShift) & ~kSiteMask) != 0)
-    return std::nullopt;
-  return RawEvent{RecordKind(kind), head & kSiteMask, int32_t(bytes::u32(rec + 4)),
-                  bytes::u64(rec + 8)};
-}
+using records::Event;
+using records::EventKind;
 
 struct RawRow {
   Row row;
-  const uint8_t *records = nullptr; // row.stored records, decoded in place by build_slices
+  std::vector<Event> events; // the row's records with their full times, in stored order
 };
 
 std::string row_prefix(uint32_t r) { return "row " + std::to_string(r) + ": "; }
@@ -129,15 +117,19 @@ RawRow read_row(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan
     problems.push_back(row_prefix(r) + "bad end tag");
   }
 
-  raw.records = span.records;
-  for (const uint8_t *rec = raw.records; row.stored < span.capacity; rec += kRecordBytes) {
-    if (bytes::u32(rec) == 0) // never written: the writer stopped (or trapped) here
-      break;
-    ++row.stored;
-    row.invalid_records += !record_at(rec);
-  }
+  // Up to the first never-written record: the writer stopped (or trapped) there.
+  row.stored = written_slots(span.records, span.capacity, h.version);
+  records::RowRecords rec =
+      records::read_records(span.records, row.stored, h.version,
+                            h.clock == Clock::clock64 ? row.start_cycles : row.start_ns);
+  raw.events = std::move(rec.events);
+  row.invalid_records = rec.invalid;
   if (row.invalid_records)
     problems.push_back(row_prefix(r) + std::to_string(row.invalid_records) + " invalid records");
+  if (rec.lost_begin)
+    problems.push_back(row_prefix(r) + std::to_string(rec.lost_begin) +
+                       " ranges whose times were cut by the row's capacity (a narrow RANGE "
+                       "without its EXT, a wide one without its times): not shown");
   if (!row.started && row.stored)
     problems.push_back(row_prefix(r) + "records without a start header");
 
@@ -304,11 +296,9 @@ uint64_t cta_origin_cycles(const RawRow *rows, size_t count, Clock clock, uint64
   uint64_t zero = UINT64_MAX;
   for (const RawRow *raw = rows; raw != rows + count; ++raw) {
     const Stamper stamp(raw->row, clock, origin);
-    for (uint32_t i = 0; i < raw->row.stored; ++i) {
-      const std::optional<RawEvent> rec = record_at(raw->records + size_t(i) * kRecordBytes);
-      if (rec && rec->kind != RecordKind::end)
-        zero = std::min(zero, stamp(rec->ts).cycles);
-    }
+    for (const Event &ev : raw->events)
+      if (ev.kind != EventKind::end)
+        zero = std::min(zero, stamp(ev.begin_ts).cycles);
   }
   return zero;
 }
@@ -342,18 +332,17 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
       it->second = "site#" + std::to_string(id);
     return it->second;
   };
-  size_t begins = 0;
+  size_t slices = 0, instants = 0;
   uint32_t reversed = 0;
-  for (uint32_t i = 0; i < row.stored; ++i)
-    begins += bytes::u32(raw.records + size_t(i) * kRecordBytes) >> kRecordKindShift ==
-              uint32_t(RecordKind::begin);
-  row.slices.reserve(begins);
-  row.instants.reserve(row.stored - begins);
-  for (uint32_t i = 0; i < row.stored; ++i) {
-    const std::optional<RawEvent> rec = record_at(raw.records + size_t(i) * kRecordBytes);
-    if (!rec)
-      continue;
-    const RawEvent &ev = *rec;
+  bool ranges = false; // RANGE records arrive at their end: slices then need sorting by begin
+  for (const Event &ev : raw.events) {
+    slices += ev.kind == EventKind::begin || ev.kind == EventKind::range;
+    instants += ev.kind == EventKind::instant;
+    ranges |= ev.kind == EventKind::range;
+  }
+  row.slices.reserve(slices);
+  row.instants.reserve(instants);
+  for (const Event &ev : raw.events) {
     const Site *site = map.site(ev.site);
     if (!site)
       ++row.unknown_sites;
@@ -361,7 +350,18 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
     const Stamp at = stamp(ev.ts);
     last = at;
     std::vector<Open> &stack = open[lane];
-    if (ev.kind == RecordKind::begin) {
+    if (ev.kind == EventKind::range) { // closed already: its begin comes from the record
+      const Stamp from = stamp(ev.begin_ts);
+      Slice &s = row.slices.emplace_back();
+      s.site = ev.site;
+      s.name = name_of(ev.site, site);
+      s.lane = lane;
+      s.payload = ev.payload;
+      s.begin_cycles = rel(from.cycles);
+      s.begin_ns = from.ns;
+      reversed += !close_at(s, rel(at.cycles), at.ns);
+      s.incomplete = false;
+    } else if (ev.kind == EventKind::begin) {
       stack.push_back({ev.site, row.slices.size()});
       Slice &s = row.slices.emplace_back();
       s.site = ev.site;
@@ -371,7 +371,7 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
       s.begin_cycles = s.end_cycles = rel(at.cycles);
       s.begin_ns = s.end_ns = at.ns;
       s.incomplete = true;
-    } else if (ev.kind == RecordKind::end) {
+    } else if (ev.kind == EventKind::end) {
       // The innermost open BEGIN of this site closes; a mismatched one in between stays open.
       auto it = std::find_if(stack.rbegin(), stack.rend(),
                              [&](const Open &o) { return o.site == ev.site; });
@@ -399,6 +399,12 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
   for (const std::vector<Open> &stack : open)
     for (const Open &o : stack)
       reversed += !close_at(row.slices[o.slice], rel(last.cycles), last.ns);
+  // Slices in begin order, an enclosing one before those it holds (as BEGIN records give them).
+  if (ranges)
+    std::stable_sort(row.slices.begin(), row.slices.end(), [](const Slice &a, const Slice &b) {
+      return a.begin_cycles != b.begin_cycles ? a.begin_cycles < b.begin_cycles
+                                              : a.end_cycles > b.end_cycles;
+    });
   return reversed;
 }
 
@@ -455,13 +461,13 @@ std::vector<RowSpan> compact_row_spans(const BufferHeader &h, const uint8_t *buf
   for (uint64_t r = 0; r < num_rows; ++r) {
     const uint8_t *row = buffer + kBufferHeaderBytes + r * kRowHeaderBytes;
     const uint32_t count = bytes::u32(row + 60);
-    if (count > h.max_events || uint64_t(end - records) / kRecordBytes < count) {
+    if (count > h.max_events || uint64_t(end - records) / h.record_bytes() < count) {
       problems.push_back(row_prefix(uint32_t(r)) + "compact record count " + std::to_string(count) +
                          " runs past the buffer; rows from here on " + "are not decoded");
       return spans;
     }
     spans.push_back({row, records, count});
-    records += uint64_t(count) * kRecordBytes;
+    records += uint64_t(count) * h.record_bytes();
   }
   if (num_rows < h.num_rows)
     problems.push_back("buffer truncated: " + std::to_string(size) + " bytes hold " +

@@ -83,11 +83,11 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
     return E::failure("no row to record: every group of " + std::string(map.kernel) +
                       " is a TRACE_GROUPS group whose first thread is beyond this launch's " +
                       std::to_string(block.x * block.y * block.z) + " threads per block");
-  // The device addresses records by 32-bit 16-byte slot indices (cutrace/device.h).
+  // The device addresses records by 32-bit 8-byte slot indices (cutrace/device.h).
   if (rows > std::numeric_limits<uint32_t>::max() ||
       stride > std::numeric_limits<uint32_t>::max() ||
       rows * stride > std::numeric_limits<size_t>::max() - kBufferHeaderBytes ||
-      (kBufferHeaderBytes + rows * stride) / 16 > std::numeric_limits<uint32_t>::max())
+      (kBufferHeaderBytes + rows * stride) / kRecordBytes > std::numeric_limits<uint32_t>::max())
     return E::failure("launch too large to trace (" + std::to_string(rows) + " rows of " +
                       std::to_string(stride) + " bytes)");
   const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};

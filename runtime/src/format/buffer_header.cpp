@@ -26,8 +26,10 @@ enum Word : uint32_t {
 } // namespace
 
 BufferHeader BufferHeader::for_launch(uint32_t num_groups, uint32_t max_events, Clock clock,
-                                      const uint32_t grid[3], const uint32_t block[3]) {
+                                      const uint32_t grid[3], const uint32_t block[3],
+                                      uint32_t version) {
   BufferHeader h;
+  h.version = version;
   h.num_groups = num_groups;
   h.max_events = max_events;
   h.clock = clock;
@@ -36,7 +38,7 @@ BufferHeader BufferHeader::for_launch(uint32_t num_groups, uint32_t max_events, 
     h.block[i] = block[i];
   }
   // Callers check that these fit in 32 bits (the host runtime refuses larger launches).
-  h.row_stride_bytes = uint32_t(cutrace::row_stride_bytes(max_events));
+  h.row_stride_bytes = uint32_t(cutrace::row_stride_bytes(max_events, version));
   h.num_rows = uint32_t(h.num_ctas() * num_groups);
   return h;
 }
@@ -75,10 +77,10 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
       return std::string(hex);
     }() + " (expected 0x43525443 \"CTRC\")");
   h.version = word(kVersion);
-  if (h.version != kFormatVersion && h.version != kCompactFormatVersion)
+  if (h.version < kFormatVersion || h.version > kRecordFormatVersion)
     return E::failure("buffer format version " + std::to_string(h.version) +
-                      " is not supported (expected " + std::to_string(kFormatVersion) + " or " +
-                      std::to_string(kCompactFormatVersion) + ")");
+                      " is not supported (expected " + std::to_string(kFormatVersion) + " to " +
+                      std::to_string(kRecordFormatVersion) + ")");
   h.num_groups = word(kNumGroups);
   h.max_events = word(kMaxEvents);
   for (uint32_t i = 0; i < 3; ++i) {
@@ -100,7 +102,7 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
   }
   if (h.num_groups == 0)
     return E::failure("buffer header says 0 groups per CTA");
-  if (uint64_t(h.row_stride_bytes) != cutrace::row_stride_bytes(h.max_events))
+  if (uint64_t(h.row_stride_bytes) != cutrace::row_stride_bytes(h.max_events, h.version))
     return E::failure("row stride " + std::to_string(h.row_stride_bytes) +
                       " does not match max_events " + std::to_string(h.max_events));
   if (uint64_t(h.num_rows) != h.num_ctas() * h.num_groups)

@@ -3,6 +3,7 @@
 #include <cutrace/run.h>
 
 #include "bytes.h"
+#include "record_slots.h"
 
 #include <algorithm>
 #include <cstring>
@@ -15,33 +16,23 @@ std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_e
   return std::min(bytes::u32(row_header + 36), max_events);
 }
 
-namespace {
-
-// Records up to the first unwritten one, as the decoder counts them.
-uint32_t written_records(const uint8_t *records, uint32_t capacity) {
-  uint32_t n = 0;
-  while (n < capacity && bytes::u32(records + uint64_t(n) * kRecordBytes) != 0)
-    ++n;
-  return n;
-}
-
-} // namespace
-
 std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows) {
   BufferHeader h = full;
+  const uint32_t record_bytes = h.record_bytes();
+  // Slots up to the first unwritten one, as the decoder counts them.
   std::vector<uint32_t> counts(h.num_rows);
   uint64_t total = 0;
   for (uint32_t r = 0; r < h.num_rows; ++r) {
     // Closed rows say how many they stored; the scan stops there too, so both agree with decode.
     const uint32_t limit = std::min(
         stored_records(rows.header(r), h.max_events).value_or(h.max_events), rows.record_capacity);
-    counts[r] = written_records(rows.records_of(r), limit);
+    counts[r] = written_slots(rows.records_of(r), limit, h.version);
     total += counts[r];
   }
-  h.version = kCompactFormatVersion;
+  h.version = std::max(h.version, kCompactFormatVersion); // 1 -> 2 (word 14 names it); 3 stays
   h.layout = BufferLayout::compact;
   std::vector<uint8_t> out(kBufferHeaderBytes + uint64_t(h.num_rows) * kRowHeaderBytes +
-                           total * kRecordBytes);
+                           total * record_bytes);
   encode_buffer_header(h, out.data());
   uint8_t *header_at = out.data() + kBufferHeaderBytes;
   uint8_t *record_at = header_at + uint64_t(h.num_rows) * kRowHeaderBytes;
@@ -50,8 +41,8 @@ std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &
     bytes::put_u32(header_at + 60, counts[r]);
     if (counts[r] == 0) // records may be null (no row holds any): memcpy must not see it
       continue;
-    std::memcpy(record_at, rows.records_of(r), uint64_t(counts[r]) * kRecordBytes);
-    record_at += uint64_t(counts[r]) * kRecordBytes;
+    std::memcpy(record_at, rows.records_of(r), uint64_t(counts[r]) * record_bytes);
+    record_at += uint64_t(counts[r]) * record_bytes;
   }
   return out;
 }
