@@ -28,6 +28,13 @@ uint32_t written_records(const uint8_t *records, uint32_t capacity) {
 } // namespace
 
 std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows) {
+  std::vector<uint8_t> out;
+  compact_rows_into(full, rows, out);
+  return out;
+}
+
+void compact_rows_into(const BufferHeader &full, const RowsInMemory &rows,
+                       std::vector<uint8_t> &out) {
   BufferHeader h = full;
   std::vector<uint32_t> counts(h.num_rows);
   uint64_t total = 0;
@@ -40,8 +47,8 @@ std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &
   }
   h.version = kCompactFormatVersion;
   h.layout = BufferLayout::compact;
-  std::vector<uint8_t> out(kBufferHeaderBytes + uint64_t(h.num_rows) * kRowHeaderBytes +
-                           total * kRecordBytes);
+  // Every byte below is written: growing `out` zeroes only what it never held before.
+  out.resize(kBufferHeaderBytes + uint64_t(h.num_rows) * kRowHeaderBytes + total * kRecordBytes);
   encode_buffer_header(h, out.data());
   uint8_t *header_at = out.data() + kBufferHeaderBytes;
   uint8_t *record_at = header_at + uint64_t(h.num_rows) * kRowHeaderBytes;
@@ -53,7 +60,6 @@ std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &
     std::memcpy(record_at, rows.records_of(r), uint64_t(counts[r]) * kRecordBytes);
     record_at += uint64_t(counts[r]) * kRecordBytes;
   }
-  return out;
 }
 
 std::pair<uint64_t, uint64_t> buffer_extent_ns(const uint8_t *buffer, size_t size) {
