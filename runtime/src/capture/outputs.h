@@ -72,10 +72,10 @@ void write_launch_outputs(const std::string &dir, const std::string &kernel, con
 // Renders the finished run file `run_path` (`<dir>/<program>.<pid>.ctrace`) into the formats
 // asked for, beside it: `<program>.<pid>.html`, `.json`, `.perfetto.json`. `in_background`: by a
 // detached process that outlives the program (docs/launches.md, "At exit"); this returns at once,
-// having said on stderr where the files will be and when. Otherwise (CUTRACE_RENDER=exit, or no
-// process could be started) before it returns.
-void write_run_outputs(const std::string &run_path, const OutputFormats &formats,
-                       bool in_background);
+// having said on stderr where the files will be and when, and returns the renderer's pid.
+// Otherwise (CUTRACE_RENDER=exit, or no process could be started) before it returns.
+std::optional<int> write_run_outputs(const std::string &run_path, const OutputFormats &formats,
+                                     bool in_background);
 } // namespace detail
 
 } // namespace cutrace

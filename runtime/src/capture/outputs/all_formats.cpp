@@ -144,12 +144,14 @@ void render_run(const std::string &run_path, const OutputFormats &formats, bool 
 
 } // namespace
 
-void detail::write_run_outputs(const std::string &run_path, const OutputFormats &formats,
-                               bool in_background) {
+std::optional<int> detail::write_run_outputs(const std::string &run_path,
+                                             const OutputFormats &formats, bool in_background) {
   if (!formats.needs_exporters())
-    return;
-  if (!in_background)
-    return render_run(run_path, formats, false);
+    return std::nullopt;
+  if (!in_background) {
+    render_run(run_path, formats, false);
+    return std::nullopt;
+  }
   // The page's name is taken now, by a placeholder, never replacing a file that is there; the
   // renderer replaces only its own placeholder.
   const std::string page = stem_of(run_path) + ".html";
@@ -159,16 +161,21 @@ void detail::write_run_outputs(const std::string &run_path, const OutputFormats 
       run_detached([&] { render_run(run_path, formats, placeholder); });
   if (!renderer) { // no process to be had: render here, as CUTRACE_RENDER=exit does
     std::fprintf(stderr, "cutrace: no process for rendering in the background; rendering now\n");
-    return render_run(run_path, formats, placeholder);
+    render_run(run_path, formats, placeholder);
+    return std::nullopt;
   }
-  std::string names;
+  std::string names; // what the renderer will write: never the page when its name was taken
   for (const RunRender &r : run_renders(formats))
-    names += std::string(names.empty() ? "" : " and ") + stem_of(run_path) + r.extension;
+    if (std::string(r.extension) != ".html" || placeholder)
+      names += std::string(names.empty() ? "" : " and ") + stem_of(run_path) + r.extension;
+  if (formats.html && !placeholder)
+    std::fprintf(stderr, "cutrace: %s is there already: the page is not written\n", page.c_str());
   std::fprintf(stderr,
                "cutrace: %s will be written by process %d, in the background: ready when it "
                "ends%s (CUTRACE_RENDER=exit renders before the program ends)\n",
                names.c_str(), int(*renderer),
                placeholder ? "; the page reloads itself until then" : "");
+  return int(*renderer);
 }
 
 } // namespace cutrace

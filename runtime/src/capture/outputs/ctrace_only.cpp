@@ -17,8 +17,9 @@ void warn_once(const OutputFormats &formats) {
 }
 } // namespace
 
-void write_run_outputs(const std::string &, const OutputFormats &formats, bool) {
+std::optional<int> write_run_outputs(const std::string &, const OutputFormats &formats, bool) {
   warn_once(formats);
+  return std::nullopt;
 }
 
 void write_launch_outputs(const std::string &dir, const std::string &kernel, const Ctrace &raw,
