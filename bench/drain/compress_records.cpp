@@ -22,7 +22,9 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-uint32_t word(const uint8_t *p) { return uint32_t(p[0]) | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24; }
+uint32_t word(const uint8_t *p) {
+  return uint32_t(p[0]) | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24;
+}
 
 void delta_encode(const Bytes &in, Bytes &out, size_t lag) {
   out.clear();
@@ -85,38 +87,39 @@ int main(int argc, char **argv) {
   }
   std::vector<Coding> codings;
   for (size_t lag : {4u, 8u})
-    codings.push_back({"delta, lag " + std::to_string(lag) + " words",
-                       [lag](const Bytes &in, Bytes &out) { delta_encode(in, out, lag); },
-                       [lag](const Bytes &in, size_t n, Bytes &out) { delta_decode(in, n, out, lag); }});
+    codings.push_back(
+        {"delta, lag " + std::to_string(lag) + " words",
+         [lag](const Bytes &in, Bytes &out) { delta_encode(in, out, lag); },
+         [lag](const Bytes &in, size_t n, Bytes &out) { delta_decode(in, n, out, lag); }});
 #ifdef CUTRACE_WITH_ZSTD
   for (int level : {1, 3})
-    codings.push_back(
-        {"zstd " + std::to_string(level),
-         [level](const Bytes &in, Bytes &out) {
-           out.resize(ZSTD_compressBound(in.size()));
-           out.resize(ZSTD_compress(out.data(), out.size(), in.data(), in.size(), level));
-         },
-         [](const Bytes &in, size_t n, Bytes &out) {
-           out.resize(n);
-           out.resize(ZSTD_decompress(out.data(), n, in.data(), in.size()));
-         }});
-  codings.push_back({"delta lag 8 + zstd 1",
-                     [](const Bytes &in, Bytes &out) {
-                       Bytes d;
-                       delta_encode(in, d, 8);
-                       out.resize(ZSTD_compressBound(d.size()) + 8);
-                       const uint64_t dn = d.size();
-                       std::memcpy(out.data(), &dn, 8);
-                       out.resize(8 + ZSTD_compress(out.data() + 8, out.size() - 8, d.data(),
-                                                    d.size(), 1));
-                     },
-                     [](const Bytes &in, size_t n, Bytes &out) {
-                       uint64_t dn = 0;
-                       std::memcpy(&dn, in.data(), 8);
-                       Bytes d(dn);
-                       d.resize(ZSTD_decompress(d.data(), dn, in.data() + 8, in.size() - 8));
-                       delta_decode(d, n, out, 8);
-                     }});
+    codings.push_back({"zstd " + std::to_string(level),
+                       [level](const Bytes &in, Bytes &out) {
+                         out.resize(ZSTD_compressBound(in.size()));
+                         out.resize(
+                             ZSTD_compress(out.data(), out.size(), in.data(), in.size(), level));
+                       },
+                       [](const Bytes &in, size_t n, Bytes &out) {
+                         out.resize(n);
+                         out.resize(ZSTD_decompress(out.data(), n, in.data(), in.size()));
+                       }});
+  codings.push_back(
+      {"delta lag 8 + zstd 1",
+       [](const Bytes &in, Bytes &out) {
+         Bytes d;
+         delta_encode(in, d, 8);
+         out.resize(ZSTD_compressBound(d.size()) + 8);
+         const uint64_t dn = d.size();
+         std::memcpy(out.data(), &dn, 8);
+         out.resize(8 + ZSTD_compress(out.data() + 8, out.size() - 8, d.data(), d.size(), 1));
+       },
+       [](const Bytes &in, size_t n, Bytes &out) {
+         uint64_t dn = 0;
+         std::memcpy(&dn, in.data(), 8);
+         Bytes d(dn);
+         d.resize(ZSTD_decompress(d.data(), dn, in.data() + 8, in.size() - 8));
+         delta_decode(d, n, out, 8);
+       }});
 #endif
   uint64_t raw = 0;
   for (const cutrace::LaunchRecord &l : run->launches)

@@ -45,7 +45,9 @@ int main(int argc, char **argv) {
   cutrace::flush();
 #endif
   const auto t2 = std::chrono::steady_clock::now();
-  const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  const auto ms = [](auto a, auto b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
   std::printf("big_buffer: launches=%d loop_ms=%.1f flushed_ms=%.1f result=%s\n", launches + 1,
               ms(t0, t1), ms(t0, t2), cudaGetErrorString(cudaGetLastError()));
   return 0;

@@ -6,8 +6,8 @@
 #include "delta_coding.h"
 #include "section_source.h"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/uio.h>

@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 
 namespace cutrace {
 
@@ -100,11 +100,13 @@ std::string placeholder_page(const std::string &run_path) {
   const std::string page = html_escape(file_name(stem_of(run_path) + ".html"));
   return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" "
          "content=\"1\"><title>cutrace: rendering " +
-         run + "</title></head>\n<body style=\"font-family:sans-serif\"><p>cutrace is rendering "
-               "<code>" +
-         run + "</code> into this page in the background; it reloads itself every second until "
-               "the timeline is here.</p>\n<p>If it stays, the renderer was stopped. The run "
-               "file holds every recorded launch: <code>trace-view " +
+         run +
+         "</title></head>\n<body style=\"font-family:sans-serif\"><p>cutrace is rendering "
+         "<code>" +
+         run +
+         "</code> into this page in the background; it reloads itself every second until "
+         "the timeline is here.</p>\n<p>If it stays, the renderer was stopped. The run "
+         "file holds every recorded launch: <code>trace-view " +
          run + " --html " + page + "</code> renders it.</p></body></html>\n";
 }
 
