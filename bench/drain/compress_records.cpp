@@ -1,11 +1,13 @@
 // Compressing a run's launch buffers (docs/PERFORMANCE.md section 5, "Compressed records"):
-// zstd (levels 1 and 3, when built with CUTRACE_WITH_ZSTD) against a delta coding of our own
-// (each little-endian u32 word minus the word `lag` words before it, zigzag, LEB128), on every
-// launch of a run file. Prints the ratio and the single-thread speed of each, and checks that
+// zstd (levels 1 and 3, when built with CUTRACE_WITH_ZSTD) against the delta coding of
+// CUTRACE_COMPRESS=delta (runtime/src/format/delta_coding.h: each little-endian u32 word minus the
+// word `lag` words before it, zigzag, LEB128), on every launch of a run file. Prints the ratio and the single-thread speed of each, and checks that
 // every coding decodes back to the same bytes. Not part of the runtime: it measures whether
 // compressing would let the drain outrun the disk.
 //   compress_records RUN.ctrace
 #include <cutrace/run.h>
+
+#include "../../runtime/src/format/delta_coding.h"
 
 #include <chrono>
 #include <cstdio>
@@ -22,45 +24,15 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-uint32_t word(const uint8_t *p) {
-  return uint32_t(p[0]) | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24;
-}
-
+// The runtime's own coding (what CUTRACE_COMPRESS=delta writes), at any lag.
 void delta_encode(const Bytes &in, Bytes &out, size_t lag) {
   out.clear();
-  const size_t words = in.size() / 4;
-  for (size_t i = 0; i < words; ++i) {
-    const uint32_t w = word(&in[4 * i]);
-    const uint32_t prev = i >= lag ? word(&in[4 * (i - lag)]) : 0;
-    const int32_t d = int32_t(w - prev);
-    uint32_t z = (uint32_t(d) << 1) ^ uint32_t(d >> 31);
-    while (z >= 0x80) {
-      out.push_back(uint8_t(z | 0x80));
-      z >>= 7;
-    }
-    out.push_back(uint8_t(z));
-  }
-  out.insert(out.end(), in.begin() + 4 * words, in.end()); // the tail, as it is
+  cutrace::format::delta_encode(in.data(), in.size(), uint32_t(lag), out);
 }
 
 void delta_decode(const Bytes &in, size_t size, Bytes &out, size_t lag) {
-  out.assign(size, 0);
-  const size_t words = size / 4;
-  size_t at = 0;
-  for (size_t i = 0; i < words; ++i) {
-    uint32_t z = 0;
-    for (int shift = 0;; shift += 7) {
-      const uint8_t b = in[at++];
-      z |= uint32_t(b & 0x7f) << shift;
-      if (!(b & 0x80))
-        break;
-    }
-    const uint32_t d = (z >> 1) ^ (0u - (z & 1));
-    const uint32_t prev = i >= lag ? word(&out[4 * (i - lag)]) : 0;
-    const uint32_t w = prev + d;
-    std::memcpy(&out[4 * i], &w, 4);
-  }
-  std::memcpy(out.data() + 4 * words, in.data() + at, size - 4 * words);
+  if (!cutrace::format::delta_decode(in.data(), in.size(), size, uint32_t(lag), out))
+    out.clear();
 }
 
 struct Coding {

@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -68,40 +67,36 @@ std::optional<pid_t> run_detached(const std::function<void()> &work) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
     return std::nullopt;
-  const pid_t middle = ::fork();
-  if (middle < 0) {
+  // One fork, not two: copying a CUDA program's page tables is the whole cost the program pays
+  // here (measured: docs/PERFORMANCE.md, section 5). The worker is this program's child until the
+  // program exits a moment later, then init's; a session of its own keeps it out of the
+  // program's process group and terminal.
+  const pid_t worker = ::fork();
+  if (worker < 0) {
     ::close(pipe_fds[0]), ::close(pipe_fds[1]);
     return std::nullopt;
   }
-  if (middle == 0) {
-    // The middle process: a new session, the worker, then gone, so the worker is reparented and
-    // the program never has to wait for it.
+  if (worker == 0) {
     ::close(pipe_fds[0]);
     ::setsid();
-    if (::fork() == 0) {
-      const int report = become_worker(pipe_fds[1]);
-      const pid_t self = ::getpid();
-      write_all(report, &self, sizeof self); // set up: the program may go
-      ::close(report);
-      try {
-        work();
-      } catch (...) { // never back into the program's own code
-      }
-      ::_exit(0); // no atexit handlers, no static destructors: they are the program's
+    const int report = become_worker(pipe_fds[1]);
+    const char ready = 1;
+    write_all(report, &ready, 1); // set up: the program may go
+    ::close(report);
+    try {
+      work();
+    } catch (...) { // never back into the program's own code
     }
-    ::_exit(0);
+    ::_exit(0); // no atexit handlers, no static destructors: they are the program's
   }
   ::close(pipe_fds[1]);
-  pid_t worker = -1;
+  char ready = 0;
   ssize_t got;
-  do // the worker's pid once it is set up; end of file when it never started
-    got = ::read(pipe_fds[0], &worker, sizeof worker);
+  do // one byte once the worker is set up; end of file if it died first
+    got = ::read(pipe_fds[0], &ready, 1);
   while (got < 0 && errno == EINTR);
   ::close(pipe_fds[0]);
-  int status = 0;
-  while (::waitpid(middle, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (got != sizeof worker || worker <= 0)
+  if (got != 1)
     return std::nullopt;
   return worker;
 }
