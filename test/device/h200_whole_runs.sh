@@ -13,7 +13,8 @@
 #      default outputs (rendered by a background process), CUTRACE_RENDER=exit (rendered before
 #      exit, as before), CUTRACE_FORMAT=ctrace and CUTRACE=0, 3 runs each, interleaved; when the
 #      background page is ready after the program's exit.
-# Writes $OUT/whole-runs/: results.md (the tables), results.tsv, logs.tgz.
+# Writes $OUT/whole-runs/: results.md (the tables), drain.tsv, wall.tsv, pack_write.md,
+# compress.md and logs.tgz (every program's output and exit lines).
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 started=$(date +%s)
@@ -91,7 +92,6 @@ drain_run() { # drain_run <coding> <rep>
   printf '%s\t%s\t101\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$loop" "$flushed" "$bytes" \
     "$(awk -v b="$bytes" -v ms="$flushed" 'BEGIN{printf "%.2f", b*100/101/ms/1e6}')" "$rss" \
     "${decoded##*: }" "$sync_ms" >>"$O/drain.tsv"
-  cp "$R/logs/big_$1_$2.err" "$O/big_$1_$2.stderr.txt"
   [[ $2 == 1 ]] || rm -rf "$dir"
 }
 "$R/big_plain" 100 >"$R/logs/big_plain.out" 2>&1
