@@ -1,9 +1,9 @@
 // Compressing a run's launch buffers (docs/PERFORMANCE.md section 5, "Compressed records"):
 // zstd (levels 1 and 3, when built with CUTRACE_WITH_ZSTD) against the delta coding of
 // CUTRACE_COMPRESS=delta (runtime/src/format/delta_coding.h: each little-endian u32 word minus the
-// word `lag` words before it, zigzag, LEB128), on every launch of a run file. Prints the ratio and the single-thread speed of each, and checks that
-// every coding decodes back to the same bytes. Not part of the runtime: it measures whether
-// compressing would let the drain outrun the disk.
+// word `lag` words before it, zigzag, LEB128), on every launch of a run file. Prints the ratio and
+// the single-thread speed of each, and checks that every coding decodes back to the same bytes. Not
+// part of the runtime: it measures whether compressing would let the drain outrun the disk.
 //   compress_records RUN.ctrace
 #include <cutrace/run.h>
 
