@@ -59,7 +59,7 @@ public:
     mapped_ = env_is("CUTRACE_MAPPED", "1");
     per_launch_ = env_is("CUTRACE_PER_LAUNCH", "1");
     skip_when_full_ = env_is("CUTRACE_POOL_FULL", "skip");
-    render_at_exit_ = env_is("CUTRACE_RENDER", "exit");
+    render_at_exit_ = render_at_exit_from_env();
     coding_ = launch_coding_from_env();
     max_disk_bytes_ = megabytes_from_env("CUTRACE_MAX_MB", 4096);
     std::string note;
@@ -184,6 +184,19 @@ private:
     return BufferHeader::for_launch(rows_per_cta(map, block.x * block.y * block.z),
                                     map.max_events, map.clock, g, b)
         .buffer_bytes();
+  }
+
+  // CUTRACE_RENDER: `exit` renders before the program exits, `background` (the default) in a
+  // process that outlives it (docs/launches.md, "At exit").
+  static bool render_at_exit_from_env() {
+    const char *v = std::getenv("CUTRACE_RENDER");
+    if (v == nullptr || *v == '\0' || std::strcmp(v, "background") == 0)
+      return false;
+    if (std::strcmp(v, "exit") == 0)
+      return true;
+    std::fprintf(stderr,
+                 "cutrace: CUTRACE_RENDER=\"%s\" is not background or exit; using background\n", v);
+    return false;
   }
 
   // CUTRACE_COMPRESS: `delta` stores launch buffers delta-coded (docs/FORMAT.md, "Runs").
