@@ -27,6 +27,18 @@ void check_run(const uint8_t *data, size_t size) {
     if (!again || again->launches.size() != run->launches.size() || again->maps != run->maps)
       fuzz::violated("fuzz_ctrace", "encode_run(parse_run(x)) reads back the same launches");
   }
+  // Each accepted launch, delta-coded (CUTRACE_COMPRESS=delta), reads back byte for byte.
+  for (size_t i = 0; i < run->launches.size() && i < 4; ++i) {
+    Run one;
+    one.run_json = "{}";
+    one.maps = run->maps;
+    std::vector<uint8_t> bytes = encode_run(one);
+    const std::vector<uint8_t> coded = encode_launch_section(run->launches[i], LaunchCoding::delta);
+    bytes.insert(bytes.end(), coded.begin(), coded.end());
+    Expected<Run> back = parse_run(bytes.data(), bytes.size());
+    if (!back || back->launches.size() != 1 || back->launches[0].buffer != run->launches[i].buffer)
+      fuzz::violated("fuzz_ctrace", "a delta-coded launch reads back byte for byte");
+  }
   Expected<RunTrace> decoded = decode_run(*run);
   if (decoded)
     for (const RunLaunch &l : decoded->launches)

@@ -826,6 +826,105 @@ TEST(Run, ShortLaunchSectionIsSkippedWithAProblem) {
   EXPECT_EQ(back->problems[0], "launch section 8 is too short; skipped");
 }
 
+// ---- Delta-coded launch sections (CUTRACE_COMPRESS=delta) ----
+
+// A run written with delta-coded launches reads back exactly as the plain one, from memory and
+// from a file streamed by the writer; each coded section is smaller and flagged.
+TEST(RunDelta, CodedLaunchesReadBackAsThePlainRun) {
+  const cutrace::Run run = sample_run();
+  std::vector<uint8_t> coded_bytes = encode_run(run);
+  for (const LaunchRecord &l : run.launches) { // swap each plain LNCH for its coded twin
+    const std::vector<uint8_t> plain = encode_launch_section(l);
+    const std::vector<uint8_t> coded = encode_launch_section(l, LaunchCoding::delta);
+    EXPECT_EQ(read32(&coded[4]), 1u); // flag bit 0
+    EXPECT_LT(coded.size(), plain.size());
+    EXPECT_EQ(read64(&coded[16 + 64]), l.buffer.size()); // the buffer's own size
+    auto at = std::search(coded_bytes.begin(), coded_bytes.end(), plain.begin(), plain.end());
+    ASSERT_NE(at, coded_bytes.end());
+    at = coded_bytes.erase(at, at + std::ptrdiff_t(plain.size()));
+    coded_bytes.insert(at, coded.begin(), coded.end());
+  }
+  Expected<cutrace::Run> back = parse_bytes(coded_bytes);
+  ASSERT_TRUE(back) << back.error;
+  EXPECT_TRUE(back->problems.empty()) << all_problems(back->problems);
+  expect_same_run(run, *back);
+
+  const fs::path dir = test_support::scratch_dir("cutrace_run_test_");
+  const std::string path = (dir / "coded.ctrace").string();
+  Expected<RunWriter *> created = RunWriter::create(path, run.run_json);
+  ASSERT_TRUE(created) << created.error;
+  std::unique_ptr<RunWriter> w(*created);
+  w->set_launch_coding(LaunchCoding::delta);
+  for (const std::string &d : run.devices)
+    ASSERT_FALSE(w->add_device(d));
+  for (const std::string &m : run.maps)
+    ASSERT_FALSE(w->add_map(m));
+  for (const LaunchRecord &l : run.launches)
+    ASSERT_FALSE(w->add_launch(l));
+  ASSERT_FALSE(w->finish(run.end_json));
+  EXPECT_EQ(file_bytes(path), coded_bytes);
+  Expected<cutrace::Run> from_file = read_run_file(path);
+  ASSERT_TRUE(from_file) << from_file.error;
+  expect_same_run(run, *from_file);
+  fs::remove_all(dir);
+}
+
+// The coding is lossless for any bytes, whatever their length: random buffers of 0..67 bytes.
+TEST(RunDelta, AnyBytesRoundTrip) {
+  std::mt19937 rng(23);
+  for (size_t n = 0; n < 68; ++n) {
+    LaunchRecord l;
+    l.buffer.resize(n);
+    for (uint8_t &b : l.buffer)
+      b = uint8_t(rng());
+    const std::vector<uint8_t> section = encode_launch_section(l, LaunchCoding::delta);
+    cutrace::Run run;
+    run.maps = {"{}"};
+    std::vector<uint8_t> bytes = encode_run(run);
+    bytes.insert(bytes.end(), section.begin(), section.end());
+    Expected<cutrace::Run> back = parse_bytes(bytes);
+    ASSERT_TRUE(back) << back.error;
+    ASSERT_EQ(back->launches.size(), 1u) << n << all_problems(back->problems);
+    EXPECT_EQ(back->launches[0].buffer, l.buffer) << n;
+  }
+}
+
+// A damaged code (cut, padded, or claiming a size it cannot hold) skips that launch with a
+// problem; the launches around it are kept.
+TEST(RunDelta, DamagedCodeSkipsItsLaunchWithAProblem) {
+  cutrace::Run run = sample_run();
+  run.end_json.clear();
+  const std::vector<uint8_t> good = encode_launch_section(run.launches[0], LaunchCoding::delta);
+  std::vector<std::vector<uint8_t>> damaged;
+  std::vector<uint8_t> cut(good.begin(), good.end() - 3); // the code runs out
+  put64(cut, 8, cut.size() - 16);
+  damaged.push_back(cut);
+  std::vector<uint8_t> padded = good; // bytes left over
+  padded.push_back(0);
+  put64(padded, 8, padded.size() - 16);
+  damaged.push_back(padded);
+  std::vector<uint8_t> huge = good; // a size no code of this length can produce
+  put64(huge, 16 + 64, uint64_t(1) << 40);
+  damaged.push_back(huge);
+  std::vector<uint8_t> unknown = good; // a flag this version does not know
+  put32(unknown, 4, 3);
+  damaged.push_back(unknown);
+  for (size_t k = 0; k < damaged.size(); ++k) {
+    std::vector<uint8_t> bytes = encode_run(run);
+    bytes.insert(bytes.end(), damaged[k].begin(), damaged[k].end());
+    const std::vector<uint8_t> after = encode_launch_section(run.launches[1], LaunchCoding::delta);
+    bytes.insert(bytes.end(), after.begin(), after.end());
+    Expected<cutrace::Run> back = parse_bytes(bytes);
+    ASSERT_TRUE(back) << k << ": " << back.error;
+    EXPECT_EQ(back->launches.size(), 4u) << k;
+    ASSERT_EQ(back->problems.size(), 1u) << k;
+    EXPECT_NE(back->problems[0].find(k == 3 ? "unknown flags" : "delta-coded buffer is damaged"),
+              std::string::npos)
+        << back->problems[0];
+    expect_same_launch(back->launches.back(), run.launches[1], k);
+  }
+}
+
 TEST(Run, LaunchNamingMissingMapIsAnError) {
   cutrace::Run run = sample_run();
   run.launches[2].map = 2; // two maps
@@ -956,21 +1055,46 @@ TEST(RunDecode, UnalignedDeviceKeepsRawGlobaltimer) {
   EXPECT_EQ(t.launches[1].begin_ns, 3000.0);
 }
 
-TEST(RunDecode, BadMapIsAProblemAndOtherLaunchesDecode) {
+// A map that does not parse costs its launches their detail, never their place: the run keeps
+// every launch of the file, on the axis by its row headers, with a problem saying why.
+TEST(RunDecode, BadMapIsAProblemAndItsLaunchesStayWithoutDetail) {
   cutrace::Run run = one_device_run(true, 0);
   run.maps[1] = "{\"kernel\": ";
   run.launches = {timed_launch(0, 0, 0, kT0, 1000), timed_launch(1, 0, 1, kT0 + 2000, 1000),
                   timed_launch(0, 0, 2, kT0 + 4000, 1000)};
   const RunTrace t = decoded(run);
-  ASSERT_EQ(t.launches.size(), 2u);
-  for (const RunLaunch &l : t.launches) {
-    EXPECT_EQ(l.map, 0u);
-    EXPECT_TRUE(l.trace.ok()) << all_problems(l.trace.problems);
-  }
-  EXPECT_EQ(t.launches[1].begin_ns, 4000.0);
+  ASSERT_EQ(t.launches.size(), 3u);
+  EXPECT_EQ(t.launches[0].map, 0u);
+  EXPECT_TRUE(t.launches[0].trace.ok()) << all_problems(t.launches[0].trace.problems);
+  const RunLaunch &bad = t.launches[1];
+  EXPECT_EQ(bad.map, 1u);
+  EXPECT_FALSE(bad.detail);
+  EXPECT_EQ(bad.begin_ns, 2000.0);
+  EXPECT_EQ(bad.end_ns - bad.begin_ns, 1000.0);
+  ASSERT_EQ(bad.trace.problems.size(), 1u);
+  EXPECT_NE(bad.trace.problems[0].find("decode map 1 could not be read"), std::string::npos);
+  EXPECT_EQ(t.launches[2].begin_ns, 4000.0);
+  EXPECT_TRUE(t.launches[2].trace.ok());
   ASSERT_EQ(t.problems.size(), 1u);
   EXPECT_EQ(t.problems[0].rfind("decode map 1: ", 0), 0u) << t.problems[0];
-  EXPECT_NE(t.problems[0].find("its launches are not decoded"), std::string::npos);
+  EXPECT_NE(t.problems[0].find("its launches are shown without detail"), std::string::npos);
+}
+
+// Progress is reported for every launch of the file, so the last report is always N/N.
+TEST(RunDecode, ProgressCountsEveryLaunchUpToTheLast) {
+  cutrace::Run run = one_device_run(true, 0);
+  run.maps[1] = "not a map";
+  for (uint32_t i = 0; i < 101; ++i) // the last launch is the one whose map cannot be read
+    run.launches.push_back(timed_launch(i == 100 ? 1 : 0, 0, i, kT0 + 2000 * i, 1000));
+  std::vector<size_t> reported;
+  Expected<RunTrace> t = decode_run(run, "run.ctrace", {}, [&](size_t done, size_t of) {
+    EXPECT_EQ(of, 101u);
+    reported.push_back(done);
+  });
+  ASSERT_TRUE(t) << t.error;
+  EXPECT_EQ(t->launches.size(), 101u);
+  ASSERT_EQ(reported.size(), 101u);
+  EXPECT_EQ(reported.back(), 101u);
 }
 
 // A launch whose buffer cannot be decoded, or whose rows never started, has no globaltimer

@@ -213,6 +213,27 @@ TEST_F(TraceViewRuns, ProgressIsReportedPastAHundredLaunches) {
   EXPECT_EQ(r.err, "");
 }
 
+// A run of 101 launches whose last launch names a map that does not parse: every command still
+// counts it (decoded 101/101) and the summary holds all 101, the last without detail.
+TEST_F(TraceViewRuns, NoLaunchIsLeftOutOfTheCountOrTheRun) {
+  const std::string good = write_run("good.ctrace", -1, std::vector<uint32_t>(101, 1));
+  Expected<cutrace::Run> run = read_run_file(good);
+  ASSERT_TRUE(run) << run.error;
+  run->maps.push_back("{\"kernel\": ");
+  run->launches.back().map = 1;
+  const std::string bad = path("bad_map.ctrace");
+  ASSERT_FALSE(write_file_atomic(bad, encode_run(*run)));
+  for (const std::string &output : std::vector<std::string>{
+           "--summary", "--json '" + path("r.json") + "'", "--html '" + path("r.html") + "'"}) {
+    const Result r = view("'" + bad + "' " + output);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("decoded 101/101 launches"), std::string::npos) << output << r.err;
+    EXPECT_NE(r.err.find("1 of 101 launches have decode problems"), std::string::npos) << r.err;
+    if (output == "--summary")
+      EXPECT_EQ(r.out.rfind("run: 101 launches", 0), 0u) << r.out.substr(0, 300);
+  }
+}
+
 TEST_F(TraceViewRuns, HtmlSizeBoundMustBeAPositiveNumberOfMegabytes) {
   const std::string run = write_run("run.ctrace", -1, {1, 2});
   for (const char *bad : {"0", "-1", "x", "2000000"}) {

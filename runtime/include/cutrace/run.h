@@ -63,7 +63,12 @@ struct Run {
 Expected<Run> parse_run(const uint8_t *data, size_t size);
 Expected<Run> read_run_file(const std::string &path, const RunReadOptions &options = {});
 
-std::vector<uint8_t> encode_launch_section(const LaunchRecord &launch);
+// How a launch's buffer is stored in its `LNCH` section (docs/FORMAT.md, "Runs"): as it is, or
+// delta-coded (section flag bit 0; the runtime's CUTRACE_COMPRESS=delta). Readers read both.
+enum class LaunchCoding { plain, delta };
+
+std::vector<uint8_t> encode_launch_section(const LaunchRecord &launch,
+                                           LaunchCoding coding = LaunchCoding::plain);
 std::vector<uint8_t> encode_run(const Run &run); // the whole file, END included when not empty
 
 // Appends a run to an open file section by section, so a run's size in memory is one launch.
@@ -81,16 +86,22 @@ public:
   std::optional<std::string> add_device(const std::string &device_json);
   std::optional<std::string> add_map(const std::string &map_json);
   std::optional<std::string> add_launch(const LaunchRecord &launch);
+  void set_launch_coding(LaunchCoding coding) { coding_ = coding; }
   std::optional<std::string> finish(const std::string &end_json); // writes `END ` and closes
   uint64_t bytes_written() const { return bytes_; }
   const std::string &path() const { return path_; }
 
 private:
-  RunWriter(std::FILE *file, std::string path) : file_(file), path_(std::move(path)) {}
+  RunWriter(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
   std::optional<std::string> write(const std::vector<uint8_t> &data);
-  std::FILE *file_;
+  // Writes the pieces in order with as few system calls as the kernel allows (writev); a
+  // launch's records go from where the drain packed them straight to the file, uncopied.
+  std::optional<std::string> write_pieces(const void *const *data, const size_t *sizes, int n);
+  int fd_;
   std::string path_;
   uint64_t bytes_ = 0;
+  LaunchCoding coding_ = LaunchCoding::plain;
+  std::vector<uint8_t> coded_; // reused launch after launch
 };
 
 // ---- Compact buffers (docs/FORMAT.md, "Compact layout") ----
@@ -114,6 +125,11 @@ struct RowsInMemory {
 };
 // The compact buffer of the launch whose full header is `full`.
 std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows);
+// The same into `out`, whose memory is reused: a drain that packs launch after launch into the
+// same vectors touches no fresh pages (a fresh 12 MB vector costs more in page faults and
+// zeroing than packing it).
+void compact_rows_into(const BufferHeader &full, const RowsInMemory &rows,
+                       std::vector<uint8_t> &out);
 
 // Earliest row start and latest row end (or start, for a row that never closed) of a buffer in
 // either layout, in globaltimer ns; {0, 0} when no row started or the header is invalid.

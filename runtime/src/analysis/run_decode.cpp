@@ -202,7 +202,7 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     usable.push_back(bool(map));
     if (!map)
       out.problems.push_back("decode map " + std::to_string(m) + ": " + map.error +
-                             "; its launches are not decoded");
+                             "; its launches are shown without detail");
     out.maps.push_back(map ? std::move(*map) : DecodeMap{});
   }
   std::vector<Placed> raw;
@@ -210,8 +210,6 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
   size_t done = 0;
   for (const LaunchRecord &rec : run.launches) {
     ++done;
-    if (rec.map >= out.maps.size() || !usable[rec.map])
-      continue;
     RunLaunch l;
     l.device = device_slot(out, rec.device);
     l.map = rec.map;
@@ -221,10 +219,20 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     l.in_graph = (rec.flags & kLaunchInGraph) != 0;
     std::copy(rec.grid, rec.grid + 3, l.grid);
     std::copy(rec.block, rec.block + 3, l.block);
-    if (rec.buffer_dropped) { // the reader kept its extent only (RunReadOptions)
+    const bool readable = rec.map < out.maps.size() && usable[rec.map];
+    if (rec.buffer_dropped || !readable) {
+      // Without its records (RunReadOptions) or without a map to read them by, the launch still
+      // takes its place on the axis from its row headers: no launch of the file is left out.
       l.detail = false;
-      l.trace.kernel = out.maps[rec.map].kernel;
-      raw.push_back({rec.first_ns, rec.last_ns, rec.first_ns != 0});
+      l.trace.kernel = readable ? out.maps[rec.map].kernel
+                                : "(decode map " + std::to_string(rec.map) + " unreadable)";
+      if (!readable)
+        l.trace.problems.push_back("its decode map " + std::to_string(rec.map) +
+                                   " could not be read; the launch is shown without detail");
+      const auto [b, e] = rec.buffer_dropped
+                              ? std::pair<uint64_t, uint64_t>{rec.first_ns, rec.last_ns}
+                              : buffer_extent_ns(rec.buffer.data(), rec.buffer.size());
+      raw.push_back({b, e, b != 0});
     } else {
       l.trace = decode(out.maps[rec.map], rec.buffer.data(), rec.buffer.size(), options);
       const auto [b, e] = extent_ns(l.trace);

@@ -201,12 +201,22 @@ uint8_t *host_memory(PinnedStaging *staging, size_t bytes, std::vector<uint8_t> 
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stream,
                                                                PinnedStaging *staging,
                                                                uint32_t *guess) const {
-  using E = Expected<std::vector<uint8_t>>;
+  std::vector<uint8_t> out;
+  if (std::optional<std::string> err = read_back_compact_into(stream, out, staging, guess))
+    return Expected<std::vector<uint8_t>>::failure(*err);
+  return {std::move(out), {}};
+}
+
+std::optional<std::string> DeviceBuffer::read_back_compact_into(cudaStream_t stream,
+                                                                std::vector<uint8_t> &out,
+                                                                PinnedStaging *staging,
+                                                                uint32_t *guess) const {
   if (host_ != nullptr) { // mapped: the rows are in host memory already
     Expected<std::vector<uint8_t>> full = read_back();
     if (!full)
-      return full;
-    return E{compact_buffer(full->data(), full->size()), {}};
+      return full.error;
+    out = compact_buffer(full->data(), full->size());
+    return std::nullopt;
   }
   const BufferHeader &h = header_;
   const uint64_t rows = h.num_rows;
@@ -219,7 +229,7 @@ Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stre
   uint8_t *head = host_memory(staging, rows * first_width, own_first);
   if (auto err = copy_rows(head, device, first_width, h.row_stride_bytes, rows, stream,
                            "copying the row headers"))
-    return E::failure(*err);
+    return err;
   // A row that never closed says nothing of its count: copy up to its capacity and scan.
   uint32_t longest = 0;
   for (uint64_t r = 0; r < rows; ++r)
@@ -227,8 +237,10 @@ Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stre
                        stored_records(head + r * first_width, h.max_events).value_or(h.max_events));
   if (guess != nullptr)
     *guess = longest;
-  if (longest <= first)
-    return E{compact_rows(h, {head, first_width, head + kRowHeaderBytes, first_width, first}), {}};
+  if (longest <= first) {
+    compact_rows_into(h, {head, first_width, head + kRowHeaderBytes, first_width, first}, out);
+    return std::nullopt;
+  }
   // Second copy: the records of each row up to the longest row's count. The headers move out
   // of the staging memory first, which the records reuse.
   std::vector<uint8_t> headers(rows * kRowHeaderBytes);
@@ -239,8 +251,9 @@ Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stre
   uint8_t *records = host_memory(staging, rows * width, own_rest);
   if (auto err = copy_rows(records, device + kRowHeaderBytes, width, h.row_stride_bytes, rows,
                            stream, "copying the records"))
-    return E::failure(*err);
-  return E{compact_rows(h, {headers.data(), kRowHeaderBytes, records, width, longest}), {}};
+    return err;
+  compact_rows_into(h, {headers.data(), kRowHeaderBytes, records, width, longest}, out);
+  return std::nullopt;
 }
 
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back() const {

@@ -69,6 +69,10 @@ public:
   Expected<std::vector<uint8_t>> read_back_compact(cudaStream_t stream,
                                                    PinnedStaging *staging = nullptr,
                                                    uint32_t *guess = nullptr) const;
+  // The same into `out`, whose memory is reused (the drain's packed buffers); the error, if any.
+  std::optional<std::string> read_back_compact_into(cudaStream_t stream, std::vector<uint8_t> &out,
+                                                    PinnedStaging *staging = nullptr,
+                                                    uint32_t *guess = nullptr) const;
   // Frees the device memory on `stream` (after the copies queued there); the object is empty.
   void release(cudaStream_t stream);
 

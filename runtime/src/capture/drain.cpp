@@ -29,7 +29,7 @@ void InFlightBudget::give(uint64_t bytes) {
 }
 
 Drain::Drain(InFlightBudget &budget, File file, Sink sink)
-    : budget_(budget), file_(file), sink_(std::move(sink)) {}
+    : budget_(budget), file_(file), writes_(kWritesInFlight, std::move(sink)) {}
 
 Drain::~Drain() {
   {
@@ -52,8 +52,11 @@ void Drain::submit(InFlight &&launch) {
 }
 
 void Drain::wait_idle() {
-  std::unique_lock<std::mutex> lock(mu_);
-  idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  }
+  writes_.wait_idle(); // the copies are done: nothing more is pushed
 }
 
 void Drain::run() {
@@ -118,23 +121,29 @@ void Drain::drain_one(InFlight &launch) {
   cudaSetDevice(device);
   describe_device(device);
   const uint64_t held = launch.buffer.bytes();
-  Expected<std::vector<uint8_t>> bytes = Expected<std::vector<uint8_t>>::failure("");
-  if (cudaError_t err = cudaEventSynchronize(launch.done); err != cudaSuccess)
-    bytes.error = cuda_error("waiting for the launch", err);
-  else
-    bytes =
-        launch.buffer.read_back_compact(copy_stream(device), &staging_, &longest_row_[launch.map]);
-  cudaEventDestroy(launch.done);
+  std::vector<uint8_t> packed = writes_.spare_buffer();
+  std::optional<std::string> error;
+  if (launch.done == nullptr) // the stream broke at close: the device is synchronized instead
+    error = cudaDeviceSynchronize() == cudaSuccess
+                ? std::nullopt
+                : std::optional<std::string>("the launch's stream failed");
+  else if (cudaError_t err = cudaEventSynchronize(launch.done); err != cudaSuccess)
+    error = cuda_error("waiting for the launch", err);
+  if (!error)
+    error = launch.buffer.read_back_compact_into(copy_stream(device), packed, &staging_,
+                                                 &longest_row_[launch.map]);
+  if (launch.done != nullptr)
+    cudaEventDestroy(launch.done);
   launch.buffer.release(copy_stream(device));
   budget_.give(held);
-  if (!bytes) {
+  if (error) {
     std::fprintf(stderr, "cutrace: %s launch %u: %s; not recorded\n", launch.map->kernel,
-                 launch.record.launch_index, bytes.error.c_str());
+                 launch.record.launch_index, error->c_str());
     (void)cudaGetLastError();
     return;
   }
-  launch.record.buffer = std::move(*bytes);
-  sink_(std::move(launch.record), *launch.map);
+  launch.record.buffer = std::move(packed);
+  writes_.push(std::move(launch.record), *launch.map);
 }
 
 Expected<std::vector<uint8_t>> Drain::read_now(const DeviceBuffer &buffer) {

@@ -1,12 +1,15 @@
 // Recorded launches leave the device in the background (docs/guide.md, "Whole runs"): one host
 // thread waits for each launch's completion event, copies its compact buffer back on a copy
-// stream of its own, frees the device buffer and appends the launch to the run file. The
-// launching threads never synchronize; device memory in flight is bounded by a budget.
+// stream of its own into pinned memory, packs it into a reused buffer and frees the device
+// buffer; a second thread (WriteQueue) appends the packed launches to the run file meanwhile. The
+// launching threads never synchronize; device memory in flight is bounded by a budget, host
+// memory by the pinned staging and kWritesInFlight + 1 packed launches.
 #ifndef CUTRACE_SRC_CAPTURE_DRAIN_H
 #define CUTRACE_SRC_CAPTURE_DRAIN_H
 
 #include "device_buffer.h"
 #include "run_file.h"
+#include "write_queue.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -46,8 +49,10 @@ private:
 
 class Drain {
 public:
-  // Called by the drain thread with each launch's compact record, in completion order.
-  using Sink = std::function<void(LaunchRecord &&, const KernelMap &)>;
+  // Called by the writing thread with each launch's compact record, in completion order.
+  using Sink = WriteQueue::Sink;
+  // Packed launches waiting for or in the write: the copy of the next one overlaps the write.
+  static constexpr size_t kWritesInFlight = 2;
   // The run file the devices are described in.
   using File = std::function<RunFile &()>;
   Drain(InFlightBudget &budget, File file, Sink sink);
@@ -69,7 +74,6 @@ private:
 
   InFlightBudget &budget_;
   File file_;
-  Sink sink_;
   std::mutex mu_;
   std::condition_variable work_, idle_;
   std::deque<InFlight> queue_;
@@ -79,6 +83,7 @@ private:
   PinnedStaging staging_;                             // drain thread only
   std::map<const KernelMap *, uint32_t> longest_row_; // drain thread only: copy-size guesses
   std::mutex copy_mu_;
+  WriteQueue writes_; // last: destroyed (its queue written) before the copy side goes
 };
 
 } // namespace cutrace

@@ -70,8 +70,12 @@ namespace detail {
 void write_launch_outputs(const std::string &dir, const std::string &kernel, const Ctrace &raw,
                           const OutputFormats &formats);
 // Renders the finished run file `run_path` (`<dir>/<program>.<pid>.ctrace`) into the formats
-// asked for, beside it: `<program>.<pid>.html`, `.json`, `.perfetto.json`.
-void write_run_outputs(const std::string &run_path, const OutputFormats &formats);
+// asked for, beside it: `<program>.<pid>.html`, `.json`, `.perfetto.json`. `in_background`: by a
+// detached process that outlives the program (docs/launches.md, "At exit"); this returns at once,
+// having said on stderr where the files will be and when, and returns the renderer's pid.
+// Otherwise (CUTRACE_RENDER=exit, or no process could be started) before it returns.
+std::optional<int> write_run_outputs(const std::string &run_path, const OutputFormats &formats,
+                                     bool in_background);
 } // namespace detail
 
 } // namespace cutrace

@@ -48,8 +48,9 @@ std::string program_name() {
   return "program";
 }
 
-RunFile::RunFile(std::string dir, std::string launches, std::string kernels)
-    : dir_(std::move(dir)), launches_(std::move(launches)), kernels_(std::move(kernels)) {}
+RunFile::RunFile(std::string dir, std::string launches, std::string kernels, LaunchCoding coding)
+    : dir_(std::move(dir)), launches_(std::move(launches)), kernels_(std::move(kernels)),
+      coding_(coding) {}
 
 void RunFile::fail_locked(const std::string &why) {
   if (!failed_)
@@ -83,6 +84,7 @@ bool RunFile::open_locked() {
     Expected<RunWriter *> w = RunWriter::create(path, run_json);
     if (w) {
       writer_.reset(*w);
+      writer_->set_launch_coding(coding_);
       path_ = path;
       return true;
     }

@@ -18,8 +18,10 @@ namespace cutrace {
 
 class RunFile {
 public:
-  // `selection`: the launch selection in force, as text, for the RUN section.
-  RunFile(std::string dir, std::string launches, std::string kernels);
+  // `selection`: the launch selection in force, as text, for the RUN section; `coding`: how
+  // launch buffers are stored (CUTRACE_COMPRESS).
+  RunFile(std::string dir, std::string launches, std::string kernels,
+          LaunchCoding coding = LaunchCoding::plain);
 
   // The map's index in the run (adding its `MAP ` section the first time); nullopt when the
   // file cannot be created or written (the error is printed once).
@@ -41,6 +43,7 @@ private:
 
   std::mutex mu_;
   std::string dir_, launches_, kernels_;
+  LaunchCoding coding_;
   std::unique_ptr<RunWriter> writer_;
   bool failed_ = false, finished_ = false;
   std::string path_;

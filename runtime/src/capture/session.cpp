@@ -3,7 +3,7 @@
 // event right after its kernel is queued, and drains to the process's run file in the background.
 // Launches captured into a CUDA graph keep one buffer each, read at flush (the last replay). At
 // normal exit the run file is finished, one line says what was recorded, and the formats of
-// $CUTRACE_FORMAT are rendered from it.
+// $CUTRACE_FORMAT are rendered from it by a process of its own (docs/launches.md, "At exit").
 #include "session.h"
 #include "clock_alignment.h"
 #include "drain.h"
@@ -52,13 +52,15 @@ public:
       : budget_(megabytes_from_env("CUTRACE_POOL_MB", 1024)),
         drain_(
             budget_, [this]() -> RunFile & { return file(); },
-            [this](LaunchRecord &&r, const KernelMap &map) { write(std::move(r), map); }) {
+            [this](LaunchRecord &r, const KernelMap &map) { write(r, map); }) {
     enabled_ = !env_is("CUTRACE", "0");
     const char *dir = std::getenv("CUTRACE_OUTPUT");
     dir_ = (dir != nullptr && *dir != '\0') ? dir : "debug/";
     mapped_ = env_is("CUTRACE_MAPPED", "1");
     per_launch_ = env_is("CUTRACE_PER_LAUNCH", "1");
     skip_when_full_ = env_is("CUTRACE_POOL_FULL", "skip");
+    render_at_exit_ = render_at_exit_from_env();
+    coding_ = launch_coding_from_env();
     max_disk_bytes_ = megabytes_from_env("CUTRACE_MAX_MB", 4096);
     std::string note;
     set_selection(launch_selection_from_env(&note));
@@ -146,7 +148,7 @@ public:
     const std::string path = run_->finish(end_json());
     print_exit_line(path);
     if (!path.empty())
-      detail::write_run_outputs(path, default_output_formats());
+      detail::write_run_outputs(path, default_output_formats(), !render_at_exit_);
   }
 
   void enable(const char *dir, std::optional<Expected<LaunchSelection>> selection) {
@@ -184,6 +186,30 @@ private:
         .buffer_bytes();
   }
 
+  // CUTRACE_RENDER: `exit` renders before the program exits, `background` (the default) in a
+  // process that outlives it (docs/launches.md, "At exit").
+  static bool render_at_exit_from_env() {
+    const char *v = std::getenv("CUTRACE_RENDER");
+    if (v == nullptr || *v == '\0' || std::strcmp(v, "background") == 0)
+      return false;
+    if (std::strcmp(v, "exit") == 0)
+      return true;
+    std::fprintf(stderr,
+                 "cutrace: CUTRACE_RENDER=\"%s\" is not background or exit; using background\n", v);
+    return false;
+  }
+
+  // CUTRACE_COMPRESS: `delta` stores launch buffers delta-coded (docs/FORMAT.md, "Runs").
+  static LaunchCoding launch_coding_from_env() {
+    const char *v = std::getenv("CUTRACE_COMPRESS");
+    if (v == nullptr || *v == '\0' || std::strcmp(v, "none") == 0)
+      return LaunchCoding::plain;
+    if (std::strcmp(v, "delta") == 0)
+      return LaunchCoding::delta;
+    std::fprintf(stderr, "cutrace: CUTRACE_COMPRESS=\"%s\" is not none or delta; using none\n", v);
+    return LaunchCoding::plain;
+  }
+
   static bool capturing(cudaStream_t stream) {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
@@ -196,7 +222,8 @@ private:
   RunFile &file() {
     std::lock_guard<std::mutex> lock(file_mu_);
     if (run_ == nullptr)
-      run_ = std::make_unique<RunFile>(dir_, selection_.launches_text, selection_.kernels_text);
+      run_ = std::make_unique<RunFile>(dir_, selection_.launches_text, selection_.kernels_text,
+                                       coding_);
     return *run_;
   }
 
@@ -273,8 +300,8 @@ private:
     drain_.submit(std::move(launch));
   }
 
-  // Runs in the drain thread (and at flush, for graph launches).
-  void write(LaunchRecord &&record, const KernelMap &map) {
+  // Runs in the drain's writing thread (and at flush, for graph launches).
+  void write(const LaunchRecord &record, const KernelMap &map) {
     if (record.buffer.empty())
       return;
     if (per_launch_) // the single-launch files of earlier versions, when asked for
@@ -318,7 +345,7 @@ private:
       g.written_hash = hash;
       LaunchRecord r = g.launch.record;
       r.buffer = std::move(*bytes);
-      write(std::move(r), *g.launch.map);
+      write(r, *g.launch.map);
     }
     cudaSetDevice(current);
     (void)cudaGetLastError();
@@ -396,9 +423,10 @@ private:
   LaunchSelection selection_;
   bool selection_valid_ = false;
   std::string dir_;
-  bool mapped_ = false, per_launch_ = false, skip_when_full_ = false;
+  bool mapped_ = false, per_launch_ = false, skip_when_full_ = false, render_at_exit_ = false;
   bool exit_hook_registered_ = false, finished_ = false;
   uint64_t max_disk_bytes_ = 0;
+  LaunchCoding coding_ = LaunchCoding::plain;
   std::map<std::string, KernelCount, std::less<>> counts_;
   std::unordered_map<const KernelMap *, KernelCount *> by_map_;
   uint64_t skipped_by_selection_ = 0, sequence_ = 0, pool_waits_ = 0;

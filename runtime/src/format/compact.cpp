@@ -17,6 +17,13 @@ std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_e
 }
 
 std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows) {
+  std::vector<uint8_t> out;
+  compact_rows_into(full, rows, out);
+  return out;
+}
+
+void compact_rows_into(const BufferHeader &full, const RowsInMemory &rows,
+                       std::vector<uint8_t> &out) {
   BufferHeader h = full;
   const uint32_t record_bytes = h.record_bytes();
   // Slots up to the first unwritten one, as the decoder counts them.
@@ -31,8 +38,8 @@ std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &
   }
   h.version = std::max(h.version, kCompactFormatVersion); // 1 -> 2 (word 14 names it); 3 stays
   h.layout = BufferLayout::compact;
-  std::vector<uint8_t> out(kBufferHeaderBytes + uint64_t(h.num_rows) * kRowHeaderBytes +
-                           total * record_bytes);
+  // Every byte below is written: growing `out` zeroes only what it never held before.
+  out.resize(kBufferHeaderBytes + uint64_t(h.num_rows) * kRowHeaderBytes + total * record_bytes);
   encode_buffer_header(h, out.data());
   uint8_t *header_at = out.data() + kBufferHeaderBytes;
   uint8_t *record_at = header_at + uint64_t(h.num_rows) * kRowHeaderBytes;
@@ -44,7 +51,6 @@ std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &
     std::memcpy(record_at, rows.records_of(r), uint64_t(counts[r]) * record_bytes);
     record_at += uint64_t(counts[r]) * record_bytes;
   }
-  return out;
 }
 
 std::pair<uint64_t, uint64_t> buffer_extent_ns(const uint8_t *buffer, size_t size) {

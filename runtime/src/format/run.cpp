@@ -3,11 +3,14 @@
 #include <cutrace/run.h>
 
 #include "bytes.h"
+#include "delta_coding.h"
 #include "section_source.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <tuple>
 #include <unistd.h>
 
@@ -24,15 +27,19 @@ constexpr uint32_t kRunTag = tag("RUN "), kDeviceTag = tag("DEV "), kMapTag = ta
 // Section count of a run written as it goes: the sections run to the end of the file.
 constexpr uint32_t kSectionsToEnd = 0xFFFFFFFFu;
 constexpr uint32_t kLaunchFixedBytes = 64;
+// LNCH section flags: bit 0, the buffer is delta-coded: u64 its size, u32 the lag in words, then
+// the code (format/delta_coding.h).
+constexpr uint32_t kLaunchDeltaCoded = 1u, kCodedPrefixBytes = 12;
 using format::kPreambleBytes;
 using format::kSectionHeaderBytes;
 using E = Expected<Run>;
 
-std::vector<uint8_t> section(uint32_t section_tag, const uint8_t *data, size_t size) {
+std::vector<uint8_t> section(uint32_t section_tag, const uint8_t *data, size_t size,
+                             uint32_t flags = 0) {
   std::vector<uint8_t> out;
   out.reserve(kSectionHeaderBytes + size);
   bytes::append_u32(out, section_tag);
-  bytes::append_u32(out, 0); // flags, none defined
+  bytes::append_u32(out, flags);
   bytes::append_u64(out, size);
   out.insert(out.end(), data, data + size);
   return out;
@@ -53,6 +60,28 @@ void append(std::vector<uint8_t> &out, const std::vector<uint8_t> &more) {
   out.insert(out.end(), more.begin(), more.end());
 }
 
+// The launch section's 64 fixed bytes (docs/FORMAT.md, "Runs").
+void encode_launch_fields(const LaunchRecord &l, uint8_t *p) {
+  bytes::put_u32(p, l.map);
+  bytes::put_u32(p + 4, l.device);
+  bytes::put_u64(p + 8, l.stream);
+  bytes::put_u32(p + 16, l.launch_index);
+  bytes::put_u32(p + 20, l.flags);
+  for (int i = 0; i < 3; ++i) {
+    bytes::put_u32(p + 24 + 4 * i, l.grid[i]);
+    bytes::put_u32(p + 36 + 4 * i, l.block[i]);
+  }
+  bytes::put_u64(p + 48, l.host_enqueue_ns);
+  bytes::put_u64(p + 56, l.sequence);
+}
+
+// The coded form of a launch's buffer: its size, the lag, the code.
+void append_coded(const std::vector<uint8_t> &buffer, std::vector<uint8_t> &out) {
+  bytes::append_u64(out, buffer.size());
+  bytes::append_u32(out, format::kDeltaLagWords);
+  format::delta_encode(buffer.data(), buffer.size(), format::kDeltaLagWords, out);
+}
+
 LaunchRecord launch_from(const uint8_t *body, uint64_t length) {
   LaunchRecord l;
   l.map = bytes::u32(body);
@@ -67,6 +96,19 @@ LaunchRecord launch_from(const uint8_t *body, uint64_t length) {
   l.host_enqueue_ns = bytes::u64(body + 48);
   l.sequence = bytes::u64(body + 56);
   l.buffer.assign(body + kLaunchFixedBytes, body + length);
+  return l;
+}
+
+std::optional<LaunchRecord> coded_launch_from(const uint8_t *body, uint64_t length) {
+  if (length < kLaunchFixedBytes + kCodedPrefixBytes)
+    return std::nullopt;
+  LaunchRecord l = launch_from(body, kLaunchFixedBytes);
+  const uint8_t *coded = body + kLaunchFixedBytes;
+  const uint64_t size = bytes::u64(coded);
+  const uint32_t lag = bytes::u32(coded + 8);
+  const uint64_t code_bytes = length - kLaunchFixedBytes - kCodedPrefixBytes;
+  if (lag == 0 || !format::delta_decode(coded + kCodedPrefixBytes, code_bytes, size, lag, l.buffer))
+    return std::nullopt;
   return l;
 }
 
@@ -97,6 +139,7 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
     if (!in.read(header, sizeof header))
       return E::failure(in.error());
     const uint32_t section_tag = bytes::u32(header);
+    const uint32_t flags = bytes::u32(header + 4);
     const uint64_t length = bytes::u64(header + 8);
     if (length > in.left()) {
       run.problems.push_back("run truncated: section " + std::to_string(i) + " needs " +
@@ -126,7 +169,19 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
       run.end_json = text;
     else if (length < kLaunchFixedBytes)
       run.problems.push_back("launch section " + std::to_string(i) + " is too short; skipped");
-    else {
+    else if (flags & ~kLaunchDeltaCoded)
+      run.problems.push_back("launch section " + std::to_string(i) + " has unknown flags " +
+                             std::to_string(flags) + "; skipped");
+    else if (flags & kLaunchDeltaCoded) {
+      std::optional<LaunchRecord> l = coded_launch_from(body.data(), length);
+      if (!l)
+        run.problems.push_back("launch section " + std::to_string(i) +
+                               ": its delta-coded buffer is damaged; skipped");
+      else {
+        run.launches.push_back(std::move(*l));
+        keep_within(run.launches.back(), kept, options.max_buffer_bytes);
+      }
+    } else {
       run.launches.push_back(launch_from(body.data(), length));
       keep_within(run.launches.back(), kept, options.max_buffer_bytes);
     }
@@ -164,20 +219,13 @@ std::optional<std::string> preamble_problem(const uint8_t *data, size_t size) {
 
 } // namespace
 
-std::vector<uint8_t> encode_launch_section(const LaunchRecord &l) {
+std::vector<uint8_t> encode_launch_section(const LaunchRecord &l, LaunchCoding coding) {
   std::vector<uint8_t> body(kLaunchFixedBytes);
-  uint8_t *p = body.data();
-  bytes::put_u32(p, l.map);
-  bytes::put_u32(p + 4, l.device);
-  bytes::put_u64(p + 8, l.stream);
-  bytes::put_u32(p + 16, l.launch_index);
-  bytes::put_u32(p + 20, l.flags);
-  for (int i = 0; i < 3; ++i) {
-    bytes::put_u32(p + 24 + 4 * i, l.grid[i]);
-    bytes::put_u32(p + 36 + 4 * i, l.block[i]);
+  encode_launch_fields(l, body.data());
+  if (coding == LaunchCoding::delta) {
+    append_coded(l.buffer, body);
+    return section(kLaunchTag, body.data(), body.size(), kLaunchDeltaCoded);
   }
-  bytes::put_u64(p + 48, l.host_enqueue_ns);
-  bytes::put_u64(p + 56, l.sequence);
   body.insert(body.end(), l.buffer.begin(), l.buffer.end());
   return section(kLaunchTag, body.data(), body.size());
 }
@@ -233,12 +281,7 @@ Expected<RunWriter *> RunWriter::create(const std::string &path, const std::stri
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     return W::failure("cannot create '" + path + "': " + std::strerror(errno));
-  std::FILE *file = ::fdopen(fd, "wb");
-  if (file == nullptr) {
-    ::close(fd);
-    return W::failure("cannot open '" + path + "': " + std::strerror(errno));
-  }
-  auto *writer = new RunWriter(file, path);
+  auto *writer = new RunWriter(fd, path);
   std::optional<std::string> err = writer->write(preamble(kSectionsToEnd));
   if (!err)
     err = writer->write(text_section(kRunTag, run_json));
@@ -250,18 +293,47 @@ Expected<RunWriter *> RunWriter::create(const std::string &path, const std::stri
 }
 
 RunWriter::~RunWriter() {
-  if (file_ != nullptr)
-    std::fclose(file_);
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+// No user-space buffer: each section goes to the kernel whole (a crash loses at most the section
+// being written, which readers drop), and a launch's records are not copied on the way.
+std::optional<std::string> RunWriter::write_pieces(const void *const *data, const size_t *sizes,
+                                                   int n) {
+  if (fd_ < 0)
+    return "'" + path_ + "' is already finished";
+  constexpr int kMaxPieces = 8;
+  iovec iov[kMaxPieces];
+  int count = 0;
+  size_t total = 0;
+  for (int i = 0; i < n && count < kMaxPieces; ++i)
+    if (sizes[i] != 0) {
+      iov[count++] = {const_cast<void *>(data[i]), sizes[i]};
+      total += sizes[i];
+    }
+  for (iovec *at = iov; count > 0;) {
+    const ssize_t wrote = ::writev(fd_, at, count);
+    if (wrote < 0 && errno == EINTR)
+      continue;
+    if (wrote <= 0)
+      return "cannot write '" + path_ + "': " + std::strerror(wrote < 0 ? errno : EIO);
+    for (size_t left = size_t(wrote); left > 0;) { // a short write: move past what went out
+      const size_t step = std::min(left, at->iov_len);
+      at->iov_base = static_cast<uint8_t *>(at->iov_base) + step;
+      at->iov_len -= step, left -= step;
+      if (at->iov_len == 0)
+        ++at, --count;
+    }
+  }
+  bytes_ += total;
+  return std::nullopt;
 }
 
 std::optional<std::string> RunWriter::write(const std::vector<uint8_t> &data) {
-  if (file_ == nullptr)
-    return "'" + path_ + "' is already finished";
-  // Flushed per section: a crash loses at most the section being written (readers drop it).
-  if (std::fwrite(data.data(), 1, data.size(), file_) != data.size() || std::fflush(file_) != 0)
-    return "cannot write '" + path_ + "': " + std::strerror(errno);
-  bytes_ += data.size();
-  return std::nullopt;
+  const void *piece = data.data();
+  const size_t size = data.size();
+  return write_pieces(&piece, &size, 1);
 }
 
 std::optional<std::string> RunWriter::add_device(const std::string &device_json) {
@@ -271,13 +343,28 @@ std::optional<std::string> RunWriter::add_map(const std::string &map_json) {
   return write(text_section(kMapTag, map_json));
 }
 std::optional<std::string> RunWriter::add_launch(const LaunchRecord &launch) {
-  return write(encode_launch_section(launch));
+  // The section header and the launch's fixed fields, then its buffer (or its code) where it
+  // lies.
+  const bool coded = coding_ == LaunchCoding::delta;
+  if (coded) {
+    coded_.clear();
+    append_coded(launch.buffer, coded_);
+  }
+  const std::vector<uint8_t> &body = coded ? coded_ : launch.buffer;
+  uint8_t head[kSectionHeaderBytes + kLaunchFixedBytes];
+  bytes::put_u32(head, kLaunchTag);
+  bytes::put_u32(head + 4, coded ? kLaunchDeltaCoded : 0);
+  bytes::put_u64(head + 8, kLaunchFixedBytes + body.size());
+  encode_launch_fields(launch, head + kSectionHeaderBytes);
+  const void *pieces[2] = {head, body.data()};
+  const size_t sizes[2] = {sizeof head, body.size()};
+  return write_pieces(pieces, sizes, 2);
 }
 std::optional<std::string> RunWriter::finish(const std::string &end_json) {
   std::optional<std::string> err = write(text_section(kEndTag, end_json));
-  if (file_ != nullptr && std::fclose(file_) != 0 && !err)
+  if (fd_ >= 0 && ::close(fd_) != 0 && !err)
     err = "cannot close '" + path_ + "': " + std::strerror(errno);
-  file_ = nullptr;
+  fd_ = -1;
   return err;
 }
 

@@ -17,7 +17,10 @@ void warn_once(const OutputFormats &formats) {
 }
 } // namespace
 
-void write_run_outputs(const std::string &, const OutputFormats &formats) { warn_once(formats); }
+std::optional<int> write_run_outputs(const std::string &, const OutputFormats &formats, bool) {
+  warn_once(formats);
+  return std::nullopt;
+}
 
 void write_launch_outputs(const std::string &dir, const std::string &kernel, const Ctrace &raw,
                           const OutputFormats &formats) {
