@@ -38,6 +38,27 @@ std::string residue(llvm::StringRef Buffer, const LineCluster &C) {
   return Text;
 }
 
+/// True when the line ending at Newline (a '\n' or the buffer's end) ends in a line splice:
+/// a backslash, then only horizontal space (which Clang and GCC also accept), then the newline.
+bool endsWithSplice(llvm::StringRef Buffer, unsigned Newline) {
+  if (Newline >= Buffer.size())
+    return false;
+  unsigned Back = Newline;
+  if (Back > 0 && Buffer[Back - 1] == '\r')
+    --Back;
+  while (Back > 0 && isHorizontalSpace(Buffer[Back - 1]))
+    --Back;
+  return Back > 0 && Buffer[Back - 1] == '\\';
+}
+
+/// The '\n' ending a // comment that starts at Begin: the first one not spliced to the next line.
+size_t lineCommentEnd(llvm::StringRef Text, size_t Begin) {
+  for (size_t NL = Text.find('\n', Begin); NL != llvm::StringRef::npos; NL = Text.find('\n', NL + 1))
+    if (!endsWithSplice(Text, static_cast<unsigned>(NL)))
+      return NL;
+  return llvm::StringRef::npos;
+}
+
 /// True when the residue holds only whitespace and comments that close on these lines: a
 /// comment beside an annotation is about the annotation and goes with it.
 bool onlySpaceAndComments(llvm::StringRef Residue) {
@@ -46,7 +67,7 @@ bool onlySpaceAndComments(llvm::StringRef Residue) {
     if (Residue.empty())
       return true;
     if (Residue.starts_with("//")) {
-      size_t NL = Residue.find('\n');
+      size_t NL = lineCommentEnd(Residue, 0);
       if (NL == llvm::StringRef::npos)
         return true;
       Residue = Residue.substr(NL);
@@ -131,7 +152,12 @@ std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> S
     Clusters.front().Begin = std::max(Clusters.front().Begin, 3u);
   for (const LineCluster &C : Clusters) {
     std::string Residue = residue(Buffer, C);
-    if (onlySpaceAndComments(Residue))
+    // A splice at the end of the cluster's last line (a `// comment \`) joins the next line to
+    // it, and one at the end of the line before joins it to the cluster: deleting the whole
+    // lines would move code into or out of a comment or a directive. Only the statements go.
+    bool Spliced = endsWithSplice(Buffer, C.End) ||
+                   (C.Begin > 0 && Buffer[C.Begin - 1] == '\n' && endsWithSplice(Buffer, C.Begin - 1));
+    if (!Spliced && onlySpaceAndComments(Residue))
       deleteWholeLines(Buffer, C, Deletions);
     else
       deleteInline(Buffer, Lines, C, Residue, Deletions);
