@@ -36,6 +36,8 @@ MacroOrigins::MacroOrigins(const std::vector<RawToken> &Tokens) : Tokens(Tokens)
       M.Begin = std::min(J + 1, End);
     }
     M.End = End;
+    if (M.FunctionLike)
+      FunctionLike.insert(M.Name);
     Macros.push_back(M);
   }
   classify();
@@ -96,10 +98,7 @@ bool MacroOrigins::producesAnnotation(size_t I) const {
   if (Open >= Tokens.size() || Tokens[Open].Kind != clang::tok::l_paren)
     return false;
   bool Pastes = Pasting.contains(Name);
-  bool FileMacro = Pastes || std::any_of(Macros.begin(), Macros.end(), [&](const Macro &M) {
-                     return M.FunctionLike && M.Name == Name;
-                   });
-  if (!FileMacro)
+  if (!Pastes && !FunctionLike.contains(Name))
     return false;
   // The arguments: an annotation name passed to the macro is called by its body; a piece of one
   // can be pasted into one.

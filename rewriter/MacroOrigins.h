@@ -30,7 +30,7 @@ private:
   };
   const std::vector<RawToken> &Tokens;
   std::vector<Macro> Macros;
-  llvm::StringSet<> Annotating, Pasting, Fragment;
+  llvm::StringSet<> Annotating, Pasting, Fragment, FunctionLike;
 
   void classify();
 };

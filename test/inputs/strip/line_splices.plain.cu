@@ -1,5 +1,4 @@
 // Strip rule: a line splice (`\` at the end of a line) keeps the lines it joins: only the statement goes.
-#include <cutrace/trace.h>
 
 __global__ void k(int *x) {
   // note \
