@@ -1,4 +1,4 @@
-// EXPECT: 8:8: annotation after a label may not end its block: stripping it would leave the label without a statement
+// EXPECT: 8:7: annotation after a label may not end its block: stripping it would leave the label without a statement
 #include <cutrace/trace.h>
 
 __global__ void k(int *x) {

@@ -1,4 +1,4 @@
-// EXPECT: 7:10: annotation may not be the sole, unbraced body of 'do'
+// EXPECT: 7:12: annotation may not be the sole, unbraced body of 'do'
 #include <cutrace/trace.h>
 
 __global__ void k(int *x) {

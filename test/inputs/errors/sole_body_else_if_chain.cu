@@ -1,4 +1,4 @@
-// EXPECT: 9:5: annotation may not be the sole, unbraced body of 'if'
+// EXPECT: 10:5: annotation may not be the sole, unbraced body of 'if'
 #include <cutrace/trace.h>
 
 __global__ void k(int *x) {

@@ -1,4 +1,4 @@
-// EXPECT: 11:5: annotation may not be the sole, unbraced body of 'while'
+// EXPECT: 12:5: annotation may not be the sole, unbraced body of 'while'
 #include <cutrace/trace.h>
 
 __global__ void k(int *x) {
