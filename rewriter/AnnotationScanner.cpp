@@ -406,8 +406,13 @@ private:
         Pending.insert(Pending.end(), More.begin(), More.end());
       }
     }
+    if (Owner.empty() && Neighbours.pragmaBefore(First))
+      Owner = "pragma";
     if (Owner == "statement")
       report(A.MacroOffset, "annotation must be a whole statement inside a function body");
+    else if (Owner == "pragma")
+      report(A.MacroOffset, "annotation may not follow a '#pragma' directly: the pragma would "
+                            "apply to the next statement once strip removes the annotation");
     else if (!Owner.empty())
       report(A.MacroOffset, "annotation may not be the sole, unbraced body of '" + Owner + "'");
     else if (Labelled)

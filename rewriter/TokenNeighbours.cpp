@@ -61,6 +61,11 @@ void TokenNeighbours::walkBack(int J, std::vector<int> &Out) {
   Out.insert(Out.end(), Found.begin(), Found.end());
 }
 
+bool TokenNeighbours::pragmaBefore(size_t I) {
+  backFrom(static_cast<int>(I) - 1);
+  return PragmaMemo[static_cast<int>(I) - 1];
+}
+
 void TokenNeighbours::walkForward(int J, std::vector<int> &Out) {
   std::vector<int> Found = forwardFrom(J);
   Out.insert(Out.end(), Found.begin(), Found.end());
@@ -72,10 +77,15 @@ std::vector<int> TokenNeighbours::backFrom(int J) {
     return It->second;
   std::vector<int> Out;
   int Start = J;
+  bool Pragma = false;
   while (J >= 0 && Tokens[J].InDirective) {
     int Hash = DirectiveOf[J];
     switch (KindOf[Hash]) {
     case Conditional::None:
+      Pragma |= Hash + 1 < static_cast<int>(Tokens.size()) && !Tokens[Hash + 1].StartsLine &&
+                Tokens[Hash + 1].isIdentifier("pragma");
+      J = Hash - 1;
+      continue;
     case Conditional::If: // the start of the branch we are in: go on before the group
       J = Hash - 1;
       continue;
@@ -86,10 +96,14 @@ std::vector<int> TokenNeighbours::backFrom(int J) {
       // Coming from after the group: the last token of any branch, or before the group when
       // no branch is taken.
       const std::vector<int> &G = Group[Hash];
-      for (size_t B = 1; B < G.size(); ++B)
+      for (size_t B = 1; B < G.size(); ++B) {
         walkBack(G[B] - 1, Out);
-      if (!hasElse(Tokens, G))
+        Pragma |= PragmaMemo[G[B] - 1];
+      }
+      if (!hasElse(Tokens, G)) {
         walkBack(G.front() - 1, Out);
+        Pragma |= PragmaMemo[G.front() - 1];
+      }
       J = -2; // done: the branches continued the walk
       break;
     }
@@ -100,6 +114,7 @@ std::vector<int> TokenNeighbours::backFrom(int J) {
   if (J >= -1)
     Out.push_back(J);
   sortUnique(Out);
+  PragmaMemo[Start] = Pragma;
   return BeforeMemo[Start] = Out;
 }
 

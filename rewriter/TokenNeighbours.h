@@ -20,6 +20,9 @@ public:
   /// Indices of the code tokens that come right after token I in some configuration, sorted;
   /// Tokens.size() stands for the end of the file.
   std::vector<int> after(size_t I);
+  /// True when, in some configuration, a `#pragma` stands between token I and the code token
+  /// before it: such a pragma applies to the statement that starts at I.
+  bool pragmaBefore(size_t I);
 
 private:
   enum class Conditional { None, If, ElseOrElif, Endif };
@@ -28,6 +31,7 @@ private:
   std::vector<Conditional> KindOf;     // by '#' index
   std::vector<std::vector<int>> Group; // by '#' index of a conditional: its group's '#'s, in order
   std::map<int, std::vector<int>> BeforeMemo, AfterMemo;
+  std::map<int, bool> PragmaMemo; // by start of a backward walk: it crossed a #pragma
 
   void walkBack(int J, std::vector<int> &Out);
   void walkForward(int J, std::vector<int> &Out);

@@ -112,6 +112,20 @@ TEST(SoleBody, IfConstexprRangeForAndElseIfAreStatementsWithABody) {
             "4:5: " + SoleBody + "'if'\n");
 }
 
+TEST(SoleBody, AnnotationRightAfterAPragmaIsRefusedInAnyConfiguration) {
+  // `#pragma unroll` applies to the next statement: the annotation, until strip removes it.
+  const std::string Pragma = "annotation may not follow a '#pragma' directly: the pragma would "
+                             "apply to the next statement once strip removes the annotation\n";
+  EXPECT_EQ(problems("void f(int *x) {\n#pragma unroll 1\n  TRACE_RECORD(\"a\");\n"
+                     "  for (int i = 0; i < 4; ++i) x[i] = i;\n}\n"),
+            "3:3: " + Pragma);
+  EXPECT_EQ(problems("void f(int *x) {\n#pragma unroll 1\n#ifdef A\n  x[0] = 0;\n#endif\n"
+                     "  TRACE_RECORD(\"a\");\n}\n"),
+            "6:3: " + Pragma);
+  EXPECT_EQ(problems("void f(int *x) {\n#pragma unroll 1\n  x[0] = 0;\n  TRACE_RECORD(\"a\");\n}\n"),
+            "");
+}
+
 // ----- labels
 
 TEST(Labels, LabelledAnnotationAsSoleBodyIsRefused) {
