@@ -116,7 +116,17 @@ void deleteInline(llvm::StringRef Buffer, const LineIndex &Lines, const LineClus
       unsigned Begin = S.Begin;
       while (Begin > LineBegin && isHorizontalSpace(Buffer[Begin - 1]))
         --Begin;
-      Out.push_back({Begin, S.End});
+      // `lbl: TRACE_RECORD("a");::f();` must not become `lbl:::f();` (nor `:` + `>` the digraph
+      // `:>`): a space that separated them stays, or else the statement's ';' does.
+      unsigned End = S.End;
+      if (Begin > 0 && Buffer[Begin - 1] == ':' && End < Buffer.size() &&
+          (Buffer[End] == ':' || Buffer[End] == '>')) {
+        if (Begin < S.Begin)
+          ++Begin;
+        else if (Buffer[End - 1] == ';')
+          --End;
+      }
+      Out.push_back({Begin, End});
     } else {
       unsigned End = S.End;
       while (End < Buffer.size() && isHorizontalSpace(Buffer[End]))

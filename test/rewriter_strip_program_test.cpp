@@ -155,6 +155,14 @@ TEST(Labels, LabelledAnnotationFollowedByAStatementOrLabelIsStripped) {
             "void f(int *x) {\n  switch (x[0]) {\n  case 1:\n  case 2: x[0] = 1;\n  }\n}\n");
 }
 
+TEST(Labels, StrippingNeverGluesALabelsColonToTheNextToken) {
+  // `lbl:::f()` would read as `lbl` `::` `:f`; `case 1::>` as the digraph `:>`.
+  EXPECT_EQ(strip("void f() {\nlbl: TRACE_RECORD(\"a\");::g();\n}\n"),
+            "void f() {\nlbl: ::g();\n}\n");
+  EXPECT_EQ(strip("void f() {\nlbl:TRACE_RECORD(\"a\");::g();\n}\n"),
+            "void f() {\nlbl:;::g();\n}\n");
+}
+
 // ----- annotations produced by the file's own macros
 
 TEST(MacroOrigin, TokenPastingIntoAnAnnotationNameIsRefused) {
