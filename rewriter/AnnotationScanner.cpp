@@ -135,6 +135,22 @@ private:
       if (Spelled == "<cutrace/trace.h>" || Spelled == "\"cutrace/trace.h\"")
         Result.IncludeDirectives.push_back(
             {Tokens[Hash].Offset, logicalLineEnd(Tokens[Hash].Offset)});
+    } else if (Name.isIdentifier("define") && Hash + 2 < End &&
+               findSpelling(Tokens[Hash + 2].Text)) {
+      // A fallback `#define TRACE_RECORD(...)` with nothing after it is the no-op strip assumes;
+      // one that expands to code makes the annotated program differ from the stripped one.
+      size_t Body = Hash + 3;
+      if (Body < End && Tokens[Body].Kind == clang::tok::l_paren &&
+          Tokens[Body].Offset == Tokens[Hash + 2].end()) {
+        while (Body < End && Tokens[Body].Kind != clang::tok::r_paren)
+          ++Body;
+        ++Body; // past the parameter list
+      }
+      if (Body < End)
+        report(Tokens[Hash + 2].Offset,
+               "the file may define " + Tokens[Hash + 2].Text.str() +
+                   " only as an empty macro: strip deletes its uses, so a definition that "
+                   "expands to code would change the program");
     }
   }
 

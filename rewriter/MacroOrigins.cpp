@@ -63,16 +63,18 @@ void MacroOrigins::classify() {
         }
         bool Pasted = (J > M.Begin && Tokens[J - 1].Kind == clang::tok::hashhash) ||
                       (J + 1 < M.End && Tokens[J + 1].Kind == clang::tok::hashhash);
-        if (!Pasted)
+        if (!Pasted || Param)
           Joined.clear();
         if (!Param) {
-          Joined += T.Text.str();
           if (findSpelling(T.Text) || Annotating.contains(T.Text) ||
               (Pasted && (isAnnotationNamePiece(T.Text) || Fragment.contains(T.Text))))
             Annotates = true;
-          for (const AnnotationSpelling &S : annotationSpellings())
-            if (llvm::StringRef(Joined).contains(S.Macro))
-              Annotates = true;
+          if (Pasted) {
+            Joined += T.Text.str();
+            for (const AnnotationSpelling &S : annotationSpellings())
+              if (llvm::StringRef(Joined).contains(S.Macro))
+                Annotates = true;
+          }
           if (Pasting.contains(T.Text))
             Pastes = true;
           if (isAnnotationNamePiece(T.Text) || Fragment.contains(T.Text))

@@ -53,7 +53,8 @@ bool endsWithSplice(llvm::StringRef Buffer, unsigned Newline) {
 
 /// The '\n' ending a // comment that starts at Begin: the first one not spliced to the next line.
 size_t lineCommentEnd(llvm::StringRef Text, size_t Begin) {
-  for (size_t NL = Text.find('\n', Begin); NL != llvm::StringRef::npos; NL = Text.find('\n', NL + 1))
+  for (size_t NL = Text.find('\n', Begin); NL != llvm::StringRef::npos;
+       NL = Text.find('\n', NL + 1))
     if (!endsWithSplice(Text, static_cast<unsigned>(NL)))
       return NL;
   return llvm::StringRef::npos;
@@ -165,8 +166,8 @@ std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> S
     // A splice at the end of the cluster's last line (a `// comment \`) joins the next line to
     // it, and one at the end of the line before joins it to the cluster: deleting the whole
     // lines would move code into or out of a comment or a directive. Only the statements go.
-    bool Spliced = endsWithSplice(Buffer, C.End) ||
-                   (C.Begin > 0 && Buffer[C.Begin - 1] == '\n' && endsWithSplice(Buffer, C.Begin - 1));
+    bool Spliced = endsWithSplice(Buffer, C.End) || (C.Begin > 0 && Buffer[C.Begin - 1] == '\n' &&
+                                                     endsWithSplice(Buffer, C.Begin - 1));
     if (!Spliced && onlySpaceAndComments(Residue))
       deleteWholeLines(Buffer, C, Deletions);
     else

@@ -24,8 +24,8 @@ TokenNeighbours::TokenNeighbours(const std::vector<RawToken> &Tokens)
     if (Name == "if" || Name == "ifdef" || Name == "ifndef") {
       KindOf[Hash] = Conditional::If;
       Open.push_back({Hash});
-    } else if (!Open.empty() && (Name == "else" || Name == "elif" || Name == "elifdef" ||
-                                 Name == "elifndef")) {
+    } else if (!Open.empty() &&
+               (Name == "else" || Name == "elif" || Name == "elifdef" || Name == "elifndef")) {
       KindOf[Hash] = Conditional::ElseOrElif;
       Open.back().push_back(Hash);
     } else if (!Open.empty() && Name == "endif") {

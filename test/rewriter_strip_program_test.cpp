@@ -122,17 +122,19 @@ TEST(SoleBody, AnnotationRightAfterAPragmaIsRefusedInAnyConfiguration) {
   EXPECT_EQ(problems("void f(int *x) {\n#pragma unroll 1\n#ifdef A\n  x[0] = 0;\n#endif\n"
                      "  TRACE_RECORD(\"a\");\n}\n"),
             "6:3: " + Pragma);
-  EXPECT_EQ(problems("void f(int *x) {\n#pragma unroll 1\n  x[0] = 0;\n  TRACE_RECORD(\"a\");\n}\n"),
-            "");
+  EXPECT_EQ(
+      problems("void f(int *x) {\n#pragma unroll 1\n  x[0] = 0;\n  TRACE_RECORD(\"a\");\n}\n"), "");
 }
 
 // ----- labels
 
 TEST(Labels, LabelledAnnotationAsSoleBodyIsRefused) {
-  EXPECT_EQ(problems("void f(int *x) {\n  if (x[0])\n  lbl: TRACE_RECORD(\"a\");\n  x[1] = 1;\n}\n"),
-            "3:8: " + SoleBody + "'if'\n");
-  EXPECT_EQ(problems("void f(int *x) {\n  switch (x[0])\n  case 1: default: TRACE_RECORD(\"a\");\n}\n"),
-            "3:20: " + SoleBody + "'switch'\n");
+  EXPECT_EQ(
+      problems("void f(int *x) {\n  if (x[0])\n  lbl: TRACE_RECORD(\"a\");\n  x[1] = 1;\n}\n"),
+      "3:8: " + SoleBody + "'if'\n");
+  EXPECT_EQ(
+      problems("void f(int *x) {\n  switch (x[0])\n  case 1: default: TRACE_RECORD(\"a\");\n}\n"),
+      "3:20: " + SoleBody + "'switch'\n");
 }
 
 TEST(Labels, LabelledAnnotationBeforeTheClosingBraceIsRefused) {
@@ -195,10 +197,28 @@ TEST(MacroOrigin, AnAnnotationNamePassedToAMacroIsRefused) {
             "3:3: " + ByMacro + "'CALL'\n");
 }
 
+TEST(MacroOrigin, LookalikeNamesInReplacementListsAreNotAnnotations) {
+  EXPECT_EQ(
+      problems("#define MY_TRACE_RECORD(v) ((v) + 1)\n#define TWICE(v) MY_TRACE_RECORD(v) * 2\n"
+               "void f(int *x) {\n  x[0] = TWICE(x[1]);\n}\n"),
+      "");
+}
+
 TEST(MacroOrigin, PastingMacrosWithUnrelatedArgumentsAreAccepted) {
   EXPECT_EQ(problems("#define CAT(a,b) a##b\nvoid f(int *x) {\n  int CAT(my, var) = 1;\n"
                      "  TRACE_RECORD(\"a\", CAT(my, var));\n}\n"),
             "");
+}
+
+TEST(MacroOrigin, TheFileMayDefineAnAnnotationOnlyAsAnEmptyMacro) {
+  EXPECT_EQ(
+      problems("#ifndef TRACE_RECORD\n#define TRACE_RECORD(...)\n#endif\n#define TRACE_DAG\n"), "");
+  EXPECT_EQ(problems("#define TRACE_RECORD(...) x[0]++\n"),
+            "1:9: the file may define TRACE_RECORD only as an empty macro: strip deletes its uses, "
+            "so a definition that expands to code would change the program\n");
+  EXPECT_EQ(problems("#define TRACE_RANGE ::other::range\n"),
+            "1:9: the file may define TRACE_RANGE only as an empty macro: strip deletes its uses, "
+            "so a definition that expands to code would change the program\n");
 }
 
 } // namespace
