@@ -50,6 +50,12 @@ bool hasElse(const std::vector<RawToken> &Tokens, const std::vector<int> &Group)
       return true;
   return false;
 }
+/// `#if 0`: a branch no configuration takes (code commented out), so it precedes nothing.
+bool neverTaken(const std::vector<RawToken> &Tokens, int Hash) {
+  size_t I = static_cast<size_t>(Hash);
+  return I + 2 < Tokens.size() && Tokens[I + 1].isIdentifier("if") && Tokens[I + 2].Text == "0" &&
+         (I + 3 == Tokens.size() || Tokens[I + 3].StartsLine);
+}
 void sortUnique(std::vector<int> &V) {
   std::sort(V.begin(), V.end());
   V.erase(std::unique(V.begin(), V.end()), V.end());
@@ -97,6 +103,8 @@ std::vector<int> TokenNeighbours::backFrom(int J) {
       // no branch is taken.
       const std::vector<int> &G = Group[Hash];
       for (size_t B = 1; B < G.size(); ++B) {
+        if (neverTaken(Tokens, G[B - 1]))
+          continue;
         walkBack(G[B] - 1, Out);
         Pragma |= PragmaMemo[G[B] - 1];
       }
@@ -142,6 +150,8 @@ std::vector<int> TokenNeighbours::forwardFrom(int J) {
       // Entering the group: the first token of any branch, or after it when none is taken.
       const std::vector<int> &G = Group[Hash];
       for (size_t B = 0; B + 1 < G.size(); ++B) {
+        if (neverTaken(Tokens, G[B]))
+          continue;
         int First = G[B] + 1;
         while (First < End && Tokens[First].InDirective && !Tokens[First].StartsLine)
           ++First;

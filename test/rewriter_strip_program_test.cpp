@@ -90,6 +90,15 @@ TEST(SoleBody, AnnotationAfterACompleteIfdefElseWithStatementsIsAccepted) {
             "");
 }
 
+TEST(SoleBody, CodeCommentedOutWithIfZeroPrecedesNothing) {
+  EXPECT_EQ(problems("void f(int *x) {\n  x[0] = 1;\n#if 0\n  if (x[1])\n#endif\n"
+                     "  TRACE_RECORD(\"a\");\n}\n"),
+            "");
+  EXPECT_EQ(problems("void f(int *x) {\n  x[0] = 1;\n#if DEBUG\n  if (x[1])\n#endif\n"
+                     "  TRACE_RECORD(\"a\");\n}\n"),
+            "6:3: " + SoleBody + "'if'\n");
+}
+
 TEST(SoleBody, EveryElifBranchAndPragmasAreLookedThrough) {
   EXPECT_EQ(problems("void f(int *x) {\n  while (x[0])\n#if A\n    x[0]--;\n#elif B\n"
                      "#pragma unroll\n    TRACE_RECORD(\"a\");\n#else\n    x[0] = 0;\n#endif\n}\n"),
