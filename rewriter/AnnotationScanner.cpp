@@ -375,6 +375,8 @@ private:
     if (T.Kind == clang::tok::r_paren && T.MatchingOpen >= 0) {
       // The '(' may be the first code token of the file (only directives before it).
       int Keyword = previousCodeToken(T.MatchingOpen);
+      if (Keyword >= 0 && Tokens[Keyword].isIdentifier("_Pragma")) // as `#pragma` is
+        return "pragma";
       if (Keyword >= 0 && Tokens[Keyword].isIdentifier("constexpr")) // if constexpr (...)
         Keyword = previousCodeToken(Keyword);
       for (llvm::StringRef Kw : {"if", "for", "while", "switch"})

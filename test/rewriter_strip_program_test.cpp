@@ -131,6 +131,8 @@ TEST(SoleBody, AnnotationRightAfterAPragmaIsRefusedInAnyConfiguration) {
   EXPECT_EQ(problems("void f(int *x) {\n#pragma unroll 1\n#ifdef A\n  x[0] = 0;\n#endif\n"
                      "  TRACE_RECORD(\"a\");\n}\n"),
             "6:3: " + Pragma);
+  EXPECT_EQ(problems("void f(int *x) {\n  _Pragma(\"unroll 1\")\n  TRACE_RECORD(\"a\");\n}\n"),
+            "3:3: " + Pragma);
   EXPECT_EQ(
       problems("void f(int *x) {\n#pragma unroll 1\n  x[0] = 0;\n  TRACE_RECORD(\"a\");\n}\n"), "");
 }
