@@ -38,25 +38,30 @@ std::string residue(llvm::StringRef Buffer, const LineCluster &C) {
   return Text;
 }
 
-/// True when the line ending at Newline (a '\n' or the buffer's end) ends in a line splice:
-/// a backslash, then only horizontal space (which Clang and GCC also accept), then the newline.
+/// True when the line ending at Newline (a '\n', a '\r', or the buffer's end) ends in a line
+/// splice: a backslash, then only horizontal space (which Clang and GCC also accept), then the
+/// newline.
 bool endsWithSplice(llvm::StringRef Buffer, unsigned Newline) {
   if (Newline >= Buffer.size())
     return false;
   unsigned Back = Newline;
-  if (Back > 0 && Buffer[Back - 1] == '\r')
+  if (Buffer[Back] == '\n' && Back > 0 && Buffer[Back - 1] == '\r')
     --Back;
   while (Back > 0 && isHorizontalSpace(Buffer[Back - 1]))
     --Back;
   return Back > 0 && Buffer[Back - 1] == '\\';
 }
 
-/// The '\n' ending a // comment that starts at Begin: the first one not spliced to the next line.
+/// Where a // comment that starts at Begin ends: the first line end not spliced to the next
+/// line. A lone '\r' ends a line for the lexer (and the comment with it), as '\n' does.
 size_t lineCommentEnd(llvm::StringRef Text, size_t Begin) {
-  for (size_t NL = Text.find('\n', Begin); NL != llvm::StringRef::npos;
-       NL = Text.find('\n', NL + 1))
+  for (size_t NL = Text.find_first_of("\r\n", Begin); NL != llvm::StringRef::npos;
+       NL = Text.find_first_of("\r\n", NL + 1)) {
+    if (Text[NL] == '\r' && NL + 1 < Text.size() && Text[NL + 1] == '\n')
+      ++NL; // CRLF: one line end, judged at its '\n'
     if (!endsWithSplice(Text, static_cast<unsigned>(NL)))
       return NL;
+  }
   return llvm::StringRef::npos;
 }
 

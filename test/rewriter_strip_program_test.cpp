@@ -65,6 +65,13 @@ TEST(StripSplices, BlockCommentClosingOnALaterLineStays) {
             "{\n  /* x\n  */ y = 1;\n}\n");
 }
 
+TEST(StripSplices, LoneCarriageReturnEndsTheTrailingComment) {
+  // `// c` ends at the '\r': `x[0] = 1;` after it is code, and stays.
+  EXPECT_EQ(strip("{\n  TRACE_RECORD(\"a\"); // c\r  x[0] = 1;\n}\n"),
+            "{\n  // c\r  x[0] = 1;\n}\n");
+  EXPECT_EQ(strip("{\n  TRACE_RECORD(\"a\"); // c \\\r  x[0] = 1;\n}\n"), "{\n}\n");
+}
+
 TEST(StripSplices, TrigraphIsNotASplice) {
   // C++17 has no trigraphs (nvcc warns "trigraph ??/ ignored"): the comment ends with its line.
   EXPECT_EQ(strip("{\n  TRACE_RECORD(\"a\"); // ??/\n  x = 1;\n}\n"), "{\n  x = 1;\n}\n");
