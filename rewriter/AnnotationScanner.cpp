@@ -1,12 +1,11 @@
 #include "AnnotationScanner.h"
 
-#include "RawTokens.h"
 #include "MacroOrigins.h"
+#include "RawTokens.h"
 #include "TokenNeighbours.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include <set>
 
 namespace cutrace {
