@@ -106,6 +106,16 @@ TEST(SoleBody, CodeCommentedOutWithIfZeroPrecedesNothing) {
             "6:3: " + SoleBody + "'if'\n");
 }
 
+TEST(SoleBody, NestedGroupsAreWalkedBranchByBranch) {
+  const std::string Head = "void f(int *x) {\n  if (x[0])\n#if A\n    x[1] = 1;\n#elif B\n#if C\n";
+  EXPECT_EQ(problems(Head + "    x[1] = 3;\n#else\n    x[1] = 4;\n#endif\n#else\n    x[1] = 2;\n"
+                            "#endif\n  TRACE_RECORD(\"a\");\n}\n"),
+            "");
+  EXPECT_EQ(problems(Head + "    x[1] = 3;\n#endif\n#else\n    x[1] = 2;\n#endif\n"
+                            "  TRACE_RECORD(\"a\");\n}\n"),
+            "12:3: " + SoleBody + "'if'\n");
+}
+
 TEST(SoleBody, EveryElifBranchAndPragmasAreLookedThrough) {
   EXPECT_EQ(problems("void f(int *x) {\n  while (x[0])\n#if A\n    x[0]--;\n#elif B\n"
                      "#pragma unroll\n    TRACE_RECORD(\"a\");\n#else\n    x[0] = 0;\n#endif\n}\n"),
@@ -166,6 +176,17 @@ TEST(Labels, LabelledAnnotationBeforeTheClosingBraceIsRefused) {
 TEST(Labels, LabelledAnnotationBeforeABraceInOneConfigurationIsRefused) {
   EXPECT_EQ(problems("void f(int *x) {\n  switch (x[0]) {\n  default: TRACE_RECORD(\"a\");\n"
                      "#ifdef A\n    x[0] = 1;\n#endif\n  }\n}\n"),
+            "3:12: " + LabelAtEnd);
+}
+
+TEST(Labels, LabelledAnnotationFollowedByAStatementInEveryConfigurationIsAccepted) {
+  EXPECT_EQ(problems("void f(int *x) {\n  switch (x[0]) {\n  default: TRACE_RECORD(\"a\");\n"
+                     "#if A\n    x[0] = 1;\n#elif B\n#if C\n    x[0] = 3;\n#else\n    x[0] = 4;\n"
+                     "#endif\n#else\n    x[0] = 2;\n#endif\n  }\n}\n"),
+            "");
+  EXPECT_EQ(problems("void f(int *x) {\n  switch (x[0]) {\n  default: TRACE_RECORD(\"a\");\n"
+                     "#if A\n    x[0] = 1;\n#elif B\n#if C\n    x[0] = 3;\n#endif\n#else\n"
+                     "    x[0] = 2;\n#endif\n  }\n}\n"),
             "3:12: " + LabelAtEnd);
 }
 
