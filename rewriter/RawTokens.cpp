@@ -16,6 +16,26 @@ clang::LangOptions cudaLangOptions() {
   return Opts;
 }
 
+/// Length of the backslash-newline splices (spaces allowed before the newline) that start
+/// Spelled, when something follows them.
+unsigned leadingSplices(llvm::StringRef Spelled) {
+  size_t Pos = 0;
+  for (;;) {
+    if (Pos >= Spelled.size() || Spelled[Pos] != '\\')
+      break;
+    size_t J = Pos + 1;
+    while (J < Spelled.size() && (Spelled[J] == ' ' || Spelled[J] == '\t'))
+      ++J;
+    if (J >= Spelled.size() || (Spelled[J] != '\n' && Spelled[J] != '\r'))
+      break;
+    J += (Spelled[J] == '\r' && J + 1 < Spelled.size() && Spelled[J + 1] == '\n') ? 2 : 1;
+    if (J >= Spelled.size())
+      break;
+    Pos = J;
+  }
+  return static_cast<unsigned>(Pos);
+}
+
 } // namespace
 
 std::vector<RawToken> lexAll(llvm::StringRef Buffer) {
@@ -31,15 +51,16 @@ std::vector<RawToken> lexAll(llvm::StringRef Buffer) {
     if (Tok.is(clang::tok::eof))
       break;
     unsigned Offset = Tok.getLocation().getRawEncoding() - Base.getRawEncoding();
+    unsigned Length = Tok.getLength();
+    // A token right after a line splice (`x = 1; \` then `TRACE_RECORD(...)` at column 1) is
+    // spelled from the backslash: it starts where its first character is.
+    unsigned Lead = leadingSplices(Buffer.substr(Offset, Length));
+    Offset += Lead;
+    Length -= Lead;
     if (Tok.isAtStartOfLine())
       InDirective = Tok.is(clang::tok::hash);
-    RawToken T{Tok.getKind(),
-               Offset,
-               Tok.getLength(),
-               Buffer.substr(Offset, Tok.getLength()),
-               InDirective,
-               Tok.isAtStartOfLine(),
-               Depth};
+    RawToken T{Tok.getKind(),         Offset, Length, Buffer.substr(Offset, Length), InDirective,
+               Tok.isAtStartOfLine(), Depth};
     if (!InDirective) {
       if (T.Kind == clang::tok::l_brace)
         ++Depth;

@@ -55,6 +55,12 @@ TEST(StripSplices, SpliceOnTheLineBeforeKeepsTheAnnotationsLine) {
             "{\n  x = 1; \\\n  \n#if 1\n#endif\n}\n");
 }
 
+TEST(StripSplices, AnnotationRightAfterASpliceIsNotASplitName) {
+  // The lexer spells `TRACE_RECORD` from the backslash before it; the name is still whole.
+  EXPECT_EQ(strip("{\n  x = 1; \\\nTRACE_RECORD(\"a\");\n#if 1\n#endif\n}\n"),
+            "{\n  x = 1; \\\n\n#if 1\n#endif\n}\n");
+}
+
 TEST(StripSplices, SpliceInsideTheAnnotationGoesWithIt) {
   EXPECT_EQ(strip("{\n  TRACE_RECORD(\"a\", \\\n    1);\n  TRACE_RECORD(\"b\"\\\r\n  );\n}\n"),
             "{\n}\n");
