@@ -1,96 +1,15 @@
 #include "AnnotationScanner.h"
 
-#include "clang/Basic/LangOptions.h"
-#include "clang/Lex/Lexer.h"
+#include "MacroOrigins.h"
+#include "RawTokens.h"
+#include "TokenNeighbours.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
+#include <set>
 
 namespace cutrace {
 namespace {
-
-struct RawToken {
-  clang::tok::TokenKind Kind;
-  unsigned Offset;
-  unsigned Length;
-  llvm::StringRef Text;
-  bool InDirective;
-  bool StartsLine;
-  unsigned Depth;        // brace depth before this token (directives excluded)
-  int MatchingOpen = -1; // for ')', index of its '('
-
-  unsigned end() const { return Offset + Length; }
-  bool isIdentifier(llvm::StringRef Name) const {
-    return Kind == clang::tok::raw_identifier && Text == Name;
-  }
-};
-
-clang::LangOptions cudaLangOptions() {
-  clang::LangOptions Opts;
-  Opts.CPlusPlus = Opts.CPlusPlus11 = Opts.CPlusPlus14 = Opts.CPlusPlus17 = 1;
-  Opts.CUDA = 1;
-  Opts.LineComment = 1;
-  Opts.Digraphs = 1;
-  Opts.Bool = 1;
-  return Opts;
-}
-
-/// Every token of the buffer, as a raw lexer sees it: no preprocessing, all branches.
-std::vector<RawToken> lexAll(llvm::StringRef Buffer) {
-  clang::LangOptions Opts = cudaLangOptions();
-  const clang::SourceLocation Base = clang::SourceLocation::getFromRawEncoding(1);
-  clang::Lexer Lex(Base, Opts, Buffer.begin(), Buffer.begin(), Buffer.end());
-  std::vector<RawToken> Tokens;
-  std::vector<int> OpenParens;
-  bool InDirective = false;
-  unsigned Depth = 0;
-  clang::Token Tok;
-  while (!Lex.LexFromRawLexer(Tok) || Tok.isNot(clang::tok::eof)) {
-    if (Tok.is(clang::tok::eof))
-      break;
-    unsigned Offset = Tok.getLocation().getRawEncoding() - Base.getRawEncoding();
-    if (Tok.isAtStartOfLine())
-      InDirective = Tok.is(clang::tok::hash);
-    RawToken T{Tok.getKind(),
-               Offset,
-               Tok.getLength(),
-               Buffer.substr(Offset, Tok.getLength()),
-               InDirective,
-               Tok.isAtStartOfLine(),
-               Depth};
-    if (!InDirective) {
-      if (T.Kind == clang::tok::l_brace)
-        ++Depth;
-      else if (T.Kind == clang::tok::r_brace && Depth > 0)
-        --Depth;
-      else if (T.Kind == clang::tok::l_paren)
-        OpenParens.push_back(static_cast<int>(Tokens.size()));
-      else if (T.Kind == clang::tok::r_paren && !OpenParens.empty()) {
-        T.MatchingOpen = OpenParens.back();
-        OpenParens.pop_back();
-      }
-    }
-    Tokens.push_back(T);
-  }
-  return Tokens;
-}
-
-/// An identifier as the compiler reads it: backslash-newline splices (phase 2) removed.
-std::string withoutLineSplices(llvm::StringRef Spelled) {
-  std::string Out;
-  for (size_t I = 0; I < Spelled.size(); ++I) {
-    size_t J = I + 1;
-    while (Spelled[I] == '\\' && J < Spelled.size() && (Spelled[J] == ' ' || Spelled[J] == '\t'))
-      ++J;
-    if (Spelled[I] == '\\' && J < Spelled.size() && (Spelled[J] == '\n' || Spelled[J] == '\r')) {
-      I = J + (Spelled[J] == '\r' && J + 1 < Spelled.size() && Spelled[J + 1] == '\n');
-      continue;
-    }
-    Out += Spelled[I];
-  }
-  return Out;
-}
 
 bool isMutation(clang::tok::TokenKind K) {
   using namespace clang::tok;
@@ -116,7 +35,8 @@ bool isMutation(clang::tok::TokenKind K) {
 
 class Scanner {
 public:
-  explicit Scanner(llvm::StringRef Buffer) : Buffer(Buffer), Tokens(lexAll(Buffer)) {}
+  explicit Scanner(llvm::StringRef Buffer)
+      : Buffer(Buffer), Tokens(lexAll(Buffer)), Neighbours(Tokens), Macros(Tokens) {}
 
   ScanResult run() {
     findBanner();
@@ -136,11 +56,12 @@ public:
         // The compiler joins the pieces into the macro name; strip and --traced would not.
         report(T.Offset, "annotation name " + withoutLineSplices(T.Text) +
                              " may not be split by a line continuation");
-      } else if (AnnotatingMacros.count(T.Text)) {
+      } else if (Macros.producesAnnotation(I)) {
         report(T.Offset,
                "annotation may not be produced by the expansion of macro '" + T.Text.str() + "'");
       }
     }
+    checkLabelledStatementsAreFollowed();
     checkTokenUses();
     return std::move(Result);
   }
@@ -148,8 +69,11 @@ public:
 private:
   llvm::StringRef Buffer;
   std::vector<RawToken> Tokens;
+  TokenNeighbours Neighbours;
+  MacroOrigins Macros;
   ScanResult Result;
-  llvm::StringSet<> AnnotatingMacros;
+  std::vector<std::pair<int, int>> StatementTokens;        // each annotation's first, last token
+  std::vector<std::pair<unsigned, int>> LabelledStatements; // macro offset, last token
   std::vector<std::pair<size_t, size_t>> TokenScopes; // (declaration token, end of block)
   std::vector<size_t> BlockEnds;                      // endOfBlock of every token, built lazily
 
@@ -210,10 +134,22 @@ private:
       if (Spelled == "<cutrace/trace.h>" || Spelled == "\"cutrace/trace.h\"")
         Result.IncludeDirectives.push_back(
             {Tokens[Hash].Offset, logicalLineEnd(Tokens[Hash].Offset)});
-    } else if (Name.isIdentifier("define") && Hash + 2 < End) {
-      for (size_t J = Hash + 3; J < End; ++J)
-        if (Tokens[J].Kind == clang::tok::raw_identifier && findSpelling(Tokens[J].Text))
-          AnnotatingMacros.insert(Tokens[Hash + 2].Text);
+    } else if (Name.isIdentifier("define") && Hash + 2 < End &&
+               findSpelling(Tokens[Hash + 2].Text)) {
+      // A fallback `#define TRACE_RECORD(...)` with nothing after it is the no-op strip assumes;
+      // one that expands to code makes the annotated program differ from the stripped one.
+      size_t Body = Hash + 3;
+      if (Body < End && Tokens[Body].Kind == clang::tok::l_paren &&
+          Tokens[Body].Offset == Tokens[Hash + 2].end()) {
+        while (Body < End && Tokens[Body].Kind != clang::tok::r_paren)
+          ++Body;
+        ++Body; // past the parameter list
+      }
+      if (Body < End)
+        report(Tokens[Hash + 2].Offset,
+               "the file may define " + Tokens[Hash + 2].Text.str() +
+                   " only as an empty macro: strip deletes its uses, so a definition that "
+                   "expands to code would change the program");
     }
   }
 
@@ -290,14 +226,16 @@ private:
       A.HasSemicolon = true;
       A.Statement.End = Tokens[After].end();
       llvm::StringRef Rest = Buffer.substr(A.Statement.End).ltrim(" \t");
-      if (Rest.starts_with("#"))
+      if (Rest.starts_with("#") || Rest.starts_with("%:"))
         report(A.Statement.End + (Buffer.substr(A.Statement.End).size() - Rest.size()),
                "'#' right after an annotation would start a preprocessor directive once strip "
                "removes the annotation; put it on a line of its own");
     } else {
       report(A.MacroOffset, "annotation must be a whole statement inside a function body");
     }
-    checkStatementPosition(A, First);
+    size_t Last = A.HasSemicolon ? After : Close;
+    StatementTokens.push_back({static_cast<int>(First), static_cast<int>(Last)});
+    checkStatementPosition(A, First, Last);
     if (A.Kind == AnnotationKind::RangeStart)
       TokenScopes.push_back({First, endOfBlock(First)});
     Result.Annotations.push_back(std::move(A));
@@ -399,33 +337,131 @@ private:
     return true;
   }
 
-  void checkStatementPosition(const Annotation &A, size_t First) {
-    int Prev = previousCodeToken(First);
-    if (Tokens[First].Depth == 0 || Prev < 0) {
-      report(A.MacroOffset, "annotation must be a whole statement inside a function body");
-      return;
+  /// Index of the first token of the label whose ':' is at Colon (`name:`, `case ...:`,
+  /// `default:`), or -1 when the ':' ends no label.
+  int labelStart(int Colon) const {
+    int B = previousCodeToken(Colon);
+    if (B < 0)
+      return -1;
+    if (Tokens[B].isIdentifier("default"))
+      return B;
+    if (Tokens[B].Kind == clang::tok::raw_identifier && !Tokens[B].isIdentifier("case")) {
+      int BB = previousCodeToken(B);
+      if (BB < 0 || Tokens[BB].isIdentifier("case"))
+        return BB;
+      using namespace clang::tok;
+      TokenKind K = Tokens[BB].Kind;
+      if (K == semi || K == l_brace || K == r_brace || K == colon || K == r_paren ||
+          Tokens[BB].isIdentifier("else") || Tokens[BB].isIdentifier("do"))
+        return B;
     }
-    const RawToken &P = Tokens[Prev];
-    std::string Owner;
-    if (P.isIdentifier("else") || P.isIdentifier("do"))
-      Owner = P.Text.str();
-    else if (P.Kind == clang::tok::r_paren && P.MatchingOpen >= 0) {
+    for (int J = B; J >= 0; J = previousCodeToken(J)) { // `case <constant expression>:`
+      if (Tokens[J].isIdentifier("case"))
+        return J;
+      clang::tok::TokenKind K = Tokens[J].Kind;
+      if (K == clang::tok::semi || K == clang::tok::l_brace || K == clang::tok::r_brace)
+        return -1;
+    }
+    return -1;
+  }
+
+  /// The statement that owns code token P as its sole, unbraced body ("" when none), or
+  /// "statement" when nothing but an expression can follow P.
+  std::string ownerAfter(int P) const {
+    const RawToken &T = Tokens[P];
+    if (T.isIdentifier("else") || T.isIdentifier("do"))
+      return T.Text.str();
+    if (T.Kind == clang::tok::r_paren && T.MatchingOpen >= 0) {
       // The '(' may be the first code token of the file (only directives before it).
-      int Keyword = previousCodeToken(P.MatchingOpen);
+      int Keyword = previousCodeToken(T.MatchingOpen);
+      if (Keyword >= 0 && Tokens[Keyword].isIdentifier("_Pragma")) // as `#pragma` is
+        return "pragma";
+      if (Keyword >= 0 && Tokens[Keyword].isIdentifier("constexpr")) // if constexpr (...)
+        Keyword = previousCodeToken(Keyword);
       for (llvm::StringRef Kw : {"if", "for", "while", "switch"})
         if (Keyword >= 0 && Tokens[Keyword].isIdentifier(Kw))
-          Owner = Kw.str();
-      if (Owner.empty()) {
-        report(A.MacroOffset, "annotation must be a whole statement inside a function body");
-        return;
-      }
-    } else if (P.Kind != clang::tok::semi && P.Kind != clang::tok::l_brace &&
-               P.Kind != clang::tok::r_brace && P.Kind != clang::tok::colon) {
+          return Kw.str();
+      return "statement";
+    }
+    using namespace clang::tok;
+    if (T.Kind != semi && T.Kind != l_brace && T.Kind != r_brace && T.Kind != colon)
+      return "statement";
+    return "";
+  }
+
+  /// What precedes the annotation statement starting at First must make it a statement of its
+  /// own in every preprocessor configuration: the raw tokens hold all branches of each #if,
+  /// while the compiler (and the parse passes) see one. Labels in front of it are looked through:
+  /// `if (c) lbl: TRACE_RECORD(..);` is the if's sole body as much as the bare annotation is.
+  void checkStatementPosition(const Annotation &A, size_t First, size_t Last) {
+    if (Tokens[First].Depth == 0) {
       report(A.MacroOffset, "annotation must be a whole statement inside a function body");
       return;
     }
-    if (!Owner.empty())
+    std::vector<int> Pending = Neighbours.before(First);
+    std::set<int> Seen;
+    bool Labelled = false;
+    std::string Owner;
+    while (!Pending.empty() && Owner.empty()) {
+      int P = Pending.back();
+      Pending.pop_back();
+      if (!Seen.insert(P).second)
+        continue;
+      if (P < 0) {
+        Owner = "statement";
+        break;
+      }
+      Owner = ownerAfter(P);
+      if (Owner.empty() && Tokens[P].Kind == clang::tok::colon) {
+        int Label = labelStart(P);
+        if (Label < 0) {
+          Owner = "statement";
+          break;
+        }
+        Labelled = true;
+        std::vector<int> More = Neighbours.before(Label);
+        Pending.insert(Pending.end(), More.begin(), More.end());
+      }
+    }
+    if (Owner.empty() && Neighbours.pragmaBefore(First))
+      Owner = "pragma";
+    if (Owner == "statement")
+      report(A.MacroOffset, "annotation must be a whole statement inside a function body");
+    else if (Owner == "pragma")
+      report(A.MacroOffset, "annotation may not follow a '#pragma' directly: the pragma would "
+                            "apply to the next statement once strip removes the annotation");
+    else if (!Owner.empty())
       report(A.MacroOffset, "annotation may not be the sole, unbraced body of '" + Owner + "'");
+    else if (Labelled)
+      LabelledStatements.push_back({A.MacroOffset, Last});
+  }
+
+  /// A label needs a statement after it (C++17): a labelled annotation followed by '}', in any
+  /// configuration and past the annotations that go with it, would leave `lbl: }` once stripped.
+  void checkLabelledStatementsAreFollowed() {
+    llvm::DenseMap<int, int> StatementLast; // first token index -> last token index
+    for (const auto &[FirstIndex, LastIndex] : StatementTokens)
+      StatementLast[FirstIndex] = LastIndex;
+    for (const auto &[MacroOffset, Last] : LabelledStatements) {
+      std::vector<int> Pending = Neighbours.after(Last);
+      std::set<int> Seen;
+      while (!Pending.empty()) {
+        int N = Pending.back();
+        Pending.pop_back();
+        if (!Seen.insert(N).second)
+          continue;
+        if (auto It = StatementLast.find(N); It != StatementLast.end()) {
+          std::vector<int> More = Neighbours.after(It->second);
+          Pending.insert(Pending.end(), More.begin(), More.end());
+          continue;
+        }
+        if (N >= static_cast<int>(Tokens.size()) || Tokens[N].Kind == clang::tok::r_brace) {
+          report(MacroOffset, "annotation after a label may not end its block: stripping it "
+                              "would leave the label without a statement");
+          break;
+        }
+      }
+    }
   }
 
   /// The first '}' at or after I closing I's depth, from a table built once: a scan per

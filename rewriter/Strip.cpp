@@ -38,6 +38,33 @@ std::string residue(llvm::StringRef Buffer, const LineCluster &C) {
   return Text;
 }
 
+/// True when the line ending at Newline (a '\n', a '\r', or the buffer's end) ends in a line
+/// splice: a backslash, then only horizontal space (which Clang and GCC also accept), then the
+/// newline.
+bool endsWithSplice(llvm::StringRef Buffer, unsigned Newline) {
+  if (Newline >= Buffer.size())
+    return false;
+  unsigned Back = Newline;
+  if (Buffer[Back] == '\n' && Back > 0 && Buffer[Back - 1] == '\r')
+    --Back;
+  while (Back > 0 && isHorizontalSpace(Buffer[Back - 1]))
+    --Back;
+  return Back > 0 && Buffer[Back - 1] == '\\';
+}
+
+/// Where a // comment that starts at Begin ends: the first line end not spliced to the next
+/// line. A lone '\r' ends a line for the lexer (and the comment with it), as '\n' does.
+size_t lineCommentEnd(llvm::StringRef Text, size_t Begin) {
+  for (size_t NL = Text.find_first_of("\r\n", Begin); NL != llvm::StringRef::npos;
+       NL = Text.find_first_of("\r\n", NL + 1)) {
+    if (Text[NL] == '\r' && NL + 1 < Text.size() && Text[NL + 1] == '\n')
+      ++NL; // CRLF: one line end, judged at its '\n'
+    if (!endsWithSplice(Text, static_cast<unsigned>(NL)))
+      return NL;
+  }
+  return llvm::StringRef::npos;
+}
+
 /// True when the residue holds only whitespace and comments that close on these lines: a
 /// comment beside an annotation is about the annotation and goes with it.
 bool onlySpaceAndComments(llvm::StringRef Residue) {
@@ -46,7 +73,7 @@ bool onlySpaceAndComments(llvm::StringRef Residue) {
     if (Residue.empty())
       return true;
     if (Residue.starts_with("//")) {
-      size_t NL = Residue.find('\n');
+      size_t NL = lineCommentEnd(Residue, 0);
       if (NL == llvm::StringRef::npos)
         return true;
       Residue = Residue.substr(NL);
@@ -95,7 +122,17 @@ void deleteInline(llvm::StringRef Buffer, const LineIndex &Lines, const LineClus
       unsigned Begin = S.Begin;
       while (Begin > LineBegin && isHorizontalSpace(Buffer[Begin - 1]))
         --Begin;
-      Out.push_back({Begin, S.End});
+      // `lbl: TRACE_RECORD("a");::f();` must not become `lbl:::f();` (nor `:` + `>` the digraph
+      // `:>`): a space that separated them stays, or else the statement's ';' does.
+      unsigned End = S.End;
+      if (Begin > 0 && Buffer[Begin - 1] == ':' && End < Buffer.size() &&
+          (Buffer[End] == ':' || Buffer[End] == '>')) {
+        if (Begin < S.Begin)
+          ++Begin;
+        else if (Buffer[End - 1] == ';')
+          --End;
+      }
+      Out.push_back({Begin, End});
     } else {
       unsigned End = S.End;
       while (End < Buffer.size() && isHorizontalSpace(Buffer[End]))
@@ -131,7 +168,12 @@ std::vector<Span> planStripDeletions(llvm::StringRef Buffer, std::vector<Span> S
     Clusters.front().Begin = std::max(Clusters.front().Begin, 3u);
   for (const LineCluster &C : Clusters) {
     std::string Residue = residue(Buffer, C);
-    if (onlySpaceAndComments(Residue))
+    // A splice at the end of the cluster's last line (a `// comment \`) joins the next line to
+    // it, and one at the end of the line before joins it to the cluster: deleting the whole
+    // lines would move code into or out of a comment or a directive. Only the statements go.
+    bool Spliced = endsWithSplice(Buffer, C.End) || (C.Begin > 0 && Buffer[C.Begin - 1] == '\n' &&
+                                                     endsWithSplice(Buffer, C.Begin - 1));
+    if (!Spliced && onlySpaceAndComments(Residue))
       deleteWholeLines(Buffer, C, Deletions);
     else
       deleteInline(Buffer, Lines, C, Residue, Deletions);

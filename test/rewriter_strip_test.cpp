@@ -128,6 +128,7 @@ std::string annotateRandomly(const std::string &Plain, std::mt19937 &Rng) {
   std::string Out;
   int Depth = 0;
   bool InBlockComment = false;
+  bool Continued = false; // this line is spliced to the one before (a `\` ended it)
   size_t Pos = 0;
   while (Pos < Plain.size()) {
     size_t NL = Plain.find('\n', Pos);
@@ -143,7 +144,8 @@ std::string annotateRandomly(const std::string &Plain, std::mt19937 &Rng) {
     std::string Code = Line.substr(0, Line.find("//"));
     while (!Code.empty() && (Code.back() == ' ' || Code.back() == '\r'))
       Code.pop_back();
-    bool Eligible = Depth > 0 && !StartedInComment && !InBlockComment && !Code.empty() &&
+    bool Eligible = Depth > 0 && !Continued && !StartedInComment && !InBlockComment &&
+                    !Code.empty() &&
                     (Code.back() == ';' || Code.back() == '{') &&
                     Code.find('#') == std::string::npos && Code.find("//") == std::string::npos &&
                     Line.find("//") == std::string::npos && Code.find('"') == std::string::npos &&
@@ -164,6 +166,8 @@ std::string annotateRandomly(const std::string &Plain, std::mt19937 &Rng) {
     } else if (Eligible && Choice == 2 && std::string(A).find("//") == std::string::npos) {
       Out.insert(Out.size() - (Crlf ? 1 : 0), std::string(" ") + A);
     }
+    size_t Last = Line.find_last_not_of(" \t\r");
+    Continued = Last != std::string::npos && Line[Last] == '\\';
     if (NL != std::string::npos)
       Out += "\n";
     Pos = End + 1;

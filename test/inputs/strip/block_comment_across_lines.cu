@@ -1,0 +1,10 @@
+// Strip rule: a /* comment */ that opens on an annotation's line and closes on a later one stays.
+#include <cutrace/trace.h>
+
+__global__ void k(int *x) {
+  TRACE_RECORD("a"); /* opens here
+  x[0] = 1;          and closes here */ x[1] = 1;
+  x[2] = 2; /* opens before
+  */ TRACE_RECORD("b");
+  x[3] = 3;
+}
