@@ -272,9 +272,12 @@ private:
 #else
   static constexpr bool kNarrowRanges = false;
 #endif
-  // CUTRACE_RECORDER_PROBE (measurement switch, docs/PERFORMANCE.md section 7): 0 the recorder
-  // as shipped; 1 a wide RANGE at an even slot as one 16-byte store; 2 a 64-bit write pointer;
-  // 3 stores with the evict-first hint; 4 no clock read; 5 no store; 6 neither.
+  // CUTRACE_RECORDER_PROBE, a measurement switch (docs/PERFORMANCE.md section 7, "Where the
+  // hopper GEMM's recording cost goes"): 0 the recorder as shipped; 1 a wide RANGE at an even
+  // slot as one 16-byte store; 2 a 64-bit write pointer (for kernels that record only scoped
+  // ranges: instants do not advance it); 3 stores with the evict-first hint; 4 no clock read
+  // (the cursor as the time); 5 no store; 6 neither. 1-6 record less or differently: never for
+  // a real trace.
 #ifdef CUTRACE_RECORDER_PROBE
   static constexpr int kProbe = CUTRACE_RECORDER_PROBE;
 #else
@@ -361,8 +364,9 @@ private:
   Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
   uint32_t first_;  // 8-byte slot index of this row's record 0
   uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
-  uint64_t at_ = 0;   // probe 2: the address of the next record
-  uint32_t sink_ = 0; // probes 5 and 6: the clocks, so they are read though nothing is stored
+  uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
+  uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
+                      // header's last word stays 0)
 };
 
 // A range closed on every exit of the enclosing block: one RANGE record written when destroyed,
