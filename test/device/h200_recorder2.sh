@@ -14,7 +14,7 @@
 #    SASS per build. Writes <out>/recorder2.tgz (recorder2/: ncu/, logs/, sass/, stall/) and
 #    <out>/recorder2/summary.txt.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 N=$PWD
 out=${1:-${OUT:-$PWD/build-recorder2-out}}/recorder2
 export PATH=/usr/local/cuda/bin:$PATH
