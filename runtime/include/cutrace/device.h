@@ -50,6 +50,16 @@ __device__ __forceinline__ void store8_if(bool pred, uint64_t addr, uint32_t a, 
                "l"(addr), "r"(a), "r"(b));
 }
 
+// One 8-byte store with the evict-first hint, performed only when `pred` holds (probe 3).
+__device__ __forceinline__ void store8cs_if(bool pred, uint64_t addr, uint32_t a, uint32_t b) {
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %0, 0;\n\t"
+               "@p st.global.cs.v2.u32 [%1], {%2, %3};\n\t"
+               "}" ::"r"(uint32_t(pred)),
+               "l"(addr), "r"(a), "r"(b));
+}
+
 __device__ __forceinline__ uint64_t globaltimer() {
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -160,7 +170,8 @@ public:
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, 0);
+    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
+                       sink_);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -200,8 +211,14 @@ public:
   __device__ __forceinline__ void end(Token tok) { end(tok.site, tok.payload); }
 
   // The low 32 bits of the clock, where a scoped range begins (read only when `cond` holds).
-  __device__ __forceinline__ uint32_t stamp() const { return detail::lo(now()); }
+  __device__ __forceinline__ uint32_t stamp() const {
+    if constexpr (kProbe == 4 || kProbe == 6)
+      return cursor_;
+    return detail::lo(now());
+  }
   __device__ __forceinline__ uint32_t stamp_if(bool cond) const {
+    if constexpr (kProbe == 4 || kProbe == 6)
+      return cursor_;
     return detail::lo(C == Clock::globaltimer ? detail::globaltimer_if(cond)
                                               : detail::cycles_if(cond));
   }
@@ -218,9 +235,27 @@ public:
       // The wide RANGE: its head and payload, then its begin and end; no test of its length or
       // payload, so the fewest instructions where it ends.
       const uint32_t c = cursor_;
-      detail::store8_if(cond && c < MaxEvents, slot(first_ + c),
-                        kRangeBit | kWideRange | (site & kSiteMask), uint32_t(payload));
-      detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
+      const uint32_t head = kRangeBit | kWideRange | (site & kSiteMask);
+      if constexpr (kProbe == 5 || kProbe == 6) {
+        sink_ ^= begin ^ end; // no store; the clocks stay live
+      } else if constexpr (kProbe == 1) {
+        const bool even = (c & 1u) == 0;
+        detail::store16_if(cond && even && c + 1 < MaxEvents, slot(first_ + c), head,
+                           uint32_t(payload), begin, end);
+        detail::store8_if(cond && !even && c < MaxEvents, slot(first_ + c), head,
+                          uint32_t(payload));
+        detail::store8_if(cond && !even && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
+      } else if constexpr (kProbe == 2) {
+        detail::store8_if(cond && c < MaxEvents, at_, head, uint32_t(payload));
+        detail::store8_if(cond && c + 1 < MaxEvents, at_ + 8, begin, end);
+        at_ += cond ? 16 : 0;
+      } else if constexpr (kProbe == 3) {
+        detail::store8cs_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
+        detail::store8cs_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
+      } else {
+        detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
+        detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
+      }
       cursor_ = cond ? c + 2 : c;
     }
   }
@@ -236,6 +271,17 @@ private:
   static constexpr bool kNarrowRanges = true;
 #else
   static constexpr bool kNarrowRanges = false;
+#endif
+  // CUTRACE_RECORDER_PROBE, a measurement switch (docs/PERFORMANCE.md section 7, "Where the
+  // hopper GEMM's recording cost goes"): 0 the recorder as shipped; 1 a wide RANGE at an even
+  // slot as one 16-byte store; 2 a 64-bit write pointer (for kernels that record only scoped
+  // ranges: instants do not advance it); 3 stores with the evict-first hint; 4 no clock read
+  // (the cursor as the time); 5 no store; 6 neither. 1-6 record less or differently: never for
+  // a real trace.
+#ifdef CUTRACE_RECORDER_PROBE
+  static constexpr int kProbe = CUTRACE_RECORDER_PROBE;
+#else
+  static constexpr int kProbe = 0;
 #endif
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
 
@@ -284,6 +330,11 @@ private:
     const uint32_t site = kind_site & kSiteMask;
     const bool paid = payload != 0;
     const uint32_t c = cursor_;
+    if constexpr (kProbe == 5 || kProbe == 6) {
+      sink_ ^= t ^ begin ^ head;
+      cursor_ = cond ? c + 1 + uint32_t(long_range) + uint32_t(paid) : c;
+      return;
+    }
     detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, t);
     detail::store8_if(cond && long_range && c + 1 < MaxEvents, slot(first_ + c + 1),
                       kind_head(RecordKind::ext, site), begin);
@@ -302,6 +353,7 @@ private:
     first_ = kBufferHeaderBytes / kRecordBytes + (cta * rows + row) * kRowSlots +
              kRowHeaderBytes / kRecordBytes;
     cursor_ = writer ? 0 : kNotWriter;
+    at_ = slot(first_);
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
     detail::store16_if(header_writer, slot(first_ - 8), kRowStartTag, detail::smid(),
@@ -312,6 +364,9 @@ private:
   Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
   uint32_t first_;  // 8-byte slot index of this row's record 0
   uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
+  uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
+  uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
+                      // header's last word stays 0)
 };
 
 // A range closed on every exit of the enclosing block: one RANGE record written when destroyed,
