@@ -233,6 +233,21 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
 
 } // namespace
 
+namespace {
+
+/// The format's limits (docs/FORMAT.md) as errors at the first annotation past each. A site of a
+/// helper from another file is located there by its map location.
+void addLimitProblems(TracedPlan &Plan, llvm::StringRef SourceName) {
+  for (const MapLimitExceeded &L : exceededLimits(Plan.Map)) {
+    if (llvm::StringRef(L.Site->Loc).starts_with((SourceName + ":").str()))
+      Plan.Problems.push_back({L.Site->Offset, L.Message});
+    else
+      Plan.Problems.push_back({L.Site->Offset, L.Site->Loc + ": " + L.Message});
+  }
+}
+
+} // namespace
+
 std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &Scan,
                                          llvm::ArrayRef<ParseOutcome> Passes, TracedOptions Options,
                                          const TracedPaths &Paths, RunLog &Log,
@@ -271,6 +286,7 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   Options.ShadowOf = spelledCopies(
       Copies, llvm::sys::path::parent_path(absolute(Paths.Output == "-" ? "x" : Paths.Output)));
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);
+  addLimitProblems(E.Plan, Options.SourceName);
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown);
   std::vector<Count> Counts = {
       {"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},

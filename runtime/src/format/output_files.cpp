@@ -201,6 +201,11 @@ std::optional<OutputFailure> OutputSet::add(const std::string &path, std::string
         break;
       }
     }
+    // A name the folder cannot hold fails here, not at the rename after other outputs are in place.
+    if (fs::path(r.target).filename().string().size() > name_max(folder.string())) {
+      failure = cannot_write(path, std::strerror(ENAMETOOLONG));
+      break;
+    }
     int fd = -1;
     std::string temp;
     for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
