@@ -33,14 +33,14 @@ done
 ln -s in.ctrace sym.ctrace
 "$tv" in.ctrace --json sym.ctrace >/dev/null 2>e; s=$?
 expect "TraceView.OutputThatIsTheInputThroughASymlinkIsRefused" 2 \
-  "trace-view: error: --json 'sym.ctrace' is the input file 'in.ctrace' under another name: it would be replaced (see --help)" $s e
+  "trace-view: error: --json 'sym.ctrace' is an input file ('in.ctrace' under another name): it would be replaced (see --help)" $s e
 ln in.ctrace hard.ctrace
 "$tv" in.ctrace --html hard.ctrace >/dev/null 2>e; s=$?
 expect "TraceView.OutputThatIsTheInputThroughAHardLinkIsRefused" 2 \
-  "trace-view: error: --html 'hard.ctrace' is the input file 'in.ctrace' under another name: it would be replaced (see --help)" $s e
+  "trace-view: error: --html 'hard.ctrace' is an input file ('in.ctrace' under another name): it would be replaced (see --help)" $s e
 "$tv" analyze in.ctrace --json hard.ctrace >/dev/null 2>e; s=$?
 expect "TraceView.AnalyzeOutputThatIsTheInputIsRefused" 2 \
-  "trace-view: error: --json 'hard.ctrace' is the input file 'in.ctrace' under another name: it would be replaced (see --help)" $s e
+  "trace-view: error: --json 'hard.ctrace' is an input file ('in.ctrace' under another name): it would be replaced (see --help)" $s e
 "$tv" diff in.ctrace in.ctrace --json in.ctrace >/dev/null 2>e; s=$?
 expect "TraceView.DiffOutputThatIsAnInputIsRefused" 2 \
   "trace-view: error: --json 'in.ctrace' is an input file: it would be replaced (see --help)" $s e

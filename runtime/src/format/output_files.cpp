@@ -147,8 +147,8 @@ std::string describe_clash(const OutputClash &clash, const std::vector<std::stri
     return quoted(out) + " is a directory";
   case OutputRefusal::input:
     return inputs[clash.other] == out ? quoted(out) + " is an input file"
-                                      : quoted(out) + " is the input file " +
-                                            quoted(inputs[clash.other]) + " under another name";
+                                      : quoted(out) + " is an input file (" +
+                                            quoted(inputs[clash.other]) + " under another name)";
   case OutputRefusal::twice:
     return outputs[clash.other] == out ? quoted(out) + " is named twice"
                                        : quoted(out) + " and " + quoted(outputs[clash.other]) +
