@@ -107,5 +107,12 @@ done
 "$tv" /dev/zero >/dev/null 2>e; s=$?
 expect "TraceView.AnEndlessDeviceIsRejectedFromItsFirstBytes" 2 \
   "trace-view: error: /dev/zero: not a .ctrace file (bad magic)" $s e
+{ head -c 16 in.ctrace; cat /dev/zero; } 2>/dev/null | (ulimit -v 1000000; "$tv" /dev/stdin >/dev/null 2>e); s=$?
+expect_prefix() { # the message's start: where memory ran out depends on the machine
+  if [[ $2 == "$4" && $(cat "$5") == "$3"* ]]; then echo "ok   $1"; else
+    echo "FAIL $1: status $4, stderr: $(cat "$5")"; fail=1; fi
+}
+expect_prefix "TraceView.AnEndlessTraceStreamUnderAMemoryLimitIsAnErrorNotAnAbort" 2 \
+  "trace-view: error: cannot read '/dev/stdin': out of memory after" $s e
 holds "TraceView.NoTemporaryFileIsLeft" test -z "$(find . -name '*.tmp-*')"
 exit $fail

@@ -5,6 +5,7 @@
 #include "section_source.h"
 
 #include <atomic>
+#include <new>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -35,7 +36,12 @@ Expected<std::vector<uint8_t>> read_to_end(int fd, const std::string &path,
     const size_t at = data.size();
     if (at > max_bytes)
       return E::failure(too_large(path, max_bytes));
-    data.resize(at + kChunk);
+    try {
+      data.resize(at + kChunk);
+    } catch (const std::bad_alloc &) { // a memory limit below the bound: say so, not abort
+      return E::failure("cannot read '" + path + "': out of memory after " +
+                        std::to_string(at >> 20) + " MiB");
+    }
     const ssize_t got = ::read(fd, data.data() + at, kChunk);
     if (got < 0 && errno == EINTR) {
       data.resize(at);
