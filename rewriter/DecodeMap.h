@@ -25,10 +25,10 @@ struct MapSite {
   std::string Name;
   unsigned Lane = 0;
   unsigned Group = 0;
-  std::string Loc;    // file:line:col
+  std::string Loc;     // file:line:col
   unsigned Offset = 0; // of the annotation, in the file Loc names
-  std::string Helper; // the __device__ function it is written in; it records into its caller's
-                      // group (Group is then 0)
+  std::string Helper;  // the __device__ function it is written in; it records into its caller's
+                       // group (Group is then 0)
 };
 
 struct MapAnnotation {

@@ -25,8 +25,8 @@ std::string contents(const fs::path &p) {
 TEST(OutputFiles, TemporaryNameFitsNameMaxForEveryTargetLength) {
   const fs::path dir = cutrace::test_support::scratch_dir("out_");
   for (size_t n : {1, 100, 245, 250, 255}) {
-    const std::string temp = cutrace::temporary_name_beside((dir / std::string(n, 'a')).string(),
-                                                            "123456-7");
+    const std::string temp =
+        cutrace::temporary_name_beside((dir / std::string(n, 'a')).string(), "123456-7");
     EXPECT_LE(fs::path(temp).filename().string().size(), 255u) << n;
     EXPECT_EQ(fs::path(temp).parent_path(), dir) << n;
   }
@@ -43,8 +43,7 @@ TEST(OutputFiles, HardLinkOfAnInputIsTheInput) {
 
 TEST(OutputFiles, NotYetExistingOutputNamedTwiceUnderTwoSpellingsIsRefused) {
   const fs::path dir = cutrace::test_support::scratch_dir("out_");
-  auto clash = cutrace::find_output_clash(
-      {}, {(dir / "x").string(), (dir / "." / "x").string()});
+  auto clash = cutrace::find_output_clash({}, {(dir / "x").string(), (dir / "." / "x").string()});
   ASSERT_TRUE(clash);
   EXPECT_EQ(clash->why, OutputRefusal::twice);
   EXPECT_EQ(clash->other, 0u);

@@ -16,8 +16,8 @@ llvm::Expected<SourceFile> readSource(const std::string &Path) {
   if (!Bytes)
     return llvm::createStringError(std::make_error_code(std::errc::io_error), Bytes.error);
   llvm::StringRef Text(reinterpret_cast<const char *>(Bytes->data()), Bytes->size());
-  return SourceFile{Path, std::shared_ptr<llvm::MemoryBuffer>(
-                              llvm::MemoryBuffer::getMemBufferCopy(Text, Path))};
+  return SourceFile{
+      Path, std::shared_ptr<llvm::MemoryBuffer>(llvm::MemoryBuffer::getMemBufferCopy(Text, Path))};
 }
 
 namespace {

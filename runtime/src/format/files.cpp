@@ -5,11 +5,11 @@
 #include "section_source.h"
 
 #include <atomic>
-#include <new>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <new>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,8 +83,8 @@ namespace {
 std::optional<std::string> write_bytes_atomic(const std::string &path, const char *data,
                                               size_t size, Overwrite mode) {
   static std::atomic<unsigned> counter{0};
-  const std::string tmp = temporary_name_beside(
-      path, std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1)));
+  const std::string tmp = temporary_name_beside(path, std::to_string(::getpid()) + "." +
+                                                          std::to_string(counter.fetch_add(1)));
   {
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)

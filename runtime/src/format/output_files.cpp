@@ -60,7 +60,8 @@ Resolved resolve(const std::string &path) {
 // One file: the same device and inode when both exist (hard links, symbolic links, other
 // spellings), else the same path once the folders that exist are resolved.
 bool same_file(const std::string &a, const std::string &b) {
-  struct stat sa {}, sb {};
+  struct stat sa {};
+  struct stat sb {};
   if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   std::error_code ea, eb;
@@ -150,9 +151,9 @@ std::string describe_clash(const OutputClash &clash, const std::vector<std::stri
                                       : quoted(out) + " is an input file (" +
                                             quoted(inputs[clash.other]) + " under another name)";
   case OutputRefusal::twice:
-    return outputs[clash.other] == out ? quoted(out) + " is named twice"
-                                       : quoted(out) + " and " + quoted(outputs[clash.other]) +
-                                             " are one file";
+    return outputs[clash.other] == out
+               ? quoted(out) + " is named twice"
+               : quoted(out) + " and " + quoted(outputs[clash.other]) + " are one file";
   case OutputRefusal::dangling_link:
     return quoted(out) + " is a symbolic link to a file that does not exist";
   case OutputRefusal::link_loop:

@@ -118,7 +118,8 @@ Expected<T> read_trace_file(const std::string &path, FromSource from_source,
       head += size_t(got);
     }
     data.resize(head);
-    if (head == kPreambleBytes && std::memcmp(data.data(), kCtraceMagic, sizeof kCtraceMagic) == 0) {
+    if (head == kPreambleBytes &&
+        std::memcmp(data.data(), kCtraceMagic, sizeof kCtraceMagic) == 0) {
       Expected<std::vector<uint8_t>> whole = read_to_end(fd, path, std::move(data), kMaxInputBytes);
       if (!whole)
         return E::failure(whole.error);
