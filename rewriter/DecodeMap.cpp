@@ -59,6 +59,19 @@ nlohmann::ordered_json kernelJson(const DecodeMap &Map, const KernelMapModel &K)
 
 } // namespace
 
+std::vector<MapLimitExceeded> exceededLimits(const DecodeMap &Map) {
+  std::vector<MapLimitExceeded> Exceeded;
+  for (const KernelMapModel &K : Map.Kernels)
+    if (K.Sites.size() > MaxSitesPerKernel)
+      Exceeded.push_back({&K, &K.Sites[MaxSitesPerKernel],
+                          "kernel '" + K.Kernel + "' records more than " +
+                              std::to_string(MaxSitesPerKernel) + " sites (" +
+                              std::to_string(K.Sites.size()) +
+                              "): a record's site id has 16 bits; this annotation would be site " +
+                              std::to_string(MaxSitesPerKernel + 1)});
+  return Exceeded;
+}
+
 std::string renderMapJson(const DecodeMap &Map) {
   nlohmann::ordered_json J;
   J["format_version"] = MapFormatVersion;

@@ -25,9 +25,10 @@ struct MapSite {
   std::string Name;
   unsigned Lane = 0;
   unsigned Group = 0;
-  std::string Loc;    // file:line:col
-  std::string Helper; // the __device__ function it is written in; it records into its caller's
-                      // group (Group is then 0)
+  std::string Loc;     // file:line:col
+  unsigned Offset = 0; // of the annotation, in the file Loc names
+  std::string Helper;  // the __device__ function it is written in; it records into its caller's
+                       // group (Group is then 0)
 };
 
 struct MapAnnotation {
@@ -54,6 +55,18 @@ struct DecodeMap {
   std::string Source;
   std::vector<KernelMapModel> Kernels;
 };
+
+/// A record carries its site id in 16 bits (docs/FORMAT.md, "Decode map"): a kernel's sites, its
+/// helpers' included, number at most this many.
+inline constexpr unsigned MaxSitesPerKernel = 65536;
+
+/// A limit of the format a kernel's map exceeds, at the first site past it.
+struct MapLimitExceeded {
+  const KernelMapModel *Kernel;
+  const MapSite *Site;
+  std::string Message;
+};
+std::vector<MapLimitExceeded> exceededLimits(const DecodeMap &Map);
 
 std::string renderMapJson(const DecodeMap &Map);
 std::string renderMapHeader(const DecodeMap &Map);

@@ -416,6 +416,7 @@ private:
     Site.Lane = laneId(M, LaneArg ? literal(*LaneArg) : "main");
     Site.Group = Group;
     Site.Loc = locationAt(Lines, Options.SourceName, A.MacroOffset);
+    Site.Offset = A.MacroOffset;
     M.Sites.push_back(Site);
     std::string Id = SiteIdPrefix.empty() ? std::to_string(Site.Id)
                      : Site.Id == 0       ? SiteIdPrefix

@@ -8,7 +8,7 @@
 namespace cutrace::compat {
 namespace {
 
-constexpr size_t ParseStackBytes = size_t(512) << 20; // reserved, touched only as used
+constexpr size_t ParseStackBytes = size_t(1) << 30; // reserved, touched only as used
 constexpr size_t AltStackBytes = 256 << 10;
 constexpr int Signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 

@@ -226,7 +226,10 @@ std::vector<std::string> parseCommand(const ParseOptions &Options, CudaPass Pass
       Options.CudaPath + "/include/cccl",
       // Stubs for headers CUDA 13 removed but clang's CUDA wrapper still includes.
       "-isystem", VirtualStubs.str(), "-include",
-      VirtualStubs.str() + "/cutrace_cuda13_intrinsics.h", "-ferror-limit=0"};
+      VirtualStubs.str() + "/cutrace_cuda13_intrinsics.h", "-ferror-limit=0",
+      // nvcc 13 nests blocks, parentheses and brackets far deeper than Clang's default 256;
+      // Clang 19 counts each kind in 16 bits, so 65535 is as deep as it can follow.
+      "-fbracket-depth=" + std::to_string(MaxBracketDepth)};
   // nvcc's predefined macros before the user's flags, so a user's -U/-D still wins.
   for (std::string &D : nvccPredefines(Options, Pass))
     Args.push_back(std::move(D));

@@ -27,6 +27,10 @@ struct ParseOptions {
   std::vector<std::string> ExtraArgs; // user flags: -D, -I, -std, ... already translated
 };
 
+/// How deep blocks, parentheses and brackets may nest in a parse (-fbracket-depth): the most
+/// Clang 19's 16-bit delimiter counts hold; nvcc 13 accepts deeper (docs/cli.md, "Limits").
+inline constexpr unsigned MaxBracketDepth = 65535;
+
 /// The full command line (argv[0] first, the file last) for a syntax-only parse of File.
 std::vector<std::string> parseCommand(const ParseOptions &Options, CudaPass Pass,
                                       llvm::StringRef File);

@@ -9,6 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <cutrace/output_files.h>
 #include <map>
 
 namespace cutrace {
@@ -89,34 +90,25 @@ static std::string absolute(llvm::StringRef Path) {
   return P.str().str();
 }
 
-namespace {
-
-/// Same file: the same inode when both exist (links, other spellings), else the same path.
-bool sameFile(llvm::StringRef A, llvm::StringRef B) {
-  bool Equal = false;
-  if (!llvm::sys::fs::equivalent(A, B, Equal))
-    return Equal;
-  return absolute(A) == absolute(B);
-}
-
-} // namespace
-
 std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std::string> Outputs,
                                        bool InPlace) {
-  for (size_t I = 0; I < Outputs.size(); ++I) {
-    llvm::StringRef Out = Outputs[I];
-    if (Out == "-")
-      continue;
-    if (llvm::sys::fs::is_directory(Out))
-      return "'" + Out.str() + "' is a directory; name the output file";
-    if (!InPlace && sameFile(Out, Input))
-      return "'" + Out.str() + "' is the input file; an output never replaces its input" +
-             " (strip in place with -i)";
-    for (size_t J = 0; J < I; ++J)
-      if (Outputs[J] != "-" && sameFile(Out, Outputs[J]))
-        return "'" + Out.str() +
-               "' would be written twice by this run (the traced file, the "
-               "decode map and its JSON need three names)";
+  std::vector<std::string> Inputs = {Input.str()};
+  std::vector<std::string> Outs(Outputs.begin(), Outputs.end());
+  std::optional<OutputClash> Clash = find_output_clash(Inputs, Outs, InPlace);
+  if (!Clash)
+    return std::nullopt;
+  const std::string Out = "'" + Outs[Clash->output] + "'";
+  switch (Clash->why) {
+  case OutputRefusal::directory:
+    return Out + " is a directory; name the output file";
+  case OutputRefusal::input:
+    return Out + " is the input file; an output never replaces its input (strip in place with -i)";
+  case OutputRefusal::twice:
+    return Out + " would be written twice by this run (the traced file, the decode map and its "
+                 "JSON need three names)";
+  case OutputRefusal::dangling_link:
+  case OutputRefusal::link_loop:
+    return describe_clash(*Clash, Inputs, Outs) + "; name a file, or a link to one";
   }
   return std::nullopt;
 }
@@ -241,6 +233,21 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
 
 } // namespace
 
+namespace {
+
+/// The format's limits (docs/FORMAT.md) as errors at the first annotation past each. A site of a
+/// helper from another file is located there by its map location.
+void addLimitProblems(TracedPlan &Plan, llvm::StringRef SourceName) {
+  for (const MapLimitExceeded &L : exceededLimits(Plan.Map)) {
+    if (llvm::StringRef(L.Site->Loc).starts_with((SourceName + ":").str()))
+      Plan.Problems.push_back({L.Site->Offset, L.Message});
+    else
+      Plan.Problems.push_back({L.Site->Offset, L.Site->Loc + ": " + L.Message});
+  }
+}
+
+} // namespace
+
 std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &Scan,
                                          llvm::ArrayRef<ParseOutcome> Passes, TracedOptions Options,
                                          const TracedPaths &Paths, RunLog &Log,
@@ -279,6 +286,7 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   Options.ShadowOf = spelledCopies(
       Copies, llvm::sys::path::parent_path(absolute(Paths.Output == "-" ? "x" : Paths.Output)));
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);
+  addLimitProblems(E.Plan, Options.SourceName);
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown);
   std::vector<Count> Counts = {
       {"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},

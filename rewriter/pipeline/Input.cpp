@@ -1,5 +1,7 @@
 #include "pipeline/Input.h"
 
+#include <cutrace/files.h>
+
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -9,12 +11,13 @@
 namespace cutrace {
 
 llvm::Expected<SourceFile> readSource(const std::string &Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/true);
-  if (!Buffer)
-    return llvm::createStringError(Buffer.getError(),
-                                   "cannot read '" + Path + "': " + Buffer.getError().message());
-  return SourceFile{Path, std::shared_ptr<llvm::MemoryBuffer>(std::move(*Buffer))};
+  // Bounded for every kind of file: a FIFO or a device (/dev/zero) would be read without end.
+  cutrace::Expected<std::vector<uint8_t>> Bytes = read_file(Path, MaxSourceBytes);
+  if (!Bytes)
+    return llvm::createStringError(std::make_error_code(std::errc::io_error), Bytes.error);
+  llvm::StringRef Text(reinterpret_cast<const char *>(Bytes->data()), Bytes->size());
+  return SourceFile{
+      Path, std::shared_ptr<llvm::MemoryBuffer>(llvm::MemoryBuffer::getMemBufferCopy(Text, Path))};
 }
 
 namespace {

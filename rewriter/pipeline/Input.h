@@ -19,7 +19,12 @@ struct SourceFile {
   llvm::StringRef text() const { return Buffer->getBuffer(); }
 };
 
-/// The file's bytes as they are (no newline conversion), NUL-terminated for the lexer.
+/// A source larger than this is refused (docs/cli.md, "Limits"): a hundred times a large
+/// generated source, far below the 2 GiB a Clang source manager can address.
+inline constexpr uint64_t MaxSourceBytes = uint64_t(256) << 20;
+
+/// The file's bytes as they are (no newline conversion), NUL-terminated for the lexer; one larger
+/// than MaxSourceBytes (a FIFO or a device that never ends included) is an error.
 llvm::Expected<SourceFile> readSource(const std::string &Path);
 
 /// Where compile flags come from, in order of precedence (later wins for -D/-U).

@@ -1,6 +1,7 @@
-// Write stage: every output of a run, all or nothing. Regular files are written to temporary
-// files beside their targets and renamed into place only when all of them were written; "-" is
-// stdout; FIFOs and devices are written to, never replaced.
+// Write stage: every output of a run, all or nothing, through the output code trace-view shares
+// (cutrace/output_files.h): regular files are written to temporary files beside their targets and
+// renamed into place only when all of them were written; "-" is stdout; FIFOs and devices are
+// written to, never replaced; a symbolic link to a regular file stays a link.
 #ifndef CUTRACE_REWRITER_PIPELINE_WRITE_H
 #define CUTRACE_REWRITER_PIPELINE_WRITE_H
 

@@ -133,7 +133,7 @@ check "... and the good file is untouched" cmp a.cu in.cu
 # Item 11: a full disk on stdout is an I/O error, exit 2.
 run_full() { "$tool" in.cu >/dev/full 2>err.txt; rc=$?; err=$(cat err.txt); }
 run_full
-expect "stdout on a full disk exits 2 with a message" 2 "cannot write '<stdout>': No space left on device"
+expect "stdout on a full disk exits 2 with a message" 2 "cannot write to stdout: No space left on device"
 
 # Item 12: a file name cannot inject code into the generated files.
 nl_name=$'nl\n#error x\n.cu'

@@ -143,13 +143,13 @@ for out in "$work/in.ctrace" "$work/./in.ctrace" "$work/link.ctrace"; do
 done
 
 "$tv" "$ws" --sqlite "$work/missing/dir/t.db" 2>"$work/e"; s=$?
-expect_error Sqlite.UnwritablePathIsAnOutputError 1 "trace-view: error: cannot create $work/missing/dir/t.db.tmp.*" $s "$work/e"
+expect_error Sqlite.UnwritablePathIsAnOutputError 1 "trace-view: error: cannot create $work/missing/dir/t.db.tmp-*" $s "$work/e"
 [[ -e $work/missing ]] && bad Sqlite.UnwritablePathIsAnOutputError "created $work/missing"
 
 mkdir "$work/dir.db"
 "$tv" "$ws" --sqlite "$work/dir.db" 2>"$work/e"; s=$?
-expect_error Sqlite.ExistingDirectoryIsNotReplaced 1 "trace-view: error: cannot write $work/dir.db: *" $s "$work/e"
-[[ -d $work/dir.db && -z $(ls -A "$work/dir.db") ]] || bad Sqlite.ExistingDirectoryIsNotReplaced "directory changed"
+expect_error Sqlite.ExistingDirectoryIsRefusedBeforeAnyWork 2 "trace-view: error: --sqlite '$work/dir.db' is a directory*" $s "$work/e"
+[[ -d $work/dir.db && -z $(ls -A "$work/dir.db") ]] || bad Sqlite.ExistingDirectoryIsRefusedBeforeAnyWork "directory changed"
 
 echo "an older file" >"$work/old.db"
 printf 'not a trace' >"$work/bad.ctrace"

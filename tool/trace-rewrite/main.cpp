@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cutrace/output_files.h>
 
 using namespace cutrace;
 namespace cl = llvm::cl;
@@ -101,6 +102,20 @@ std::optional<ExplainOutput> explainOutput() {
   return std::move(*Out);
 }
 
+/// -i writes each input once: one file named twice, or under two names (a hard link), would be
+/// rewritten from a text the other rewrite replaced, or split from its link.
+bool inPlaceFilesDistinct() {
+  if (!InPlace)
+    return true;
+  std::vector<std::string> Inputs(Files.begin(), Files.end());
+  std::optional<OutputClash> Clash = find_output_clash({}, Inputs, /*outputs_may_be_inputs=*/true);
+  if (!Clash)
+    return true;
+  if (Clash->why == OutputRefusal::twice)
+    return usageError(describe_clash(*Clash, {}, Inputs) + "; -i rewrites each file once"), false;
+  return usageError(describe_clash(*Clash, {}, Inputs)), false;
+}
+
 bool validateOptions() {
   if (Files.empty())
     return usageError("no input files (see --help)"), false;
@@ -116,7 +131,7 @@ bool validateOptions() {
     return usageError("--clock must be clock64 or globaltimer"), false;
   if (MaxEvents == 0 || MaxEvents > (1u << 24))
     return usageError("--max-events must be between 1 and 16777216"), false;
-  return true;
+  return inPlaceFilesDistinct();
 }
 
 /// Strip needs no parse, so only the parsing modes check where CUDA is.

@@ -4,6 +4,7 @@
 #include "analyze.h"
 
 #include "inputs.h"
+#include "outputs.h"
 
 #include <cutrace/analysis.h>
 #include <cutrace/export.h>
@@ -143,6 +144,8 @@ AnalyzeArgs parse_analyze_args(int argc, char **argv) {
   a.input = inputs.front();
   if (a.only.empty() && !a.window)
     a.only = kAnalyses;
+  if (a.json)
+    check_outputs({a.input}, {{"--json", *a.json}});
   return a;
 }
 

@@ -4,6 +4,7 @@
 #include "diff.h"
 
 #include "inputs.h"
+#include "outputs.h"
 
 #include <cutrace/diff.h>
 #include <cutrace/run_trace.h>
@@ -113,6 +114,12 @@ DiffArgs parse_diff_args(int argc, char **argv) {
     usage_error("diff compares two files, got " + std::to_string(inputs.size()));
   a.a = inputs[0];
   a.b = inputs[1];
+  if (a.json) {
+    std::vector<std::string> read = {a.a, a.b};
+    for (const auto &[c, d] : a.noise_from)
+      read.insert(read.end(), {c, d});
+    check_outputs(read, {{"--json", *a.json}});
+  }
   return a;
 }
 
@@ -237,12 +244,12 @@ int diff_command(int argc, char **argv) {
   }
 
   const cutrace::TraceDiff diff = cutrace::diff_traces(a->side, b->side, noise);
-  bool ok = true;
+  Outputs out;
   if (args.json)
-    ok = write_output(*args.json, cutrace::diff_json(diff)) && ok;
+    out.add(*args.json, cutrace::diff_json(diff));
   if (!args.json || *args.json != "-")
-    ok = write_output("-", cutrace::format_diff(diff, args.top)) && ok;
-  return ok ? 0 : 1;
+    out.add("-", cutrace::format_diff(diff, args.top));
+  return out.commit() ? 0 : 1;
 }
 
 } // namespace trace_view

@@ -53,25 +53,6 @@ double ghz_value(const std::string &v) {
   return f;
 }
 
-bool write_output(const std::string &path, const std::string &contents) {
-  if (path == "-") {
-    // A full disk or a closed pipe shows only here: check the write and the flush.
-    errno = 0;
-    const size_t written = std::fwrite(contents.data(), 1, contents.size(), stdout);
-    if (written == contents.size() && std::fflush(stdout) == 0)
-      return true;
-    std::fprintf(stderr, "trace-view: error: cannot write to stdout: %s\n",
-                 std::strerror(errno ? errno : EIO));
-    return false;
-  }
-  if (std::optional<std::string> err = cutrace::write_file_atomic(path, contents)) {
-    std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
-    return false;
-  }
-  std::fprintf(stderr, "trace-view: wrote %s\n", path.c_str());
-  return true;
-}
-
 cutrace::Run read_input(const std::string &path, const cutrace::RunReadOptions &options) {
   cutrace::Expected<cutrace::Run> raw = cutrace::read_run_file(path, options);
   if (!raw)

@@ -1,5 +1,5 @@
 // What every trace-view command shares: reading an input, choosing and decoding one launch of it,
-// parsing option values, writing outputs. The CLI turns each failure into its exit status here
+// parsing option values (writing outputs: outputs.h). The CLI turns each failure into its exit status here
 // (docs/cli.md): 2 for bad usage or an input that cannot be read or decoded.
 #ifndef CUTRACE_TRACE_VIEW_INPUTS_H
 #define CUTRACE_TRACE_VIEW_INPUTS_H
@@ -25,9 +25,6 @@ std::optional<std::string> option_value(int argc, char **argv, int &i, const cha
 uint64_t count_value(const std::string &v, uint64_t max, const std::string &what);
 // --clock-ghz's value: a positive rate up to 100 GHz, else a usage error.
 double ghz_value(const std::string &v);
-
-// `contents` to `path` ('-': stdout), atomically; false (and a message) when it cannot be written.
-bool write_output(const std::string &path, const std::string &contents);
 
 // The run in `path`, or exit 2 with the reader's reason.
 cutrace::Run read_input(const std::string &path, const cutrace::RunReadOptions &options = {});

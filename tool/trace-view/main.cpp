@@ -15,6 +15,7 @@
 #include "analyze.h"
 #include "diff.h"
 #include "inputs.h"
+#include "outputs.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -63,7 +64,8 @@ Subcommands (each has its own --help; docs/analysis.md):
                                              slowest slices, statistics of a time window
   trace-view diff A B [--launch-a N] ...     per name and TRACE_DAG pair: what changed between
                                              two traces of one kernel, run-to-run noise marked
-OUT may be '-' for stdout. Files are written atomically (temporary file, then rename).
+OUT may be '-' for stdout. Outputs are written all or none (temporary files, renamed into place);
+an output may not be an input nor be named twice; FIFOs and devices are written to, not replaced.
 Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
 
@@ -77,19 +79,20 @@ struct Args {
   uint64_t html_max_mb = 100;
 };
 
-// A database is a file SQLite writes and renames into place: not stdout, never an input.
-void check_sqlite_output(const Args &a) {
-  if (!a.sqlite)
-    return;
-  if (*a.sqlite == "-" || a.sqlite->empty())
+// Before any input is read: no output is an input or named twice (docs/cli.md, "Outputs"); a
+// database is a file SQLite writes and renames into place, not stdout.
+void check_outputs(const Args &a) {
+  if (a.sqlite && (*a.sqlite == "-" || a.sqlite->empty()))
     usage_error("--sqlite wants a file name ('-' is not allowed: a database cannot go to stdout)");
-  for (const std::string &input : a.inputs) {
-    std::error_code ec;
-    if (*a.sqlite == input || std::filesystem::equivalent(*a.sqlite, input, ec))
-      usage_error("--sqlite " + *a.sqlite + " is an input file: it would be replaced");
-  }
+  std::vector<NamedOutput> outputs;
+  for (auto [option, path] : {std::pair{"--html", &a.html}, std::pair{"--perfetto", &a.perfetto},
+                              std::pair{"--json", &a.json}, std::pair{"--sqlite", &a.sqlite}})
+    if (*path)
+      outputs.push_back({option, **path});
+  trace_view::check_outputs(a.inputs, outputs);
 }
 
+// The database is written (and renamed into place) by SQLite, before the other outputs commit.
 bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
   cutrace::SqliteOptions options;
   options.tool_version = CUTRACE_VERSION;
@@ -98,8 +101,17 @@ bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
     std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
     return false;
   }
-  std::fprintf(stderr, "trace-view: wrote %s\n", args.sqlite->c_str());
   return true;
+}
+
+// Every output of the command or none: the database, when it was written, is said with them.
+int commit_outputs(const Args &args, Outputs &out, bool sqlite_ok) {
+  if (!sqlite_ok || out.failed())
+    return 1;
+  std::vector<std::string> also;
+  if (args.sqlite)
+    also.push_back(*args.sqlite);
+  return out.commit(also) ? 0 : 1;
 }
 
 Args parse_args(int argc, char **argv) {
@@ -148,12 +160,12 @@ Args parse_args(int argc, char **argv) {
                 std::to_string(a.inputs.size()) + " inputs");
   if (!a.html && !a.perfetto && !a.json && !a.sqlite)
     a.summary = true;
-  check_sqlite_output(a);
   int to_stdout = 0;
   for (const std::optional<std::string> *out : {&a.html, &a.perfetto, &a.json})
     to_stdout += *out && **out == "-";
   if (to_stdout > 1)
     usage_error("only one of --html, --perfetto and --json can go to stdout");
+  check_outputs(a);
   return a;
 }
 
@@ -184,24 +196,24 @@ int write_launch_outputs(const Args &args, const std::string &path, cutrace::Run
                   std::to_string(trace.header.num_ctas()) + ")");
     trace = cutrace::restrict_to_cta(trace, *args.cta);
   }
-  bool ok = true;
+  Outputs out;
   if (args.html) {
     cutrace::HtmlOptions html;
     html.initial_cta = args.cta;
-    ok = write_output(*args.html, cutrace::export_html(map, trace, html)) && ok;
+    out.add(*args.html, cutrace::export_html(map, trace, html));
   }
   if (args.perfetto)
-    ok = write_output(*args.perfetto, cutrace::export_perfetto(map, trace)) && ok;
+    out.add(*args.perfetto, cutrace::export_perfetto(map, trace));
   if (args.json)
-    ok = write_output(*args.json, cutrace::trace_summary_json(map, trace)) && ok;
-  if (args.sqlite) { // the database reads the run: lend it the (maybe one-CTA) trace
-    launch.trace = std::move(trace);
-    ok = write_sqlite_output(args, run) && ok;
-    trace = std::move(launch.trace);
-  }
+    out.add(*args.json, cutrace::trace_summary_json(map, trace));
   if (args.summary)
-    ok = write_output("-", cutrace::format_summary(cutrace::summarize(map, trace))) && ok;
-  return ok ? 0 : 1;
+    out.add("-", cutrace::format_summary(cutrace::summarize(map, trace)));
+  bool sqlite_ok = true;
+  if (args.sqlite && !out.failed()) { // the database reads the run: lend it the (maybe one-CTA)
+    launch.trace = std::move(trace);  // trace
+    sqlite_ok = write_sqlite_output(args, run);
+  }
+  return commit_outputs(args, out, sqlite_ok);
 }
 
 // Every launch of `run`, with a progress line every tenth (at least 100 launches apart).
@@ -246,21 +258,20 @@ void warn_about(const cutrace::RunTrace &run) {
 }
 
 int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
-  bool ok = true;
+  Outputs out;
   if (args.html) {
     cutrace::RunHtmlOptions html;
     html.max_bytes = args.html_max_mb << 20;
-    ok = write_output(*args.html, cutrace::export_run_html(run, html)) && ok;
+    out.add(*args.html, cutrace::export_run_html(run, html));
   }
   if (args.perfetto)
-    ok = write_output(*args.perfetto, cutrace::export_run_perfetto(run)) && ok;
+    out.add(*args.perfetto, cutrace::export_run_perfetto(run));
   if (args.json)
-    ok = write_output(*args.json, cutrace::run_summary_json(run)) && ok;
-  if (args.sqlite)
-    ok = write_sqlite_output(args, run) && ok;
+    out.add(*args.json, cutrace::run_summary_json(run));
   if (args.summary)
-    ok = write_output("-", cutrace::run_summary(run)) && ok;
-  return ok ? 0 : 1;
+    out.add("-", cutrace::run_summary(run));
+  const bool sqlite_ok = !args.sqlite || out.failed() || write_sqlite_output(args, run);
+  return commit_outputs(args, out, sqlite_ok);
 }
 
 int run(int argc, char **argv) {

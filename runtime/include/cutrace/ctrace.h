@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <cutrace/decode.h>
+#include <cutrace/files.h>
 
 namespace cutrace {
 
@@ -32,7 +33,6 @@ Expected<Trace> decode_ctrace(const Ctrace &c, const DecodeOptions &options = {}
 // Decodes the buffer with a map the caller has already parsed from `c.map_json`.
 Trace decode_ctrace(const Ctrace &c, const DecodeMap &map, const DecodeOptions &options = {});
 
-Expected<std::vector<uint8_t>> read_file(const std::string &path);
 Expected<Ctrace> read_ctrace_file(const std::string &path);
 
 enum class Overwrite { replace, never };

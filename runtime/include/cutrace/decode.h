@@ -12,22 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include <cutrace/expected.h>
 #include <cutrace/map.h>
 
 namespace cutrace {
-
-// A value or the reason there is none.
-template <class T> struct Expected {
-  std::optional<T> value;
-  std::string error;
-
-  static Expected failure(std::string why) { return Expected{std::nullopt, std::move(why)}; }
-  explicit operator bool() const { return value.has_value(); }
-  const T &operator*() const { return *value; }
-  T &operator*() { return *value; }
-  const T *operator->() const { return &*value; }
-  T *operator->() { return &*value; }
-};
 
 // ---- Decode map (the JSON trace-rewrite emits per kernel) ----
 

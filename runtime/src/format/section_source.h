@@ -78,6 +78,10 @@ private:
 
 inline constexpr uint32_t kPreambleBytes = 16, kSectionHeaderBytes = 16;
 
+// Appends what is left to read from `fd` to `data`; more than `max_bytes` in all is an error.
+Expected<std::vector<uint8_t>> read_to_end(int fd, const std::string &path,
+                                           std::vector<uint8_t> data, uint64_t max_bytes);
+
 // Reads a trace file: a regular file goes to `from_source(FileSource &, preamble, preamble size)`
 // section by section; anything else (a pipe) is read whole and goes to `from_memory(data, size)`.
 // Errors name the file.
@@ -99,10 +103,29 @@ Expected<T> read_trace_file(const std::string &path, FromSource from_source,
     return E::failure("cannot read '" + path + "': " + std::strerror(EISDIR));
   E result;
   if (!S_ISREG(st.st_mode)) { // a pipe or a device: no size to check sections against
-    Expected<std::vector<uint8_t>> data = read_file(path);
-    if (!data)
-      return E::failure(data.error);
-    result = from_memory(data->data(), data->size());
+    // Its preamble first, so that an endless stream that is not a trace (/dev/zero) is rejected
+    // from its first bytes; a trace is read whole, up to kMaxInputBytes.
+    std::vector<uint8_t> data(kPreambleBytes);
+    size_t head = 0;
+    while (head < kPreambleBytes) {
+      const ssize_t got = ::read(fd, data.data() + head, kPreambleBytes - head);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        return E::failure("cannot read '" + path + "': " + std::strerror(errno));
+      if (got == 0)
+        break;
+      head += size_t(got);
+    }
+    data.resize(head);
+    if (head == kPreambleBytes &&
+        std::memcmp(data.data(), kCtraceMagic, sizeof kCtraceMagic) == 0) {
+      Expected<std::vector<uint8_t>> whole = read_to_end(fd, path, std::move(data), kMaxInputBytes);
+      if (!whole)
+        return E::failure(whole.error);
+      data = std::move(*whole);
+    }
+    result = from_memory(data.data(), data.size());
   } else {
     // The preamble first: a file that is not a trace is rejected without reading its body.
     uint8_t preamble[kPreambleBytes] = {};

@@ -1,6 +1,7 @@
 // A decoded run as an SQLite database (docs/analysis.md, "SQL and pandas", documents every table,
 // column and index below). Rows are inserted through prepared statements in one transaction, the
 // indexes built afterwards; the database is built in a temporary file and renamed into place.
+#include <cutrace/output_files.h>
 #include <cutrace/sqlite.h>
 
 #include <cutrace/analysis.h>
@@ -313,8 +314,8 @@ std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOp
 std::optional<std::string> write_sqlite(const std::string &path, const RunTrace &run,
                                         const SqliteOptions &options) {
   static std::atomic<unsigned> counter{0};
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  const std::string tmp = temporary_name_beside(path, std::to_string(::getpid()) + "." +
+                                                          std::to_string(counter.fetch_add(1)));
   // O_EXCL: SQLite must start from an empty file of our own, never one that was lying there.
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0)
