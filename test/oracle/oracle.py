@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import shapes  # noqa: E402
 from tools import (CLANG_ERROR, INCLUDE_LINE, NVCC_ERROR, Batch, cases_in_ptx_diff,  # noqa: E402
-                   error_lines, ptx_diff, run)
+                   error_lines, ptx_diff, read, run, write)
 
 COUNTS = ["generated", "discarded (annotated form does not compile)", "compiled",
           "strip accepted", "strip refused", "PTX differing",
@@ -58,6 +58,13 @@ class Oracle:
         self.nvcc_ptx = [args.nvcc, "-ptx", "-arch=sm_90", "-std=c++17", "-w", "-I", args.include]
         self.nvcc_traced = [args.nvcc, "-c", "-arch=sm_90a", "-std=c++17", "-I", args.include]
 
+    def command(self, flags, arch):
+        """The compile command trace-rewrite parses with (after `--`)."""
+        if any(f.startswith("-arch") for f in flags):
+            arch = None
+        return ["--", self.args.nvcc, "-std=c++17", *([arch] if arch else []), "-I",
+                self.args.include, *flags]
+
     def count(self, key, n=1):
         with self.lock:
             self.counts[key] += n
@@ -67,7 +74,7 @@ class Oracle:
         keep = self.args.keep / name
         keep.mkdir(parents=True, exist_ok=True)
         for file_name, text in files.items():
-            (keep / file_name).write_text(text, encoding="utf-8", errors="surrogateescape")
+            write(keep / file_name, text)
         with self.lock:
             self.failures.append((kind, name))
             print(f"FAIL {kind}: {name} (reproducer: {keep})")
@@ -78,31 +85,30 @@ class Oracle:
     # One generated case, alone: strip, PTX of both sides, verify-strip, traced + nvcc.
 
     def strip(self, d, name, text):
-        (d / name).write_text(text, encoding="utf-8", errors="surrogateescape")
+        write(d / name, text)
         rc, _, err = run([self.args.rewrite, name, "-o", name + ".stripped"], d)
-        stripped = (d / (name + ".stripped")).read_text(encoding="utf-8",
-                                                        errors="surrogateescape") if rc == 0 else None
+        stripped = read(d / (name + ".stripped")) if rc == 0 else None
         return rc, stripped, err
 
     def ptx(self, d, name, text, flags=()):
         src = d / name
-        src.write_text(text, encoding="utf-8", errors="surrogateescape")
+        write(src, text)
         rc, out, err = run(self.nvcc_ptx + list(flags) + ["-I", str(d), str(src), "-o",
                                                           str(src) + ".ptx"], d)
-        ptx = (d / (name + ".ptx")).read_text(errors="replace") if rc == 0 else None
+        ptx = read(d / (name + ".ptx")) if rc == 0 else None
         return ptx, out + err
 
     def traced(self, d, name, text, flags=()):
         """(rc, traced text or None, messages); the output and its map go to d/traced/."""
-        (d / name).write_text(text, encoding="utf-8", errors="surrogateescape")
+        write(d / name, text)
         out = d / "traced"
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir()
         rc, _, err = run([self.args.rewrite, "--traced", name, "-o", str(out / name),
-                          "--", "-I", self.args.include, *flags], d)
+                          *self.command(flags, "-arch=sm_90a")], d)
         if rc != 0:
             return rc, None, err
-        return rc, (out / name).read_text(encoding="utf-8", errors="surrogateescape"), err
+        return rc, read(out / name), err
 
     def compile_traced(self, d, name, flags=()):
         out = d / "traced"
@@ -111,8 +117,8 @@ class Oracle:
         return rc == 0, o + e
 
     def verify(self, d, name, flags=()):
-        rc, out, err = run([self.args.rewrite, "--verify-strip", name, "--", "-I",
-                            self.args.include, *flags], d)
+        rc, out, err = run([self.args.rewrite, "--verify-strip", name,
+                            *self.command(flags, "-arch=sm_90")], d)
         return rc, out + err
 
     def check_alone_strip(self, case, d):
@@ -204,7 +210,7 @@ class Oracle:
         if not ids:
             return
         batch = Batch([(i, by_index[i].text) for i in ids], INCLUDE_LINE)
-        (d / "verify.cu").write_text(batch.text, encoding="utf-8", errors="surrogateescape")
+        write(d / "verify.cu", batch.text)
         rc, msg = self.verify(d, "verify.cu")
         flagged = {batch.key_at(l) for l in error_lines(CLANG_ERROR, msg, "verify.cu")}
         for i in ids:
@@ -222,6 +228,7 @@ class Oracle:
         what is accepted; a case whose traced output does not compile alone is a failure."""
         alive = list(ids)
         refused = set()
+        clean = set()  # cases whose traced output compiles alone
         for _ in range(len(ids) + 1):
             if not alive:
                 break
@@ -239,15 +246,21 @@ class Oracle:
             ok, nv = self.compile_traced(d, "t.cu")
             if ok:
                 break
+            # The traced file's #line directives point nvcc's errors at the batch's lines.
+            suspects = {batch.key_at(l) for l in error_lines(NVCC_ERROR, nv, "t.cu")} - {None}
             bad = set()
-            for i in alive:
+            for i in sorted(suspects - clean) + sorted(set(alive) - suspects - clean):
+                if bad and i not in suspects:
+                    break  # the others are checked again with the smaller batch
                 a = d / f"alone_{i}"
                 a.mkdir(exist_ok=True)
                 rc1, out1, _ = self.traced(a, "t.cu", INCLUDE_LINE + by_index[i].text)
                 if rc1 != 0:
                     continue
                 ok1, nv1 = self.compile_traced(a, "t.cu")
-                if not ok1:
+                if ok1:
+                    clean.add(i)
+                else:
                     bad.add(i)
                     self.count(COUNTS[9])
                     self.fail("--traced output does not compile", f"case_{i}",
@@ -255,7 +268,7 @@ class Oracle:
                               {f"case_{i}.cu": INCLUDE_LINE + by_index[i].text,
                                f"case_{i}.traced.cu": out1})
             if not bad:
-                self.count(COUNTS[9], len(alive))
+                self.count(COUNTS[9])
                 self.fail("--traced output does not compile", f"batch_{alive[0]}",
                           "the traced batch does not compile; no case alone fails:\n" + nv[:4000],
                           {"batch.cu": batch.text, "batch.traced.cu": traced})
@@ -268,7 +281,7 @@ class Oracle:
 
     def run_corpus_file(self, src, d):
         d.mkdir(parents=True, exist_ok=True)
-        text = src.read_text(encoding="utf-8", errors="surrogateescape")
+        text = read(src)
         flags = ["-I", str(src.parent)] + corpus_flags(src, text)
         name = src.name
         self.count(COUNTS[0])
@@ -281,8 +294,7 @@ class Oracle:
             return
         self.count(COUNTS[2])
         rc, stripped, _ = run_strip(self.args.rewrite, src, d / ("stripped_" + name))
-        v_rc, v_msg = run([self.args.rewrite, "--verify-strip", str(src), "--", "-I",
-                           self.args.include, *flags])[0], ""
+        v_rc = self.verify(d, str(src), flags)[0]
         if rc != 0:
             self.count(COUNTS[4])
             if v_rc == 0:
@@ -305,8 +317,8 @@ class Oracle:
         out = d / "traced"
         out.mkdir(exist_ok=True)
         t_flags = [f for f in flags if not f.startswith("-arch")]
-        rc, _, _ = run([self.args.rewrite, "--traced", str(src), "-o", str(out / name), "--",
-                        "-I", self.args.include, "-arch=sm_90a", *t_flags])
+        rc, _, _ = run([self.args.rewrite, "--traced", str(src), "-o", str(out / name),
+                        *self.command(t_flags, "-arch=sm_90a")])
         if rc != 0:
             self.count(COUNTS[8])
             return
@@ -315,12 +327,12 @@ class Oracle:
         if not ok:
             self.count(COUNTS[9])
             self.fail("--traced output does not compile", name, "nvcc:\n" + nv[:4000],
-                      {name: text, name + ".traced.cu": (out / name).read_text(errors="replace")})
+                      {name: text, name + ".traced.cu": read(out / name)})
 
 
 def run_strip(rewrite, src, dst):
     rc, _, err = run([rewrite, str(src), "-o", str(dst)])
-    return rc, dst.read_text(encoding="utf-8", errors="surrogateescape") if rc == 0 else None, err
+    return rc, read(dst) if rc == 0 else None, err
 
 
 def corpus_flags(src, text):

@@ -9,6 +9,17 @@ import subprocess
 INCLUDE_LINE = "#include <cutrace/trace.h>\n"
 
 
+def read(path):
+    """The file's text, bytes kept as they are (CRLF stays CRLF)."""
+    return path.read_bytes().decode("utf-8", errors="surrogateescape")
+
+
+def write(path, text):
+    """Writes text byte for byte, creating the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8", errors="surrogateescape"))
+
+
 def run(argv, cwd=None):
     p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
