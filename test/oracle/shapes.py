@@ -253,12 +253,26 @@ def s_lambda(rng, c):
             f"  {c.store()}\n")
 
 
-def s_pragma_before_loop(rng, c):
+def s_pragma_loop(rng, c):
     ann = _annotation(rng)
     return rng.choice([
         f"#pragma unroll\n  for (int i = 0; i < 4; ++i) {{ {ann} x[i] += i; }}\n",
-        f"#pragma unroll 1\n  {ann}\n  for (int i = 0; i < 4; ++i) x[i] += i;\n",
+        f"#pragma unroll 1\n  for (int i = 0; i < x[1]; ++i) {{\n    {ann}\n    x[i] += i;\n  }}\n",
         f"  {ann}\n#pragma unroll\n  for (int i = 0; i < 4; ++i) x[i] += i;\n",
+        f"#pragma nv_diag_suppress 177\n  {ann}\n  {c.store()}\n",
+    ])
+
+
+def s_pragma_before_annotation(rng, c):
+    """A statement pragma, then an annotation, then the loop: without the annotation the pragma
+    binds to the loop."""
+    ann = _annotation(rng)
+    pragma = rng.choice(["#pragma unroll 1", "#pragma unroll", "#pragma unroll 2",
+                         "_Pragma(\"unroll 1\")"])
+    return rng.choice([
+        f"{pragma}\n  {ann}\n  for (int i = 0; i < 4; ++i) x[i] += i;\n",
+        f"{pragma}\n  {ann} // why\n\n  for (int i = 0; i < x[2]; ++i) x[i] += i;\n",
+        f"{pragma}\n  {ann}\n  {ann}\n  while (x[0] < 4) x[0] += 1;\n",
     ])
 
 
@@ -276,7 +290,8 @@ BODY_SHAPES = {
     "multiline": s_multiline,
     "plain": s_plain,
     "lambda": s_lambda,
-    "pragma_loop": s_pragma_before_loop,
+    "pragma_loop": s_pragma_loop,
+    "pragma_before_annotation": s_pragma_before_annotation,
 }
 
 

@@ -60,10 +60,16 @@ def error_lines(pattern, output, file_name):
 NAMESPACE_RE = re.compile(r"oracle_case_([0-9]{6})")
 
 
+ANONYMOUS_NAMESPACE = re.compile(r"_GLOBAL__N__[0-9a-f]{8}_")
+
+
 def ptx_body(ptx):
-    """PTX without the comment lines nvcc writes at the top (tool versions); nothing else differs
-    between two compiles of the same code (no line information without -lineinfo)."""
-    return [l for l in ptx.splitlines() if not l.startswith("//")]
+    """PTX without the comment lines nvcc writes at the top (tool versions), and with the hash
+    nvcc puts in the names of anonymous namespaces (`_GLOBAL__N__3f2a9c1d_`, a hash of the
+    file's text) replaced by a fixed one. Nothing else differs between two compiles of the same
+    code: without -lineinfo, PTX holds no line numbers."""
+    return [ANONYMOUS_NAMESPACE.sub("_GLOBAL__N__00000000_", l) for l in ptx.splitlines()
+            if not l.startswith("//")]
 
 
 def ptx_diff(a, b, name_a, name_b):
