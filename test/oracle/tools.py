@@ -60,16 +60,21 @@ def error_lines(pattern, output, file_name):
 NAMESPACE_RE = re.compile(r"oracle_case_([0-9]{6})")
 
 
-ANONYMOUS_NAMESPACE = re.compile(r"_GLOBAL__N__[0-9a-f]{8}_")
+# nvcc spells names of internal linkage (anonymous namespaces, statics) with two hashes of the
+# file: _GLOBAL__N__3f2a9c1d_6_k_cu_ff213bb1 or _INTERNAL_553b0d18_6_k_cu_ff213bb1.
+FILE_HASHES = re.compile(
+    r"(_INTERNAL_|_GLOBAL__N__)[0-9a-f]{8}(_[0-9]+_[A-Za-z0-9_]*?_cu_)((?:[0-9a-f]{8})?)")
+
+
+def _hashes_zeroed(m):
+    return m.group(1) + "00000000" + m.group(2) + ("00000000" if m.group(3) else "")
 
 
 def ptx_body(ptx):
-    """PTX without the comment lines nvcc writes at the top (tool versions), and with the hash
-    nvcc puts in the names of anonymous namespaces (`_GLOBAL__N__3f2a9c1d_`, a hash of the
-    file's text) replaced by a fixed one. Nothing else differs between two compiles of the same
-    code: without -lineinfo, PTX holds no line numbers."""
-    return [ANONYMOUS_NAMESPACE.sub("_GLOBAL__N__00000000_", l) for l in ptx.splitlines()
-            if not l.startswith("//")]
+    """PTX without the comment lines nvcc writes at the top (tool versions), and with the hashes
+    of the file in names of internal linkage replaced by zeros. Nothing else differs between two
+    compiles of the same code: without -lineinfo, PTX holds no line numbers."""
+    return [FILE_HASHES.sub(_hashes_zeroed, l) for l in ptx.splitlines() if not l.startswith("//")]
 
 
 def ptx_diff(a, b, name_a, name_b):
