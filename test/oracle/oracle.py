@@ -42,7 +42,7 @@ import shapes  # noqa: E402
 from tools import (CLANG_ERROR, INCLUDE_LINE, NVCC_ERROR, Batch, cases_in_ptx_diff,  # noqa: E402
                    error_lines, ptx_diff, read, run, write)
 
-COUNTS = ["generated", "discarded (annotated form does not compile)", "compiled",
+COUNTS = ["inputs", "discarded (annotated form does not compile)", "compiled",
           "strip accepted", "strip refused", "PTX differing",
           "verify-strip passing a refused or PTX-changing file", "traced accepted",
           "traced refused", "traced failing to compile"]
