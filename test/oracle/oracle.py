@@ -5,8 +5,8 @@ strip oracle").
 For every annotated file that nvcc compiles with the annotations as the no-op macros of
 <cutrace/trace.h>:
   * strip accepts it (exit 0) => the stripped file's PTX equals the annotated file's PTX
-    (`nvcc -ptx -arch=sm_90`; the `//` comment lines at the top, which name tool versions, are
-    the only lines left out of the comparison);
+    (`nvcc -ptx -arch=sm_90`; left out of the comparison: the `//` comment lines at the top,
+    which name tool versions, and the file hashes in internal-linkage names, see tools.py);
   * strip refuses it => `--verify-strip` refuses it too; `--verify-strip` never passes a file
     whose strip changes the PTX;
   * `--traced` accepts it (exit 0) => nvcc compiles the traced output (`-arch=sm_90a -c`, with
@@ -29,7 +29,6 @@ Exit status: 0 when the property holds for every input, 1 when it does not, 2 on
 
 import argparse
 import concurrent.futures
-import os
 import random
 import shutil
 import sys
