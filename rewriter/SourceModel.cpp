@@ -469,6 +469,8 @@ private:
             FD->getPrimaryTemplate() &&
             (!Ref->hasExplicitTemplateArgs() || (All && Ref->getNumTemplateArgs() < All->size()));
         Site.OverloadedName = hasOverloads(FD);
+        Site.ExplicitSpecialization =
+            FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
       }
     } else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Named)) {
       if (std::optional<unsigned> N = writtenOffset(SM, Target, Lookup->getNameLoc()))
@@ -586,7 +588,9 @@ private:
       if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
         Outer = T;
       SourceLocation Begin = Outer->getBeginLoc(), End = Outer->getEndLoc();
-      Site.InMacro = R->getLocation().isMacroID() || End.isMacroID();
+      // A name, a parenthesis or the end a macro writes leaves no text to copy or edit.
+      Site.InMacro = R->getLocation().isMacroID() || End.isMacroID() ||
+                     TL.getLParenLoc().isMacroID() || TL.getRParenLoc().isMacroID();
       std::optional<unsigned> B = writtenOffset(SM, Target, Begin),
                               E = writtenOffset(SM, Target, End);
       std::optional<unsigned> N = writtenOffset(SM, Target, R->getLocation());

@@ -91,6 +91,7 @@ struct LaunchSite {
   bool InMacro = false;
   bool DeducedTemplate = false;           // a template kernel named without template arguments
   bool OverloadedName = false;            // the callee's name denotes more than one function
+  bool ExplicitSpecialization = false;    // the callee is `template <> ... k<float>(...)`
   bool ViaLaunchApi = false;              // cudaLaunchKernel / cudaLaunchKernelEx / cooperative
   Span ApiName;                           // the API function's name token, when ViaLaunchApi
   std::string ApiFunction;                // e.g. "cudaLaunchKernel"

@@ -53,6 +53,9 @@ public:
       return planMacroLaunch(L, Twin);
     if (!L.ConfigEnd || L.Callee.End <= L.Callee.Begin)
       return;
+    // An explicit specialization of an annotated template has no twin: it runs as written.
+    if (Twin && L.ExplicitSpecialization)
+      return;
     if (Twin)
       return planTwinLaunch(L, *Twin);
     // Not annotated here: the runtime looks the kernel up in its twin registry at launch time.

@@ -579,6 +579,16 @@ TEST(TracedRules, KernelWithAParameterPackTakesItsSlotsFirst) {
       << R.Text;
 }
 
+TEST(TracedRules, LaunchOfAnUnannotatedExplicitSpecializationRunsItAsWritten) {
+  Rewritten R = rewrite("specialization_of_an_annotated_template");
+  EXPECT_NE(R.Text.find("  fill<<<1, 32>>>(b);\n  fill<float><<<1, 32>>>(b);\n"), std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("fill_cutrace_traced<<<1, 32>>>(a, cutrace::launch(cutrace_map::fill, 1, 32, "
+                        "0));"),
+            std::string::npos)
+      << R.Text;
+}
+
 TEST(TracedRules, GroupSetupFollowsTheWholeOpeningBraceDigraph) {
   Rewritten R = rewrite("digraph_braces");
   EXPECT_NE(R.Text.find("digraphs_cutrace_traced(int *x, cutrace::Slots* __cutrace_slots = "
