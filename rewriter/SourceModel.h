@@ -69,7 +69,7 @@ struct KernelDecl {
   /// The same types spelled to be valid C++ at the kernel's declaration (fully qualified), for
   /// the function pointer casts that pick one overload.
   std::string ParamTypesQualified;
-  bool Overloaded = false;              // another function of its scope has its name
+  bool Overloaded = false;               // another function of its scope has its name
   bool IsExplicitSpecialization = false; // `template <> __global__ void k<float>(...)`
   bool IsTemplate = false;
   bool HasParameterPack = false;

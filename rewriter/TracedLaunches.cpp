@@ -13,7 +13,6 @@ void warnAt(TracedPlan &Plan, unsigned Offset, std::string Message) {
 
 namespace {
 
-
 std::string text(llvm::StringRef Buffer, Span S) { return Buffer.substr(S.Begin, S.size()).str(); }
 
 /// `, d1, d2` (or `d1, d2` when nothing was written): the defaults a launch left out, spelled,
@@ -153,9 +152,8 @@ private:
              "launch configuration of '" + K.Name +
                  "' has side effects and is evaluated twice in traced builds");
     edit({L.CalleeName, L.CalleeName + static_cast<unsigned>(K.Name.size())}, twinName(K.Name));
-    edit({*LParen + 1, *LParen + 1},
-         "cutrace::launch(" + Map + ", " + L.Grid + ", " + L.Block + ", " + L.Stream + ")" +
-             (L.HasWrittenArgs ? ", " : ""));
+    edit({*LParen + 1, *LParen + 1}, "cutrace::launch(" + Map + ", " + L.Grid + ", " + L.Block +
+                                         ", " + L.Stream + ")" + (L.HasWrittenArgs ? ", " : ""));
     Plan.EditedLaunches.push_back(L.Offset);
   }
 

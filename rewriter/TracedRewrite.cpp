@@ -373,7 +373,8 @@ private:
               Rows + ", " + Writer + ");";
     }
     // After the opening brace, `{` or the digraph `<%`.
-    unsigned Open = Kernel.Body.Begin + (Buffer.substr(Kernel.Body.Begin).starts_with("<%") ? 2 : 1);
+    unsigned Open =
+        Kernel.Body.Begin + (Buffer.substr(Kernel.Body.Begin).starts_with("<%") ? 2 : 1);
     edit({Open, Open}, Text);
   }
 

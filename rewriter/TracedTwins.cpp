@@ -33,7 +33,6 @@ Edit linesAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
   return {{At, At}, Out};
 }
 
-
 /// True when nothing but blanks or a line comment follows Offset on its line: a twin can go on
 /// the lines after it. A comment continued onto the next line by a backslash does not count.
 bool restOfLineIsBlank(llvm::StringRef Buffer, unsigned Offset) {
@@ -55,8 +54,9 @@ Edit twinAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptio
   if (restOfLineIsBlank(Buffer, End))
     return linesAfter(Buffer, Lines, Options, End - 1, FromLine, Copy);
   std::string File = lineFile(Options);
-  return {{End, End}, "\n#line " + std::to_string(FromLine) + " " + File + "\n" + Copy +
-                          "\n#line " + std::to_string(Lines.line(End)) + " " + File + "\n"};
+  return {{End, End},
+          "\n#line " + std::to_string(FromLine) + " " + File + "\n" + Copy + "\n#line " +
+              std::to_string(Lines.line(End)) + " " + File + "\n"};
 }
 
 /// 8 hex digits of a stable hash (FNV-1a): tells overloads' map symbols apart.
@@ -80,8 +80,8 @@ std::string registration(const KernelDecl &K, const TracedTwin &Info) {
   if (K.Overloaded) {
     std::string Params = K.ParamTypesQualified;
     Original = "static_cast<void (*)(" + Params + ")>(" + Original + ")";
-    Twin = "static_cast<void (*)(" + Params + (Params.empty() ? "" : ", ") +
-           "cutrace::Slots *)>(" + Twin + ")";
+    Twin = "static_cast<void (*)(" + Params + (Params.empty() ? "" : ", ") + "cutrace::Slots *)>(" +
+           Twin + ")";
   }
   return "static const bool " + twinName(K.Name) + overloadSuffix(K) +
          "_registered = cutrace::registerTwin((const void *)" + Original + ", (const void *)" +
@@ -128,17 +128,18 @@ void checkTwinnable(const KernelDecl &F, bool Helper, unsigned At, TracedPlan &P
           {D.Name ? D.Name : At,
            "a declaration of " + What +
                " is written by a macro expansion, so the traced build cannot copy it into its "
-               "twin '" + twinName(F.Name) +
-               "'; write the declaration in the file, not through a macro"});
+               "twin '" +
+               twinName(F.Name) + "'; write the declaration in the file, not through a macro"});
       return;
     }
   if (F.IsExplicitSpecialization)
     Plan.Problems.push_back(
-        {At, What + " is an explicit specialization of a template: its twin would specialize a "
-                    "twin of the primary template, which the traced build does not write; "
-                    "annotate the primary template (choose per type with if constexpr) or give "
-                    "this code a " + std::string(Helper ? "function" : "kernel") +
-                    " of its own name"});
+        {At, What +
+                 " is an explicit specialization of a template: its twin would specialize a "
+                 "twin of the primary template, which the traced build does not write; "
+                 "annotate the primary template (choose per type with if constexpr) or give "
+                 "this code a " +
+                 std::string(Helper ? "function" : "kernel") + " of its own name"});
 }
 
 void planTwins(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel &Model,

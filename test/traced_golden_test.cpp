@@ -532,7 +532,8 @@ TEST(TracedRules, EveryOverloadGetsItsTwinItsOwnMapAndItsLaunches) {
   std::vector<std::string> Names;
   for (const nlohmann::json &K : R.Map["kernels"])
     Names.push_back(K["kernel"]);
-  EXPECT_EQ(Names, (std::vector<std::string>{"fill(int *)", "fill(float *)", "fill(float *, float)"}));
+  EXPECT_EQ(Names,
+            (std::vector<std::string>{"fill(int *)", "fill(float *)", "fill(float *, float)"}));
   EXPECT_EQ(count(R.Text, "__global__ void fill_cutrace_traced("), 3u) << R.Text;
   std::string Header = readFile(inputsDir() / "overloaded_kernels.trace_map.h");
   std::regex Symbol(R"(inline constexpr cutrace::KernelMap (fill_[0-9a-f]{8})\{)");
@@ -545,10 +546,11 @@ TEST(TracedRules, EveryOverloadGetsItsTwinItsOwnMapAndItsLaunches) {
   EXPECT_EQ(count(R.Text, "fill_cutrace_traced<<<"), 3u) << R.Text;
   for (const std::string &S : Symbols)
     EXPECT_EQ(count(R.Text, "cutrace::launch(cutrace_map::" + S + ","), 1u) << S << "\n" << R.Text;
-  EXPECT_NE(R.Text.find("cutrace::registerTwin((const void *)static_cast<void (*)(float *)>(&fill), "
-                        "(const void *)static_cast<void (*)(float *, cutrace::Slots *)>("
-                        "&fill_cutrace_traced), "),
-            std::string::npos)
+  EXPECT_NE(
+      R.Text.find("cutrace::registerTwin((const void *)static_cast<void (*)(float *)>(&fill), "
+                  "(const void *)static_cast<void (*)(float *, cutrace::Slots *)>("
+                  "&fill_cutrace_traced), "),
+      std::string::npos)
       << R.Text;
 }
 
@@ -573,9 +575,10 @@ TEST(TracedRules, KernelWithAParameterPackTakesItsSlotsFirst) {
                         "cutrace_map::count_args, 1, 32, 0), x, 1, 'c');"),
             std::string::npos)
       << R.Text;
-  EXPECT_NE(R.Text.find("only_pack_cutrace_traced<<<1, 32>>>(cutrace::launch(cutrace_map::only_pack, "
-                        "1, 32, 0));"),
-            std::string::npos)
+  EXPECT_NE(
+      R.Text.find("only_pack_cutrace_traced<<<1, 32>>>(cutrace::launch(cutrace_map::only_pack, "
+                  "1, 32, 0));"),
+      std::string::npos)
       << R.Text;
 }
 
@@ -583,9 +586,10 @@ TEST(TracedRules, LaunchOfAnUnannotatedExplicitSpecializationRunsItAsWritten) {
   Rewritten R = rewrite("specialization_of_an_annotated_template");
   EXPECT_NE(R.Text.find("  fill<<<1, 32>>>(b);\n  fill<float><<<1, 32>>>(b);\n"), std::string::npos)
       << R.Text;
-  EXPECT_NE(R.Text.find("fill_cutrace_traced<<<1, 32>>>(a, cutrace::launch(cutrace_map::fill, 1, 32, "
-                        "0));"),
-            std::string::npos)
+  EXPECT_NE(
+      R.Text.find("fill_cutrace_traced<<<1, 32>>>(a, cutrace::launch(cutrace_map::fill, 1, 32, "
+                  "0));"),
+      std::string::npos)
       << R.Text;
 }
 
