@@ -42,7 +42,14 @@ class LaunchPlanner {
 public:
   LaunchPlanner(llvm::StringRef Buffer, const SourceModel &Model,
                 const std::map<int, TracedTwin> &Twins, TracedPlan &Plan)
-      : Buffer(Buffer), Model(Model), Twins(Twins), Plan(Plan) {}
+      : Buffer(Buffer), Model(Model), Twins(Twins), Plan(Plan) {
+    // One edit of a macro body serves every expansion: each must take `cutrace::via(k, ...)`,
+    // which needs one function (no overload set, no template left to deduce) and every argument.
+    for (const LaunchSite &L : Model.Launches)
+      if (L.InMacro && L.Body.ConfigEnd &&
+          (L.OverloadedName || L.DeducedTemplate || L.OmitsDefaultedArgs))
+        UneditableBodies.insert(L.Body.Callee.Begin);
+  }
 
   void plan(const LaunchSite &L) {
     const TracedTwin *Twin = twinOf(L.Kernel);
@@ -73,7 +80,8 @@ private:
   const SourceModel &Model;
   const std::map<int, TracedTwin> &Twins;
   TracedPlan &Plan;
-  llvm::DenseSet<unsigned> MacroEdits; // macro bodies already edited, by offset
+  llvm::DenseSet<unsigned> MacroEdits;       // macro bodies already edited, by offset
+  llvm::DenseSet<unsigned> UneditableBodies; // ... and those no edit can serve, by offset
 
   void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
 
@@ -94,7 +102,7 @@ private:
   /// it is given, so it goes through the registry.
   void planMacroLaunch(const LaunchSite &L, const TracedTwin *Twin) {
     const auto &B = L.Body;
-    if (B.ConfigEnd == 0 || L.OmitsDefaultedArgs) {
+    if (B.ConfigEnd == 0 || UneditableBodies.contains(B.Callee.Begin)) {
       if (Twin)
         cannotRecord(L, "it is written inside a macro that the rewrite cannot edit");
       return;

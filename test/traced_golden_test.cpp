@@ -593,6 +593,17 @@ TEST(TracedRules, LaunchOfAnUnannotatedExplicitSpecializationRunsItAsWritten) {
       << R.Text;
 }
 
+TEST(TracedRules, MacroBodyThatAlsoLaunchesOverloadsTemplatesOrOmittedDefaultsStaysAsWritten) {
+  Rewritten R = rewrite("macro_launch_of_overloads_and_templates");
+  for (const char *Body :
+       {"#define LAUNCH_FILL(p) fill<<<1, 32>>>(p)\n", "#define LAUNCH_PUT(p) put<<<1, 32>>>(p)\n",
+        "#define LAUNCH_DEFAULT(...) with_default<<<1, 32>>>(__VA_ARGS__)\n"})
+    EXPECT_NE(R.Text.find(Body), std::string::npos) << Body << "\n" << R.Text;
+  EXPECT_EQ(count(R.Diagnostics, "warning: launch of '"), 4u) << R.Diagnostics;
+  EXPECT_EQ(count(R.Diagnostics, "(it is written inside a macro that the rewrite cannot edit)"),
+            4u);
+}
+
 TEST(TracedRules, GroupSetupFollowsTheWholeOpeningBraceDigraph) {
   Rewritten R = rewrite("digraph_braces");
   EXPECT_NE(R.Text.find("digraphs_cutrace_traced(int *x, cutrace::Slots* __cutrace_slots = "

@@ -2,9 +2,11 @@
 #include <cutrace/trace.h>
 
 __global__ void pick(int *x) {
-  TRACE_RANGE("d", 0,
+  TRACE_RANGE("d",
   %:if 1
     "lane_a"
+  %:else
+    "lane_b"
   %:endif
   );
   x[0] = 1;

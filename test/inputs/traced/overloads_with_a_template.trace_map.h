@@ -6,7 +6,10 @@ namespace cutrace_map {
 inline constexpr cutrace::KernelMap store_2454865b{
     "store(T *, T)", 1, 1024, cutrace::Clock::clock64,
     R"cutrace_json({"format_version":1,"kernel":"store(T *, T)","source":"overloads_with_a_template.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"record","name":"template","lane":0,"group":0,"loc":"overloads_with_a_template.cu:6:3"}],"flows":[],"annotations":[{"macro":"TRACE_RECORD","loc":"overloads_with_a_template.cu:6:3"}]})cutrace_json"};
+inline constexpr cutrace::KernelMap store_4dfa14ab{
+    "store(T **, T)", 1, 1024, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"store(T **, T)","source":"overloads_with_a_template.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"record","name":"template_indirect","lane":0,"group":0,"loc":"overloads_with_a_template.cu:11:3"}],"flows":[],"annotations":[{"macro":"TRACE_RECORD","loc":"overloads_with_a_template.cu:11:3"}]})cutrace_json"};
 inline constexpr cutrace::KernelMap store_3dcf4245{
     "store(int *, int)", 1, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"store(int *, int)","source":"overloads_with_a_template.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"record","name":"int","lane":0,"group":0,"loc":"overloads_with_a_template.cu:11:3"}],"flows":[],"annotations":[{"macro":"TRACE_RECORD","loc":"overloads_with_a_template.cu:11:3"}]})cutrace_json"};
+    R"cutrace_json({"format_version":1,"kernel":"store(int *, int)","source":"overloads_with_a_template.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"record","name":"int","lane":0,"group":0,"loc":"overloads_with_a_template.cu:16:3"}],"flows":[],"annotations":[{"macro":"TRACE_RECORD","loc":"overloads_with_a_template.cu:16:3"}]})cutrace_json"};
 } // namespace cutrace_map
