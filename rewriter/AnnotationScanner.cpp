@@ -6,7 +6,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include <optional>
 
 namespace cutrace {
 namespace {
