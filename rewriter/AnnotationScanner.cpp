@@ -177,9 +177,13 @@ private:
     int Depth = 0;
     size_t ArgStart = Open + 1;
     std::vector<clang::tok::TokenKind> Closers; // what each open bracket expects
+    std::optional<unsigned> Directive;          // the first one inside the call
     for (size_t J = Open; J < Tokens.size(); ++J) {
-      if (Tokens[J].InDirective)
+      if (Tokens[J].InDirective) {
+        if (!Directive && Tokens[J].Kind == clang::tok::hash && Tokens[J].StartsLine)
+          Directive = Tokens[J].Offset;
         continue;
+      }
       clang::tok::TokenKind K = Tokens[J].Kind;
       // A ';' at the top level or a bracket that closes something else: the ')' is missing.
       bool Closes =
@@ -216,6 +220,13 @@ private:
       return;
     }
     A.Call = {A.MacroOffset, Tokens[Close].end()};
+    if (Directive) {
+      // Each build would take one branch, strip and the traced build the text of all of them.
+      report(*Directive, "preprocessor directive inside " + S.Macro.str() +
+                             "(...); an annotation's arguments cannot depend on #if (write one "
+                             "annotation in each branch)");
+      return;
+    }
 
     size_t First = MacroIndex;
     if (!checkArguments(S, A, Open, Close) || !findStatementStart(S, A, MacroIndex, First))

@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -17,6 +18,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <set>
 
 namespace cutrace {
 namespace {
@@ -127,7 +129,19 @@ public:
     std::optional<unsigned> Begin = writtenOffset(SM, Target, Body.getBegin());
     std::optional<unsigned> End = writtenOffset(SM, Target, Body.getEnd());
     if (Begin && End && *Begin < *End)
-      Model.FunctionBodies.push_back({*Begin, *End + 1});
+      Model.FunctionBodies.push_back({*Begin, endOfToken(Body.getEnd())});
+    return true;
+  }
+
+  bool VisitGotoStmt(GotoStmt *Goto) {
+    if (const LabelStmt *Label = Goto->getLabel()->getStmt())
+      recordJump(Goto->getGotoLoc(), Label->getBeginLoc(), false);
+    return true;
+  }
+
+  bool VisitSwitchStmt(SwitchStmt *Switch) {
+    for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
+      recordJump(Switch->getSwitchLoc(), C->getBeginLoc(), true);
     return true;
   }
 
@@ -362,8 +376,37 @@ private:
   SideEffectJudge Effects; // rewriter/SideEffects.h: what payloads, leads and conditions may call
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
   llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses, SeenHelperCalls;
+  std::set<std::pair<unsigned, unsigned>> SeenJumps;
   llvm::DenseMap<const FunctionDecl *, int> HelperIds;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
+
+  /// Just past the token at Loc, where it is written (a digraph brace is two characters).
+  unsigned endOfToken(SourceLocation Loc) const {
+    SourceLocation File = SM.getFileLoc(Loc);
+    return SM.getFileOffset(File) + Lexer::MeasureTokenLength(File, SM, Ctx.getLangOpts());
+  }
+
+  void recordJump(SourceLocation From, SourceLocation To, bool IsCase) {
+    std::optional<unsigned> F = writtenOffset(SM, Target, From), T = writtenOffset(SM, Target, To);
+    // Instantiations repeat their pattern's jumps.
+    if (F && T && SeenJumps.insert({*F, *T}).second)
+      Model.Jumps.push_back({*F, *T, IsCase});
+  }
+
+  /// A kernel's parameter types as its first declaration writes them (with its name, its
+  /// identity), or canonical and fully qualified (valid C++ anywhere in its scope).
+  static std::string paramTypes(const FunctionDecl *FD, const ASTContext &Ctx, bool Qualified) {
+    PrintingPolicy Policy(Ctx.getLangOpts());
+    Policy.SuppressUnwrittenScope = true;
+    std::string Out;
+    for (const ParmVarDecl *P : FD->parameters()) {
+      QualType T = P->getType();
+      Out += (Out.empty() ? "" : ", ") +
+             (Qualified ? TypeName::getFullyQualifiedName(T.getCanonicalType(), Ctx, Policy, true)
+                        : T.getAsString(Policy));
+    }
+    return Out;
+  }
 
   /// The kernel a callee expression names, as its template pattern's first declaration.
   const FunctionDecl *kernelOf(const Expr *Callee) {
@@ -426,6 +469,8 @@ private:
             FD->getPrimaryTemplate() &&
             (!Ref->hasExplicitTemplateArgs() || (All && Ref->getNumTemplateArgs() < All->size()));
         Site.OverloadedName = hasOverloads(FD);
+        Site.ExplicitSpecialization =
+            FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
       }
     } else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Named)) {
       if (std::optional<unsigned> N = writtenOffset(SM, Target, Lookup->getNameLoc()))
@@ -505,6 +550,12 @@ private:
     K.Name = Canonical->getNameAsString();
     K.QualifiedName = Canonical->getQualifiedNameAsString();
     K.IsTemplate = Canonical->getDescribedFunctionTemplate() != nullptr;
+    K.ParamTypes = paramTypes(Canonical, Ctx, false);
+    if (!Canonical->isTemplated()) // only a non-template kernel is ever cast to one overload
+      K.ParamTypesQualified = paramTypes(Canonical, Ctx, true);
+    K.Overloaded = hasOverloads(Canonical);
+    K.IsExplicitSpecialization =
+        Canonical->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
     if (const FunctionTemplateDecl *T = Canonical->getDescribedFunctionTemplate())
       K.Instantiated = !T->getCanonicalDecl()->specializations().empty();
     for (const ParmVarDecl *P : Canonical->parameters())
@@ -537,21 +588,21 @@ private:
       if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
         Outer = T;
       SourceLocation Begin = Outer->getBeginLoc(), End = Outer->getEndLoc();
-      Site.InMacro = R->getLocation().isMacroID() || End.isMacroID();
+      // A name, a parenthesis or the end a macro writes leaves no text to copy or edit.
+      Site.InMacro = R->getLocation().isMacroID() || End.isMacroID() ||
+                     TL.getLParenLoc().isMacroID() || TL.getRParenLoc().isMacroID();
       std::optional<unsigned> B = writtenOffset(SM, Target, Begin),
                               E = writtenOffset(SM, Target, End);
       std::optional<unsigned> N = writtenOffset(SM, Target, R->getLocation());
-      if (B && E && N) {
-        unsigned EndTok = *E + Lexer::MeasureTokenLength(SM.getFileLoc(End), SM, Ctx.getLangOpts());
-        Site.Range = {*B, EndTok};
+      if (N)
         Site.Name = *N;
-      } else {
+      if (B && E && N)
+        Site.Range = {*B, endOfToken(End)};
+      else
         Site.InMacro = true;
-      }
       if (Site.IsDefinition) {
         SourceRange Body = R->getBody()->getSourceRange();
-        K.Body = {SM.getFileOffset(SM.getFileLoc(Body.getBegin())),
-                  SM.getFileOffset(SM.getFileLoc(Body.getEnd())) + 1};
+        K.Body = {SM.getFileOffset(SM.getFileLoc(Body.getBegin())), endOfToken(Body.getEnd())};
       }
       if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
         if (std::optional<unsigned> RAngle =
@@ -598,7 +649,7 @@ private:
         Use.FunctionName = FD->getNameAsString();
         if (const Stmt *Body = FD->getBody())
           Use.FunctionBody = {SM.getFileOffset(SM.getFileLoc(Body->getBeginLoc())),
-                              SM.getFileOffset(SM.getFileLoc(Body->getEndLoc())) + 1};
+                              endOfToken(Body->getEndLoc())};
         if (FD->hasAttr<CUDAGlobalAttr>()) {
           Use.Side = FunctionSide::Global;
           const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
@@ -620,7 +671,7 @@ private:
 
   void describeBlock(const CompoundStmt *Block, AnnotationUse &Use) {
     Use.Block = {SM.getFileOffset(SM.getFileLoc(Block->getLBracLoc())),
-                 SM.getFileOffset(SM.getFileLoc(Block->getRBracLoc())) + 1};
+                 endOfToken(Block->getRBracLoc())};
     DynTypedNodeList Up = Ctx.getParents(*Block);
     Use.BlockIsSwitchBody = !Up.empty() && Up[0].get<SwitchStmt>();
     if (!Use.BlockIsSwitchBody)

@@ -49,12 +49,28 @@ struct KernelDeclSite {
   unsigned ParamBegin = 0;        // '(' opening the parameter list
 };
 
+/// A jump written in a function body of the main file: a `goto` to its label, or a `switch` to
+/// one of its `case`/`default` labels. The traced build checks that none skips a scope object.
+struct Jump {
+  unsigned From = 0; // the `goto` or the `switch`
+  unsigned To = 0;   // the label
+  bool IsCase = false;
+};
+
 struct KernelDecl {
   std::string Name; // as spelled
   std::string QualifiedName;
   std::vector<KernelDeclSite> Decls; // in the main file, first first
   Span Body;                         // braces included (definition)
   unsigned NumParams = 0;
+  /// Parameter types as written, comma-separated: with QualifiedName, the kernel's identity
+  /// (overloads share a name).
+  std::string ParamTypes;
+  /// The same types spelled to be valid C++ at the kernel's declaration (fully qualified), for
+  /// the function pointer casts that pick one overload.
+  std::string ParamTypesQualified;
+  bool Overloaded = false;               // another function of its scope has its name
+  bool IsExplicitSpecialization = false; // `template <> __global__ void k<float>(...)`
   bool IsTemplate = false;
   bool HasParameterPack = false;
   bool DefinitionVisible = false; // defined somewhere in the translation unit
@@ -75,6 +91,7 @@ struct LaunchSite {
   bool InMacro = false;
   bool DeducedTemplate = false;           // a template kernel named without template arguments
   bool OverloadedName = false;            // the callee's name denotes more than one function
+  bool ExplicitSpecialization = false;    // the callee is `template <> ... k<float>(...)`
   bool ViaLaunchApi = false;              // cudaLaunchKernel / cudaLaunchKernelEx / cooperative
   Span ApiName;                           // the API function's name token, when ViaLaunchApi
   std::string ApiFunction;                // e.g. "cudaLaunchKernel"
@@ -131,6 +148,7 @@ struct SourceModel {
   std::vector<LaunchSite> Launches;
   std::vector<KernelValueUse> ValueUses;
   std::vector<IncludeSite> Includes;
+  std::vector<Jump> Jumps;
   std::vector<unsigned> FunctionsWithErrors; // offsets of function bodies' '{' holding errors
   std::vector<Span> FunctionBodies;          // every function body written in the file, braces
                                              // included (template instantiations repeat theirs)

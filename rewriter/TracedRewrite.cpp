@@ -2,6 +2,9 @@
 
 #include "StringLiteral.h"
 #include "Strip.h"
+#include "TracedJumps.h"
+#include "TracedLaunches.h"
+#include "TracedTwins.h"
 
 #include "LineIndex.h"
 #include "llvm/ADT/DenseMap.h"
@@ -20,13 +23,6 @@ namespace {
 std::string locationAt(const LineIndex &Lines, const std::string &File, unsigned Offset) {
   return File + ":" + std::to_string(Lines.line(Offset)) + ":" +
          std::to_string(Lines.column(Offset));
-}
-
-std::string identifierFrom(llvm::StringRef Name) {
-  std::string Out;
-  for (char C : Name)
-    Out += (std::isalnum(static_cast<unsigned char>(C)) ? C : '_');
-  return Out;
 }
 
 /// Text that cannot end the block comment it is placed in.
@@ -95,8 +91,8 @@ public:
     std::sort(Uses.begin(), Uses.end(),
               [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
     KernelMapModel M;
-    M.Kernel = Kernel.QualifiedName;
-    M.Symbol = identifierFrom(Kernel.QualifiedName);
+    M.Kernel = mapKernelName(Kernel);
+    M.Symbol = mapSymbol(Kernel);
     M.MaxEvents = Options.MaxEvents;
     M.Clock = Options.Clock;
     std::vector<const HelperCall *> Calls = Helpers.tracedCallsIn(Helpers.kernelCalls(KernelIndex));
@@ -376,7 +372,10 @@ private:
       Text += " " + groupType + " " + groupVar(M, I) + "(__cutrace_slots, " + RowOf[I] + ", " +
               Rows + ", " + Writer + ");";
     }
-    edit({Kernel.Body.Begin + 1, Kernel.Body.Begin + 1}, Text);
+    // After the opening brace, `{` or the digraph `<%`.
+    unsigned Open =
+        Kernel.Body.Begin + (Buffer.substr(Kernel.Body.Begin).starts_with("<%") ? 2 : 1);
+    edit({Open, Open}, Text);
   }
 
   unsigned laneId(KernelMapModel &M, const std::string &Lane) {
@@ -458,6 +457,12 @@ private:
       if (D.InMacro)
         continue;
       edit({D.Name, D.Name + static_cast<unsigned>(Kernel.Name.size())}, twinName(Kernel.Name));
+      if (Kernel.HasParameterPack) {
+        // First: a parameter after a pack could not be deduced (launches pass it first too).
+        edit({D.ParamBegin + 1, D.ParamBegin + 1},
+             std::string("cutrace::Slots* __cutrace_slots") + (D.HasParams ? ", " : ""));
+        continue;
+      }
       std::string Param =
           std::string("cutrace::Slots* __cutrace_slots") + (First ? " = nullptr" : "");
       First = false;
@@ -487,14 +492,12 @@ std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To) {
   return Out.str().str();
 }
 
-static bool isRegistered(const KernelDecl &K) { return !K.IsTemplate && !K.HasParameterPack; }
-
 std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model) {
   std::map<std::string, TracedTwin> Twins;
   for (const AnnotationUse &U : Model.Uses)
     if (U.Side == FunctionSide::Global && U.Kernel >= 0) {
       const KernelDecl &K = Model.Kernels[U.Kernel];
-      Twins[K.QualifiedName] = {identifierFrom(K.QualifiedName), isRegistered(K)};
+      Twins[kernelKey(K)] = {mapSymbol(K), isRegistered(K)};
     }
   return Twins;
 }
@@ -511,6 +514,7 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   std::map<std::string, int> KernelByName, HelperByKey;
   // What Merged already holds, by offset.
   llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets, CallOffsets;
+  std::set<std::pair<unsigned, unsigned>> JumpEnds;
   for (const SourceModel *PassModel : Models) {
     const SourceModel &Pass = *PassModel;
     std::vector<int> Remap;
@@ -518,7 +522,7 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       if (IncludeOffsets.insert(I.FileName.Begin).second)
         Merged.Includes.push_back(I);
     for (const KernelDecl &K : Pass.Kernels) {
-      auto [It, New] = KernelByName.try_emplace(K.QualifiedName, Merged.Kernels.size());
+      auto [It, New] = KernelByName.try_emplace(kernelKey(K), Merged.Kernels.size());
       if (New)
         Merged.Kernels.push_back(K);
       else if (K.Instantiated)
@@ -562,6 +566,9 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
         L.Kernel = Remap[L.Kernel];
       Merged.Launches.push_back(std::move(L));
     }
+    for (const Jump &J : Pass.Jumps)
+      if (JumpEnds.insert({J.From, J.To}).second)
+        Merged.Jumps.push_back(J);
     for (KernelValueUse V : Pass.ValueUses) {
       if (!ValueOffsets.insert(V.Offset).second)
         continue;
@@ -573,237 +580,6 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
 }
 
 namespace {
-
-/// `"file"` for a #line directive.
-std::string lineFile(const TracedOptions &Options) {
-  return "\"" + escapeForCpp(Options.LinePath.empty() ? Options.SourceName : Options.LinePath) +
-         "\"";
-}
-
-/// Just past the newline that ends the line holding Offset (the buffer's end if none).
-unsigned nextLineStart(llvm::StringRef Buffer, unsigned Offset) {
-  size_t NL = Buffer.find('\n', Offset);
-  return NL == llvm::StringRef::npos ? Buffer.size() : NL + 1;
-}
-
-/// Text inserted as whole lines after the line holding After, numbered as the source lines from
-/// FromLine on, with the numbering of the lines that follow restored.
-Edit linesAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptions &Options,
-                unsigned After, unsigned FromLine, const std::string &Text) {
-  unsigned At = nextLineStart(Buffer, After);
-  std::string File = lineFile(Options);
-  std::string Out = At == Buffer.size() && !Buffer.ends_with("\n") ? "\n" : "";
-  Out += "#line " + std::to_string(FromLine) + " " + File + "\n" + Text + "\n";
-  if (At < Buffer.size())
-    Out += "#line " + std::to_string(Lines.line(At)) + " " + File + "\n";
-  return {{At, At}, Out};
-}
-
-/// Buffer[R] with the edits that lie inside R applied.
-std::string applyWithin(llvm::StringRef Buffer, Span R, const std::vector<Edit> &Edits) {
-  std::vector<Edit> Inside;
-  for (const Edit &E : Edits)
-    if (E.Range.Begin >= R.Begin && E.Range.End <= R.End)
-      Inside.push_back({{E.Range.Begin - R.Begin, E.Range.End - R.Begin}, E.Text});
-  llvm::Expected<std::string> Text = applyEdits(Buffer.substr(R.Begin, R.size()), Inside);
-  if (!Text) {
-    llvm::consumeError(Text.takeError());
-    return "";
-  }
-  return *Text;
-}
-
-/// The twin of every annotated kernel: a copy of each of its declarations written here, with the
-/// traced edits applied, after the original, which keeps its signature and loses its annotations.
-void planTwins(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel &Model,
-               const std::map<int, TracedTwin> &Twins, const std::vector<Edit> &TwinEdits,
-               const TracedOptions &Options, TracedPlan &Plan) {
-  for (const auto &[Index, Info] : Twins) {
-    const KernelDecl &K = Model.Kernels[Index];
-    for (const KernelDeclSite &D : K.Decls) {
-      if (D.InMacro || D.Range.End <= D.Range.Begin)
-        continue;
-      std::string Copy = applyWithin(Buffer, D.Range, TwinEdits);
-      if (!D.IsDefinition)
-        Copy += ";";
-      else if (Info.Registered)
-        Copy += "\n#if !defined(__CUDA_ARCH__)\nstatic const bool " + twinName(K.Name) +
-                "_registered = cutrace::registerTwin((const void *)&" + K.Name +
-                ", (const void *)&" + twinName(K.Name) + ", cutrace_map::" + Info.Symbol + ", " +
-                std::to_string(K.NumParams) + ");\n#endif";
-      Plan.Edits.push_back(
-          linesAfter(Buffer, Lines, Options, D.Range.End - 1, Lines.line(D.Range.Begin), Copy));
-    }
-  }
-}
-
-void warnAt(TracedPlan &Plan, unsigned Offset, std::string Message) {
-  Plan.Problems.push_back({Offset, std::move(Message), Severity::Warning});
-}
-
-std::string text(llvm::StringRef Buffer, Span S) { return Buffer.substr(S.Begin, S.size()).str(); }
-
-/// `, d1, d2` (or `d1, d2` when nothing was written): the defaults a launch left out, spelled,
-/// so that an argument can follow them.
-std::string spelledDefaults(const LaunchSite &L) {
-  std::string Out;
-  for (const std::string &D : L.DefaultArgs)
-    Out += (Out.empty() && !L.HasWrittenArgs ? "" : ", ") + D;
-  return Out;
-}
-
-std::string configArgs(const LaunchSite &L) {
-  return L.Grid + ", " + L.Block + ", " + L.Shmem + ", " + L.Stream;
-}
-
-const char *runtimeLaunchFunction(llvm::StringRef Api) {
-  if (Api == "cudaLaunchKernel")
-    return "cutrace::launchKernel";
-  if (Api == "cudaLaunchCooperativeKernel")
-    return "cutrace::launchCooperativeKernel";
-  if (Api == "cudaLaunchKernelEx")
-    return "cutrace::launchKernelEx";
-  return "cutrace::launchKernelExC";
-}
-
-class LaunchPlanner {
-public:
-  LaunchPlanner(llvm::StringRef Buffer, const SourceModel &Model,
-                const std::map<int, TracedTwin> &Twins, TracedPlan &Plan)
-      : Buffer(Buffer), Model(Model), Twins(Twins), Plan(Plan) {}
-
-  void plan(const LaunchSite &L) {
-    const TracedTwin *Twin = twinOf(L.Kernel);
-    if (L.ViaLaunchApi)
-      return planApiCall(L, Twin);
-    if (L.InMacro)
-      return planMacroLaunch(L, Twin);
-    if (!L.ConfigEnd || L.Callee.End <= L.Callee.Begin)
-      return;
-    if (Twin)
-      return planTwinLaunch(L, *Twin);
-    // Not annotated here: the runtime looks the kernel up in its twin registry at launch time.
-    const KernelDecl *K = L.Kernel >= 0 ? &Model.Kernels[L.Kernel] : nullptr;
-    if (K && (K->DefinitionVisible || L.DeducedTemplate || L.OverloadedName))
-      return;
-    edit({L.Callee.Begin, L.ConfigEnd},
-         "cutrace::via(" + text(Buffer, L.Callee) + ", " + configArgs(L) + ")");
-    if (L.OmitsDefaultedArgs)
-      edit({L.ArgsEnd, L.ArgsEnd}, spelledDefaults(L));
-    Plan.EditedLaunches.push_back(L.Offset);
-  }
-
-private:
-  llvm::StringRef Buffer;
-  const SourceModel &Model;
-  const std::map<int, TracedTwin> &Twins;
-  TracedPlan &Plan;
-  llvm::DenseSet<unsigned> MacroEdits; // macro bodies already edited, by offset
-
-  void edit(Span S, std::string Text) { Plan.Edits.push_back({S, std::move(Text)}); }
-
-  const TracedTwin *twinOf(int Kernel) const {
-    auto It = Twins.find(Kernel);
-    return It == Twins.end() ? nullptr : &It->second;
-  }
-
-  void cannotRecord(const LaunchSite &L, const std::string &Why) {
-    warnAt(Plan, L.Offset,
-           "launch of '" + Model.Kernels[L.Kernel].Name + "' is not recorded (" + Why +
-               "); it runs the kernel as the plain build does. To record it, launch " +
-               twinName(Model.Kernels[L.Kernel].Name) +
-               " with slots from cutrace::Recorder (docs/guide.md)");
-  }
-
-  /// A launch in a macro body: the body's one launch serves every expansion, whichever kernel
-  /// it is given, so it goes through the registry.
-  void planMacroLaunch(const LaunchSite &L, const TracedTwin *Twin) {
-    const auto &B = L.Body;
-    if (B.ConfigEnd == 0 || L.OmitsDefaultedArgs) {
-      if (Twin)
-        cannotRecord(L, "it is written inside a macro that the rewrite cannot edit");
-      return;
-    }
-    if (Twin && !Twin->Registered)
-      cannotRecord(L, "a template kernel launched inside a macro has no run-time twin "
-                      "registration");
-    if (!MacroEdits.insert(B.Callee.Begin).second)
-      return;
-    edit({B.Callee.Begin, B.ConfigEnd}, "cutrace::via(" + text(Buffer, B.Callee) + ", " + B.Grid +
-                                            ", " + B.Block + ", " + B.Shmem + ", " + B.Stream +
-                                            ")");
-    Plan.EditedLaunches.push_back(L.Offset);
-  }
-
-  void planTwinLaunch(const LaunchSite &L, const TracedTwin &Twin) {
-    const KernelDecl &K = Model.Kernels[L.Kernel];
-    std::string Map = "cutrace_map::" + Twin.Symbol;
-    if (L.DeducedTemplate || L.OverloadedName || !L.CalleeName) {
-      // No function to take the address of: the twin itself runs, recording when given slots.
-      if (L.ConfigHasSideEffects)
-        warnAt(Plan, L.Offset,
-               "launch configuration of '" + K.Name +
-                   "' has side effects and is evaluated twice in traced builds");
-      edit({L.CalleeName, L.CalleeName + static_cast<unsigned>(K.Name.size())}, twinName(K.Name));
-      edit({L.ArgsEnd, L.ArgsEnd},
-           spelledDefaults(L) + (L.HasWrittenArgs || !L.DefaultArgs.empty() ? ", " : "") +
-               "cutrace::launch(" + Map + ", " + L.Grid + ", " + L.Block + ", " + L.Stream + ")");
-      Plan.EditedLaunches.push_back(L.Offset);
-      return;
-    }
-    std::string Callee = text(Buffer, L.Callee);
-    unsigned NameAt = L.CalleeName - L.Callee.Begin;
-    std::string TwinCallee =
-        Callee.substr(0, NameAt) + twinName(K.Name) + Callee.substr(NameAt + K.Name.size());
-    edit({L.Callee.Begin, L.ConfigEnd}, "cutrace::launchPair(" + Map + ", " + Callee + ", " +
-                                            TwinCallee + ", " + configArgs(L) + ")");
-    if (L.OmitsDefaultedArgs)
-      edit({L.ArgsEnd, L.ArgsEnd}, spelledDefaults(L));
-    Plan.EditedLaunches.push_back(L.Offset);
-  }
-
-  void planApiCall(const LaunchSite &L, const TracedTwin *Twin) {
-    if (L.InMacro || L.ApiName.End <= L.ApiName.Begin) {
-      if (Twin)
-        cannotRecord(L, "the " + L.ApiFunction + " call is written inside a macro expansion");
-      return;
-    }
-    if (Twin && Model.Kernels[L.Kernel].IsTemplate)
-      cannotRecord(L, "a template kernel launched through " + L.ApiFunction +
-                          " has no run-time twin registration");
-    edit(L.ApiName, runtimeLaunchFunction(L.ApiFunction));
-    Plan.EditedLaunches.push_back(L.Offset);
-  }
-};
-
-/// Value uses of annotated kernels that cannot record: a library function that launches what it
-/// is given, or a template kernel whose instance no launch of this program has registered yet.
-void planValueUses(const SourceModel &Model, const std::map<int, TracedTwin> &Twins,
-                   TracedPlan &Plan) {
-  for (const KernelValueUse &U : Model.ValueUses) {
-    auto It = Twins.find(U.Kernel);
-    if (It == Twins.end() || U.AttributeCall)
-      continue;
-    const KernelDecl &K = Model.Kernels[U.Kernel];
-    std::string HowToRecord = "; to record them, launch " + K.Name +
-                              " with <<<>>> or cudaLaunchKernel* in this program, or launch " +
-                              twinName(K.Name) +
-                              " with slots from cutrace::Recorder (docs/guide.md)";
-    if (!U.LibraryCall.empty())
-      warnAt(Plan, U.Offset,
-             "'" + K.Name + "' is passed to '" + U.LibraryCall +
-                 "' from a library header: launches it makes run the kernel unrecorded, as in "
-                 "the plain build" +
-                 HowToRecord);
-    else if (!It->second.Registered)
-      warnAt(Plan, U.Offset,
-             "'" + K.Name +
-                 "' is used as a value here: a template kernel's instance records through a "
-                 "pointer only after a <<<>>> launch of that instance has run; until then its "
-                 "launches run unrecorded" +
-                 HowToRecord);
-  }
-}
 
 void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineIndex &Lines,
                   const TracedOptions &Options, TracedPlan &Plan) {
@@ -934,34 +710,6 @@ HelperGraph helperGraph(const SourceModel &Model,
   return G;
 }
 
-/// The twin of every helper a traced kernel reaches, after each of its declarations; a helper
-/// that holds annotations and that no traced kernel of the file calls records nothing.
-void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel &Model,
-                     const std::set<int> &Reached,
-                     std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper,
-                     const std::vector<Edit> &TwinEdits, const TracedOptions &Options,
-                     TracedPlan &Plan) {
-  for (const auto &[H, Uses] : UsesByHelper)
-    if (!Reached.count(H) && !Uses.empty())
-      Plan.Problems.push_back(
-          {Uses.front()->MacroOffset,
-           "'" + Model.Helpers[H].Name +
-               "' is not called from an annotated kernel of this file, so its annotations record "
-               "nothing (a __device__ function records into its caller's group: call it from a "
-               "kernel that has annotations, in the same file)",
-           Severity::Warning});
-  for (int H : Reached)
-    for (const KernelDeclSite &D : Model.Helpers[H].Decls) {
-      if (D.InMacro || D.Range.End <= D.Range.Begin || !D.ParamBegin)
-        continue;
-      std::string Copy = applyWithin(Buffer, D.Range, TwinEdits);
-      if (!D.IsDefinition)
-        Copy += ";";
-      Plan.Edits.push_back(
-          linesAfter(Buffer, Lines, Options, D.Range.End - 1, Lines.line(D.Range.Begin), Copy));
-    }
-}
-
 } // namespace
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
@@ -987,6 +735,23 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   std::vector<Span> Deletions = planStripDeletions(Buffer, Statements);
   for (Edit &E : lineKeepingDeletions(Buffer, Lines, Options, Deletions))
     Plan.Edits.push_back(std::move(E));
+
+  // Functions whose twins could not be written, and jumps the twins' scope objects forbid.
+  std::vector<const AnnotationUse *> Expandable;
+  for (auto &[Kernel, Uses] : UsesByKernel) {
+    checkTwinnable(Model.Kernels[Kernel], false, Uses.front()->MacroOffset, Plan);
+    Expandable.insert(Expandable.end(), Uses.begin(), Uses.end());
+  }
+  for (size_t H = 0; H < Model.Helpers.size(); ++H)
+    if (Helpers.Traced[H]) {
+      auto Own = UsesByHelper.find(H);
+      bool HasOwn = Own != UsesByHelper.end() && !Own->second.empty();
+      checkTwinnable(Model.Helpers[H], true,
+                     HasOwn ? Own->second.front()->MacroOffset : Model.Helpers[H].Body.Begin, Plan);
+      if (HasOwn)
+        Expandable.insert(Expandable.end(), Own->second.begin(), Own->second.end());
+    }
+  checkJumpsOverScopeObjects(Model, Expandable, Lines, Plan.Problems);
 
   std::vector<Edit> TwinEdits;
   std::map<int, TracedTwin> Twins;
@@ -1024,14 +789,11 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   // Kernels defined in an included project header are launched through their twins too.
   std::map<int, TracedTwin> Reachable = Twins;
   for (size_t I = 0; I < Model.Kernels.size(); ++I) {
-    auto It = Options.HeaderTwins.find(Model.Kernels[I].QualifiedName);
+    auto It = Options.HeaderTwins.find(kernelKey(Model.Kernels[I]));
     if (It != Options.HeaderTwins.end())
       Reachable.try_emplace(static_cast<int>(I), It->second);
   }
-  LaunchPlanner Launches(Buffer, Model, Reachable, Plan);
-  for (const LaunchSite &L : Model.Launches)
-    Launches.plan(L);
-  planValueUses(Model, Reachable, Plan);
+  planLaunches(Buffer, Model, Reachable, Plan);
   planIncludes(Buffer, Scan, Lines, Options, Plan);
   planRedirects(Buffer, Model, Options, Plan);
   return Plan;

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -524,6 +525,91 @@ TEST(TracedRules, LanesAndEventNamesAreInternedPayloadFromLoopVariable) {
   EXPECT_EQ(K["flows"], nlohmann::json::parse(R"([{"src":"load","dst":"math"}])"));
   EXPECT_NE(R.Text.find("__cutrace_block.start(1, (k * 2));"), std::string::npos) << R.Text;
   EXPECT_NE(R.Text.find("__cutrace_block.end(tok);"), std::string::npos);
+}
+
+TEST(TracedRules, EveryOverloadGetsItsTwinItsOwnMapAndItsLaunches) {
+  Rewritten R = rewrite("overloaded_kernels");
+  std::vector<std::string> Names;
+  for (const nlohmann::json &K : R.Map["kernels"])
+    Names.push_back(K["kernel"]);
+  EXPECT_EQ(Names,
+            (std::vector<std::string>{"fill(int *)", "fill(float *)", "fill(float *, float)"}));
+  EXPECT_EQ(count(R.Text, "__global__ void fill_cutrace_traced("), 3u) << R.Text;
+  std::string Header = readFile(inputsDir() / "overloaded_kernels.trace_map.h");
+  std::regex Symbol(R"(inline constexpr cutrace::KernelMap (fill_[0-9a-f]{8})\{)");
+  std::set<std::string> Symbols;
+  for (auto It = std::sregex_iterator(Header.begin(), Header.end(), Symbol);
+       It != std::sregex_iterator(); ++It)
+    Symbols.insert((*It)[1].str());
+  EXPECT_EQ(Symbols.size(), 3u) << "one map per overload, each its own symbol\n" << Header;
+  // Launches call the twin, so overload resolution picks the overload it picks for the original.
+  EXPECT_EQ(count(R.Text, "fill_cutrace_traced<<<"), 3u) << R.Text;
+  for (const std::string &S : Symbols)
+    EXPECT_EQ(count(R.Text, "cutrace::launch(cutrace_map::" + S + ","), 1u) << S << "\n" << R.Text;
+  EXPECT_NE(
+      R.Text.find("cutrace::registerTwin((const void *)static_cast<void (*)(float *)>(&fill), "
+                  "(const void *)static_cast<void (*)(float *, cutrace::Slots *)>("
+                  "&fill_cutrace_traced), "),
+      std::string::npos)
+      << R.Text;
+}
+
+TEST(TracedRules, TwinStaysInTheScopeThatClosesOnItsOriginalsLine) {
+  Rewritten R = rewrite("twins_in_one_line_scopes");
+  for (const char *Scope : {"namespace a { __global__ void k(int *x) { x[0] = 1; }\n#line 4 "
+                            "\"twins_in_one_line_scopes.cu\"\n__global__ void k_cutrace_traced(",
+                            "extern \"C\" { __global__ void c_kernel(int *x) { x[0] = 5; }\n"
+                            "#line 8 \"twins_in_one_line_scopes.cu\"\n__global__ void "
+                            "c_kernel_cutrace_traced("})
+    EXPECT_NE(R.Text.find(Scope), std::string::npos) << Scope << "\n" << R.Text;
+  EXPECT_EQ(R.Map["kernels"].size(), 6u);
+}
+
+TEST(TracedRules, KernelWithAParameterPackTakesItsSlotsFirst) {
+  Rewritten R = rewrite("variadic_kernel");
+  EXPECT_NE(R.Text.find("template <class... Ts> __global__ void count_args_cutrace_traced("
+                        "cutrace::Slots* __cutrace_slots, int *x, Ts... ts) {"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("count_args_cutrace_traced<int, char><<<1, 32>>>(cutrace::launch("
+                        "cutrace_map::count_args, 1, 32, 0), x, 1, 'c');"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(
+      R.Text.find("only_pack_cutrace_traced<<<1, 32>>>(cutrace::launch(cutrace_map::only_pack, "
+                  "1, 32, 0));"),
+      std::string::npos)
+      << R.Text;
+}
+
+TEST(TracedRules, LaunchOfAnUnannotatedExplicitSpecializationRunsItAsWritten) {
+  Rewritten R = rewrite("specialization_of_an_annotated_template");
+  EXPECT_NE(R.Text.find("  fill<<<1, 32>>>(b);\n  fill<float><<<1, 32>>>(b);\n"), std::string::npos)
+      << R.Text;
+  EXPECT_NE(
+      R.Text.find("fill_cutrace_traced<<<1, 32>>>(a, cutrace::launch(cutrace_map::fill, 1, 32, "
+                  "0));"),
+      std::string::npos)
+      << R.Text;
+}
+
+TEST(TracedRules, MacroBodyThatAlsoLaunchesOverloadsTemplatesOrOmittedDefaultsStaysAsWritten) {
+  Rewritten R = rewrite("macro_launch_of_overloads_and_templates");
+  for (const char *Body :
+       {"#define LAUNCH_FILL(p) fill<<<1, 32>>>(p)\n", "#define LAUNCH_PUT(p) put<<<1, 32>>>(p)\n",
+        "#define LAUNCH_DEFAULT(...) with_default<<<1, 32>>>(__VA_ARGS__)\n"})
+    EXPECT_NE(R.Text.find(Body), std::string::npos) << Body << "\n" << R.Text;
+  EXPECT_EQ(count(R.Diagnostics, "warning: launch of '"), 4u) << R.Diagnostics;
+  EXPECT_EQ(count(R.Diagnostics, "(it is written inside a macro that the rewrite cannot edit)"),
+            4u);
+}
+
+TEST(TracedRules, GroupSetupFollowsTheWholeOpeningBraceDigraph) {
+  Rewritten R = rewrite("digraph_braces");
+  EXPECT_NE(R.Text.find("digraphs_cutrace_traced(int *x, cutrace::Slots* __cutrace_slots = "
+                        "nullptr) <% cutrace::Group<1024> __cutrace_warp0_0("),
+            std::string::npos)
+      << R.Text;
 }
 
 TEST(TracedRules, TracedOutputCarriesBannerThatVerifyStripRejects) {

@@ -1,0 +1,26 @@
+// Overloaded kernels: each overload has its own twin, decode map and launch routing.
+#include <cutrace/trace.h>
+
+__global__ void fill(int *x) {
+  TRACE_RECORD("int");
+  x[threadIdx.x] = 1;
+}
+
+__global__ void fill(float *x) {
+  TRACE_RECORD("float");
+  x[threadIdx.x] = 1.0f;
+}
+
+__global__ void fill(float *x, float v) {
+  TRACE_RANGE("float_value");
+  x[threadIdx.x] = v;
+}
+
+void run(int *a, float *b, cudaStream_t s) {
+  fill<<<1, 32>>>(a);
+  fill<<<1, 32, 0, s>>>(b);
+  fill<<<1, 32>>>(b, 2.0f);
+  void *args[] = {&b};
+  cudaLaunchKernel((const void *)static_cast<void (*)(float *)>(fill), dim3(1), dim3(32), args, 0,
+                   s);
+}
