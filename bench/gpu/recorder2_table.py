@@ -19,6 +19,8 @@ probes = {
     "p4": "no clock read (the cursor as the time), stores kept",
     "p5": "clocks read, nothing stored",
     "p6": "no clock, no store: the cursor alone",
+    "p7": "no clock read, stores to a shared-memory scratch array instead of the buffer",
+    "p8": "clocks read, stores to a shared-memory scratch array instead of the buffer",
 }
 subsets = {
     "prod": "p0, producer ranges only (consumer's wait, compute, epilogue removed)",
@@ -152,9 +154,9 @@ def kloop(path):
 
 
 print("\n## The consumer k-loop in SASS per build (cuobjdump -sass of the twin)\n")
-print("| build | instructions | clock reads | stores | TRYWAIT to first HGMMA | after the wgmma "
-      "wait |")
-print("|---|---|---|---|---|---|")
+print("| build | instructions | clock reads | global stores | shared stores | TRYWAIT to first "
+      "HGMMA | after the wgmma wait |")
+print("|---|---|---|---|---|---|---|")
 for tag in ["original"] + list(probes) + list(subsets):
     # The device's whole listing, or the committed k-loop extract.
     name = "hopper_original.sass" if tag == "original" else f"hopper_{tag}_twin.sass"
@@ -170,4 +172,4 @@ for tag in ["original"] + list(probes) + list(subsets):
     hg = next(i for i, s in enumerate(L) if "HGMMA" in s)
     dp = next(i for i, s in enumerate(L) if "DEPBAR" in s)
     print(f"| {tag} | {len(L)} | {sum('CLOCK' in s for s in L)} | {sum('STG' in s for s in L)} | "
-          f"{hg - tw} | {len(L) - 1 - dp} |")
+          f"{sum('STS' in s for s in L)} | {hg - tw} | {len(L) - 1 - dp} |")
