@@ -19,6 +19,8 @@ probes = {
     "p4": "no clock read (the cursor as the time), stores kept",
     "p5": "clocks read, nothing stored",
     "p6": "no clock, no store: the cursor alone",
+    "p7": "no clock read, stores to a shared-memory scratch array instead of the buffer",
+    "p8": "clocks read, stores to a shared-memory scratch array instead of the buffer",
 }
 subsets = {
     "prod": "p0, producer ranges only (consumer's wait, compute, epilogue removed)",
@@ -115,15 +117,16 @@ def source_rows(tag):
 # The consumer k-loop's instructions run once per k-tile in each of the warpgroup's 4 warps, the
 # producer loop's once per k-tile in one warp: at 4096^3 on 132 CTAs, 131072 k-tiles.
 K_TILES = 131072
-print("\n## Where the time goes: warp stall samples of one 4096^3 launch (ncu source counters)\n")
-print("| kernel | samples | consumer k-loop (instructions) | wgmma wait (DEPBAR) | full-barrier "
-      "wait | other instructions | of them clock reads | of them stores | producer loop | "
-      "its empty-barrier wait |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for tag in ("original", "twin_p0", "twin_p5"):
+stall_tags = [t for t in ("original", "twin_p0", "twin_p5") if source_rows(t)]
+if stall_tags:
+    print("\n## Where the time goes: warp stall samples of one 4096^3 launch (ncu source "
+          "counters)\n")
+    print("| kernel | samples | consumer k-loop (instructions) | wgmma wait (DEPBAR) | "
+          "full-barrier wait | other instructions | of them clock reads | of them stores | producer loop | "
+          "its empty-barrier wait |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+for tag in stall_tags:
     rows = source_rows(tag)
-    if not rows:
-        continue
     loop = [x for x in rows if x[3] == 4 * K_TILES]
     prod = [x for x in rows if K_TILES - 1024 <= x[3] <= K_TILES]
     s = lambda xs: sum(x[2] for x in xs)
@@ -152,9 +155,9 @@ def kloop(path):
 
 
 print("\n## The consumer k-loop in SASS per build (cuobjdump -sass of the twin)\n")
-print("| build | instructions | clock reads | stores | TRYWAIT to first HGMMA | after the wgmma "
-      "wait |")
-print("|---|---|---|---|---|---|")
+print("| build | instructions | clock reads | global stores | shared stores | stores before the "
+      "wgmma fence (WARPGROUP.ARRIVE) | TRYWAIT to first HGMMA | after the wgmma wait |")
+print("|---|---|---|---|---|---|---|---|")
 for tag in ["original"] + list(probes) + list(subsets):
     # The device's whole listing, or the committed k-loop extract.
     name = "hopper_original.sass" if tag == "original" else f"hopper_{tag}_twin.sass"
@@ -169,5 +172,7 @@ for tag in ["original"] + list(probes) + list(subsets):
     tw = next(i for i, s in enumerate(L) if "TRYWAIT" in s)
     hg = next(i for i, s in enumerate(L) if "HGMMA" in s)
     dp = next(i for i, s in enumerate(L) if "DEPBAR" in s)
+    fence = next(i for i, s in enumerate(L) if "WARPGROUP.ARRIVE" in s)
+    early = sum("STG" in s or "STS" in s for s in L[:fence])
     print(f"| {tag} | {len(L)} | {sum('CLOCK' in s for s in L)} | {sum('STG' in s for s in L)} | "
-          f"{hg - tw} | {len(L) - 1 - dp} |")
+          f"{sum('STS' in s for s in L)} | {early} | {hg - tw} | {len(L) - 1 - dp} |")

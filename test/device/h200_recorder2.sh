@@ -6,13 +6,15 @@
 # 1. ncu source counters (per-SASS-instruction warp stall samples), warp state and scheduler
 #    statistics of one 4096^3 launch of the original kernel and of its recording twin.
 # 2. The recorder's measurement switch CUTRACE_RECORDER_PROBE (runtime/include/cutrace/device.h)
-#    p0..p6, and p0 with some of the example's ranges removed (prod: producer ranges only, cons:
+#    p0..p8, and p0 with some of the example's ranges removed (prod: producer ranges only, cons:
 #    consumer ranges only, nowait / nocompute: all but the consumer's "wait" / "compute") and with
 #    -DHOPPER_MMA_IN_FLIGHT=1 (inflight): kernel duration by `ncu --clock-control none --metrics
 #    gpu__time_duration.sum` (original and twin interleaved in one process), the SGEMM of
 #    bench/gpu/gemm_overhead.cu per probe, slice_cost per probe that changes instants, the twin's
 #    SASS per build. Writes <out>/recorder2.tgz (recorder2/: ncu/, logs/, sass/, stall/) and
 #    <out>/recorder2/summary.txt.
+# A short call measures a subset: R2_HOPPERS, R2_GEMMS, R2_SLICES, R2_TIMED name the builds and
+# timings to run, R2_STALLS the source-counter profiles (original twin_p0 twin_p5; "" for none).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 N=$PWD
@@ -97,8 +99,9 @@ stall() { # stall <tag> <binary> <kernel regex>
     ncu --import "$r" --page raw --csv >"$out/stall/${tag}_raw.csv" 2>>"$out/logs/source_$tag.err"
   echo "stall $tag: $(wc -c <"$out/stall/${tag}_source.csv") bytes of source page" | tee -a "$out/summary.txt"
 }
-stall original "$B/hopper_p0" '^ws_wgmma_gemm$'
-stall twin_p0 "$B/hopper_p0" 'cutrace_traced'
+stalls=" ${R2_STALLS-original twin_p0 twin_p5} "
+[[ $stalls == *" original "* ]] && stall original "$B/hopper_p0" '^ws_wgmma_gemm$'
+[[ $stalls == *" twin_p0 "* ]] && stall twin_p0 "$B/hopper_p0" 'cutrace_traced'
 
 # ncu_run <tag> <command...>: kernel durations of every launch, CSV.
 ncu_run() {
@@ -114,7 +117,7 @@ say "ncu: hopper_pipeline builds (original and twin interleaved, --repeat $reps)
 for h in $hoppers; do
   ncu_run hopper_$h -k regex:ws_wgmma "$B/hopper_$h" --repeat $reps
 done
-stall twin_p5 "$B/hopper_p5" 'cutrace_traced'
+[[ $stalls == *" twin_p5 "* ]] && stall twin_p5 "$B/hopper_p5" 'cutrace_traced'
 say "ncu: SGEMM"
 [[ -n $gemms ]] && ncu_run gemm_stripped -k regex:sgemm "$B/gemm_stripped" 5
 for p in $gemms; do

@@ -60,6 +60,21 @@ __device__ __forceinline__ void store8cs_if(bool pred, uint64_t addr, uint32_t a
                "l"(addr), "r"(a), "r"(b));
 }
 
+// Probes 7 and 8: one 8-byte store to shared memory, performed only when `pred` holds, at slot
+// `index` (modulo 128) of a 1 KiB scratch array of the kernel that nothing reads: the shape of a
+// record's store without a global one.
+__device__ __forceinline__ void store8_shared_if(bool pred, uint32_t index, uint32_t a,
+                                                 uint32_t b) {
+  __shared__ __align__(16) uint2 scratch[128];
+  const uint32_t addr = uint32_t(__cvta_generic_to_shared(&scratch[index % 128]));
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %0, 0;\n\t"
+               "@p st.shared.v2.u32 [%1], {%2, %3};\n\t"
+               "}" ::"r"(uint32_t(pred)),
+               "r"(addr), "r"(a), "r"(b));
+}
+
 __device__ __forceinline__ uint64_t globaltimer() {
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -212,12 +227,12 @@ public:
 
   // The low 32 bits of the clock, where a scoped range begins (read only when `cond` holds).
   __device__ __forceinline__ uint32_t stamp() const {
-    if constexpr (kProbe == 4 || kProbe == 6)
+    if constexpr (kNoClockProbe)
       return cursor_;
     return detail::lo(now());
   }
   __device__ __forceinline__ uint32_t stamp_if(bool cond) const {
-    if constexpr (kProbe == 4 || kProbe == 6)
+    if constexpr (kNoClockProbe)
       return cursor_;
     return detail::lo(C == Clock::globaltimer ? detail::globaltimer_if(cond)
                                               : detail::cycles_if(cond));
@@ -252,6 +267,9 @@ public:
       } else if constexpr (kProbe == 3) {
         detail::store8cs_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
         detail::store8cs_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
+      } else if constexpr (kSharedProbe) {
+        detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, uint32_t(payload));
+        detail::store8_shared_if(cond && c + 1 < MaxEvents, first_ + c + 1, begin, end);
       } else {
         detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
         detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
@@ -276,13 +294,16 @@ private:
   // hopper GEMM's recording cost goes"): 0 the recorder as shipped; 1 a wide RANGE at an even
   // slot as one 16-byte store; 2 a 64-bit write pointer (for kernels that record only scoped
   // ranges: instants do not advance it); 3 stores with the evict-first hint; 4 no clock read
-  // (the cursor as the time); 5 no store; 6 neither. 1-6 record less or differently: never for
-  // a real trace.
+  // (the cursor as the time); 5 no store; 6 neither; 7 no clock read, the records' stores to a
+  // shared-memory scratch array instead of the buffer (detail::store8_shared_if); 8 clocks read,
+  // the stores to that scratch array. 1-8 record less or differently: never for a real trace.
 #ifdef CUTRACE_RECORDER_PROBE
   static constexpr int kProbe = CUTRACE_RECORDER_PROBE;
 #else
   static constexpr int kProbe = 0;
 #endif
+  static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
+  static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
 
   __device__ __forceinline__ static uint64_t now() {
@@ -335,10 +356,19 @@ private:
       cursor_ = cond ? c + 1 + uint32_t(long_range) + uint32_t(paid) : c;
       return;
     }
+    const uint32_t p = c + 1 + uint32_t(long_range);
+    if constexpr (kSharedProbe) {
+      detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, t);
+      detail::store8_shared_if(cond && long_range && c + 1 < MaxEvents, first_ + c + 1,
+                               kind_head(RecordKind::ext, site), begin);
+      detail::store8_shared_if(cond && paid && p < MaxEvents, first_ + p,
+                               kind_head(RecordKind::payload, site), uint32_t(payload));
+      cursor_ = cond ? p + uint32_t(paid) : c;
+      return;
+    }
     detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, t);
     detail::store8_if(cond && long_range && c + 1 < MaxEvents, slot(first_ + c + 1),
                       kind_head(RecordKind::ext, site), begin);
-    const uint32_t p = c + 1 + uint32_t(long_range);
     detail::store8_if(cond && paid && p < MaxEvents, slot(first_ + p),
                       kind_head(RecordKind::payload, site), uint32_t(payload));
     cursor_ = cond ? p + uint32_t(paid) : c;
