@@ -7,8 +7,11 @@ slice_cost's per-event cost per probe.
 import csv
 import os
 import re
-import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ncu_csv  # noqa: E402
+from ncu_csv import med, pct, us  # noqa: E402
 
 d = sys.argv[1]
 probes = {
@@ -32,32 +35,7 @@ subsets = {
 
 
 def durations(tag):
-    """Kernel name -> list of gpu__time_duration.sum in us, from one ncu CSV."""
-    path = os.path.join(d, "ncu", tag + ".csv")
-    if not os.path.exists(path):
-        return {}
-    rows = list(csv.reader(l for l in open(path) if l.startswith('"')))
-    if not rows:
-        return {}
-    head = rows[0]
-    k, v = head.index("Kernel Name"), head.index("Metric Value")
-    out = {}
-    for r in rows[1:]:
-        name = re.sub(r"\(.*", "", r[k]).replace("void ", "")
-        out.setdefault(name, []).append(float(r[v].replace(",", "")) / 1000)
-    return out
-
-
-def med(v):
-    return statistics.median(v) if v else None
-
-
-def us(v):
-    return "-" if v is None else f"{v:.2f}"
-
-
-def pct(a, b):
-    return "-" if a is None or b is None else f"{(a / b - 1) * 100:+.1f}%"
+    return ncu_csv.durations(d, tag)
 
 
 print("## hopper_pipeline 4096^3 by ncu kernel duration (median us; original kernel and twin "
