@@ -52,6 +52,11 @@ public:
       if (const AnnotationSpelling *S = findSpelling(T.Text)) {
         if (I + 1 < Tokens.size() && Tokens[I + 1].Kind == clang::tok::l_paren)
           scanAnnotation(*S, I);
+        else if (directiveBeforeArguments(I))
+          // Strip would leave the name behind (with its include gone) and --traced the call.
+          report(T.Offset, "preprocessor directive between " + T.Text.str() +
+                               " and its '(': an annotation's name and arguments cannot depend "
+                               "on #if (write one annotation in each branch)");
       } else if (T.Text.contains('\\') && findSpelling(withoutLineSplices(T.Text))) {
         // The compiler joins the pieces into the macro name; strip and --traced would not.
         report(T.Offset, "annotation name " + withoutLineSplices(T.Text) +
@@ -151,6 +156,17 @@ private:
                    " only as an empty macro: strip deletes its uses, so a definition that "
                    "expands to code would change the program");
     }
+  }
+
+  /// Whether the annotation name at I is followed by a directive and then by a '(': the
+  /// compiler reads that as the annotation's call in the configurations the directive allows.
+  bool directiveBeforeArguments(size_t I) const {
+    size_t J = I + 1;
+    if (J >= Tokens.size() || !Tokens[J].InDirective)
+      return false;
+    while (J < Tokens.size() && Tokens[J].InDirective)
+      ++J;
+    return J < Tokens.size() && Tokens[J].Kind == clang::tok::l_paren;
   }
 
   /// Index of the closest token before I that is not part of a directive, or -1.

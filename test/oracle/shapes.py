@@ -240,6 +240,8 @@ def s_multiline(rng, c):
         f'  {c.store()} TRACE_RECORD(\n      "{n}"); {c.store()}\n',
         f'  TRACE_RECORD("{n}",\n#ifdef {c.p}NOPE\n      1\n#else\n      2\n#endif\n      );\n'
         f'  {c.store()}\n',
+        f'  TRACE_RECORD\n#ifdef {c.p}NOPE\n      ("{n}", 1);\n#else\n      ("{n}", 2);\n#endif\n'
+        f'  {c.store()}\n',
     ])
 
 
