@@ -95,6 +95,12 @@ ln -s target.json link.json
 expect "TraceView.ALinkToARegularFileIsWrittenThrough" 0 "trace-view: wrote link.json" $s e
 holds "TraceView.TheLinkStaysALinkAndItsTargetIsReplaced" bash -c \
   '[[ -L link.json && $(readlink link.json) == target.json && $(head -c 1 target.json) == "{" ]]'
+echo old > target.db
+ln -s target.db link.db
+"$tv" in.ctrace --sqlite link.db >/dev/null 2>e; s=$?
+expect "TraceView.ASqliteOutputThatIsALinkIsWrittenThrough" 0 "trace-view: wrote link.db" $s e
+holds "TraceView.TheSqliteLinkStaysALinkAndItsTargetIsTheDatabase" bash -c \
+  '[[ -L link.db && $(readlink link.db) == target.db && $(head -c 15 target.db) == "SQLite format 3" ]]'
 
 for n in 245 250 255; do
   name=$(printf 'n%.0s' $(seq $((n - 5)))).json
@@ -107,12 +113,18 @@ done
 "$tv" /dev/zero >/dev/null 2>e; s=$?
 expect "TraceView.AnEndlessDeviceIsRejectedFromItsFirstBytes" 2 \
   "trace-view: error: /dev/zero: not a .ctrace file (bad magic)" $s e
-{ head -c 16 in.ctrace; cat /dev/zero; } 2>/dev/null | (ulimit -v 1000000; "$tv" /dev/stdin >/dev/null 2>e); s=$?
 expect_prefix() { # the message's start: where memory ran out depends on the machine
   if [[ $2 == "$4" && $(cat "$5") == "$3"* ]]; then echo "ok   $1"; else
     echo "FAIL $1: status $4, stderr: $(cat "$5")"; fail=1; fi
 }
-expect_prefix "TraceView.AnEndlessTraceStreamUnderAMemoryLimitIsAnErrorNotAnAbort" 2 \
-  "trace-view: error: cannot read '/dev/stdin': out of memory after" $s e
+# AddressSanitizer reserves terabytes of address space at start, which `ulimit -v` forbids: the
+# sanitizer stage (scripts/sanitize.sh sets ASAN_OPTIONS) leaves this check to the main stage.
+if [[ -z ${ASAN_OPTIONS:-} ]]; then
+  { head -c 16 in.ctrace; cat /dev/zero; } 2>/dev/null | (ulimit -v 1000000; "$tv" /dev/stdin >/dev/null 2>e); s=$?
+  expect_prefix "TraceView.AnEndlessTraceStreamUnderAMemoryLimitIsAnErrorNotAnAbort" 2 \
+    "trace-view: error: cannot read '/dev/stdin': out of memory after" $s e
+else
+  echo "skip TraceView.AnEndlessTraceStreamUnderAMemoryLimitIsAnErrorNotAnAbort (ASan: no ulimit -v)"
+fi
 holds "TraceView.NoTemporaryFileIsLeft" test -z "$(find . -name '*.tmp-*')"
 exit $fail

@@ -76,6 +76,10 @@ private:
 // target's name is: "<name>.tmp-<unique>", the name shortened when it must be.
 std::string temporary_name_beside(const std::string &target, const std::string &unique);
 
+// The file a regular output at `path` is renamed onto: the file a symbolic link names (so the
+// link stays a link), else `path` itself.
+std::string rename_target(const std::string &path);
+
 // Writes all of `data` to `fd`; 0, or the errno of the failing write.
 int write_all(int fd, const char *data, size_t size);
 

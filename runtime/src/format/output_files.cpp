@@ -258,4 +258,9 @@ std::optional<OutputFailure> OutputSet::commit() {
   return std::nullopt;
 }
 
+std::string rename_target(const std::string &path) {
+  const Resolved r = resolve(path);
+  return r.kind == Kind::regular ? r.target : path;
+}
+
 } // namespace cutrace

@@ -314,8 +314,10 @@ std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOp
 std::optional<std::string> write_sqlite(const std::string &path, const RunTrace &run,
                                         const SqliteOptions &options) {
   static std::atomic<unsigned> counter{0};
-  const std::string tmp = temporary_name_beside(path, std::to_string(::getpid()) + "." +
-                                                          std::to_string(counter.fetch_add(1)));
+  // Built beside the file a link names and renamed onto it, so a link to the database stays one.
+  const std::string target = rename_target(path);
+  const std::string tmp = temporary_name_beside(target, std::to_string(::getpid()) + "." +
+                                                            std::to_string(counter.fetch_add(1)));
   // O_EXCL: SQLite must start from an empty file of our own, never one that was lying there.
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0)
@@ -330,7 +332,7 @@ std::optional<std::string> write_sqlite(const std::string &path, const RunTrace 
     err = "cannot write " + path + ": " + *why;
   if (sqlite3_close(db) != SQLITE_OK && !err)
     err = "cannot close " + tmp;
-  if (!err && std::rename(tmp.c_str(), path.c_str()) != 0)
+  if (!err && std::rename(tmp.c_str(), target.c_str()) != 0)
     err = "cannot write " + path + ": " + std::strerror(errno);
   if (err)
     ::unlink(tmp.c_str());
