@@ -22,8 +22,10 @@ void delta_encode(const uint8_t *data, size_t size, uint32_t lag, std::vector<ui
     }
     *o++ = uint8_t(z);
   }
-  std::memcpy(o, data + 4 * words, size - 4 * words);
-  o += size - 4 * words;
+  if (size > 4 * words) { // the tail of a size that is not a multiple of 4 (data may be null)
+    std::memcpy(o, data + 4 * words, size - 4 * words);
+    o += size - 4 * words;
+  }
   out.resize(size_t(o - out.data()));
 }
 
