@@ -6,9 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -71,6 +74,51 @@ TEST(OutputFiles, LinkToARegularFileStaysALink) {
   ASSERT_FALSE(set.commit());
   EXPECT_TRUE(fs::is_symlink(dir / "link"));
   EXPECT_EQ(contents(dir / "target"), "new");
+}
+
+// Runs `body` in a child process; its wait status.
+template <class Body> int in_child(Body body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    body();
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+size_t files_in(const fs::path &dir) {
+  return size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+TEST(OutputFiles, SignalBetweenWritingAndRenamingLeavesNoTemporaryFile) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    const fs::path dir = cutrace::test_support::scratch_dir("out_");
+    const int status = in_child([&] {
+      cutrace::OutputSet set;
+      if (set.add((dir / "out.txt").string(), "x") || files_in(dir) != 1)
+        ::_exit(3); // the temporary file must exist before the signal
+      std::raise(sig);
+    });
+    ASSERT_TRUE(WIFSIGNALED(status)) << sig << ": the signal still ends the process";
+    EXPECT_EQ(WTERMSIG(status), sig);
+    EXPECT_EQ(files_in(dir), 0u) << sig << ": neither the output nor its temporary file";
+  }
+}
+
+TEST(OutputFiles, ProgramsOwnSignalHandlerIsLeftAlone) {
+  const fs::path dir = cutrace::test_support::scratch_dir("out_");
+  const int status = in_child([&] {
+    std::signal(SIGTERM, [](int) { ::_exit(7); });
+    cutrace::OutputSet set;
+    if (set.add((dir / "out.txt").string(), "x"))
+      ::_exit(3);
+    std::raise(SIGTERM);
+  });
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 7) << "the program's handler ran, not ours";
+  EXPECT_EQ(files_in(dir), 1u) << "its handler did not remove the temporary file, as ours would";
 }
 
 } // namespace

@@ -45,7 +45,7 @@ struct OutputFailure {
 };
 
 // The outputs of one run, written all or nothing. Destroying an uncommitted set removes its
-// temporary files.
+// temporary files, and so does SIGINT, SIGTERM or SIGHUP while they exist.
 class OutputSet {
 public:
   OutputSet() = default;
@@ -63,6 +63,7 @@ public:
 private:
   struct Staged {
     std::string path, target, temp;
+    int interrupt_slot; // removal of `temp` if a signal interrupts the run
   };
   struct Direct {
     std::string path, data;
@@ -79,6 +80,13 @@ std::string temporary_name_beside(const std::string &target, const std::string &
 // The file a regular output at `path` is renamed onto: the file a symbolic link names (so the
 // link stays a link), else `path` itself.
 std::string rename_target(const std::string &path);
+
+// A temporary file removed if SIGINT, SIGTERM or SIGHUP interrupts the process before
+// forget_temp(slot): an interrupted run leaves no `*.tmp-*` file behind. The handlers are
+// installed on first use, for the signals whose disposition is still the default. Returns the
+// slot, or -1 when every slot is taken (the file is then removed by its owner only).
+int remember_temp(const char *path);
+void forget_temp(int slot);
 
 // Writes all of `data` to `fd`; 0, or the errno of the failing write.
 int write_all(int fd, const char *data, size_t size);

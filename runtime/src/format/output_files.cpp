@@ -165,8 +165,10 @@ std::string describe_clash(const OutputClash &clash, const std::vector<std::stri
 OutputSet::~OutputSet() { discard(); }
 
 void OutputSet::discard() {
-  for (const Staged &s : staged_)
+  for (const Staged &s : staged_) {
     ::unlink(s.temp.c_str());
+    forget_temp(s.interrupt_slot);
+  }
   staged_.clear();
   direct_.clear();
 }
@@ -219,7 +221,7 @@ std::optional<OutputFailure> OutputSet::add(const std::string &path, std::string
       failure = cannot_write(path, std::strerror(errno));
       break;
     }
-    staged_.push_back({path, r.target, temp});
+    staged_.push_back({path, r.target, temp, remember_temp(temp.c_str())});
     int err = write_all(fd, data.data(), data.size());
     if (::close(fd) != 0 && !err)
       err = errno;
@@ -234,13 +236,15 @@ std::optional<OutputFailure> OutputSet::add(const std::string &path, std::string
 }
 
 std::optional<OutputFailure> OutputSet::commit() {
-  for (size_t i = 0; i < staged_.size(); ++i)
+  for (size_t i = 0; i < staged_.size(); ++i) {
     if (::rename(staged_[i].temp.c_str(), staged_[i].target.c_str()) != 0) {
       const OutputFailure failure = cannot_write(staged_[i].path, std::strerror(errno));
       staged_.erase(staged_.begin(), staged_.begin() + long(i));
       discard();
       return failure;
     }
+    forget_temp(staged_[i].interrupt_slot); // after the rename: the temporary name is gone
+  }
   staged_.clear();
   std::vector<Direct> direct = std::move(direct_);
   direct_.clear();

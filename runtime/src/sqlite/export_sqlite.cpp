@@ -323,6 +323,7 @@ std::optional<std::string> write_sqlite(const std::string &path, const RunTrace 
   if (fd < 0)
     return "cannot create " + tmp + ": " + std::strerror(errno);
   ::close(fd);
+  const int interrupt_slot = remember_temp(tmp.c_str()); // filling a large run takes a while
   sqlite3 *db = nullptr;
   std::optional<std::string> err;
   if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
@@ -336,6 +337,7 @@ std::optional<std::string> write_sqlite(const std::string &path, const RunTrace 
     err = "cannot write " + path + ": " + std::strerror(errno);
   if (err)
     ::unlink(tmp.c_str());
+  forget_temp(interrupt_slot);
   return err;
 }
 
