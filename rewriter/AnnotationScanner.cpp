@@ -107,15 +107,30 @@ private:
   /// The end of the line holding Offset after line splices: a `// comment \` continues onto the
   /// next line, which is then part of the directive and goes with it.
   unsigned logicalLineEnd(unsigned Offset) const {
-    // A lone '\r' ends a line for the lexer too, so it ends the directive here as well.
-    for (size_t End = Buffer.find_first_of("\r\n", Offset); End != llvm::StringRef::npos;) {
-      size_t Last = End;
-      while (Last > Offset && (Buffer[Last - 1] == ' ' || Buffer[Last - 1] == '\t'))
-        --Last;
-      if (Last == Offset || Buffer[Last - 1] != '\\')
-        return static_cast<unsigned>(End);
-      size_t Next = End + (Buffer.substr(End).starts_with("\r\n") ? 2 : 1);
-      End = Buffer.find_first_of("\r\n", Next);
+    // A block comment is one space to the preprocessor, newlines and all: a directive line goes on
+    // past one that starts on it (deleting only up to its first newline would free its rest as
+    // code). A lone '\r' ends a line for the lexer too, so it ends the directive here as well.
+    bool InLineComment = false;
+    for (size_t I = Offset; I < Buffer.size(); ++I) {
+      const char C = Buffer[I];
+      const char Next = I + 1 < Buffer.size() ? Buffer[I + 1] : '\0';
+      if (!InLineComment && C == '/' && Next == '*') {
+        const size_t Close = Buffer.find("*/", I + 2);
+        if (Close == llvm::StringRef::npos)
+          return static_cast<unsigned>(Buffer.size());
+        I = Close + 1;
+      } else if (!InLineComment && C == '/' && Next == '/') {
+        InLineComment = true; // a '/*' after it opens nothing
+        ++I;
+      } else if (C == '\r' || C == '\n') {
+        size_t Last = I;
+        while (Last > Offset && (Buffer[Last - 1] == ' ' || Buffer[Last - 1] == '\t'))
+          --Last;
+        if (Last == Offset || Buffer[Last - 1] != '\\')
+          return static_cast<unsigned>(I);
+        if (C == '\r' && Next == '\n') // a spliced CRLF: the line goes on after it
+          ++I;
+      }
     }
     return static_cast<unsigned>(Buffer.size());
   }

@@ -83,6 +83,21 @@ TEST(StripSplices, TrigraphIsNotASplice) {
   EXPECT_EQ(strip("{\n  TRACE_RECORD(\"a\"); // ?\?/\n  x = 1;\n}\n"), "{\n  x = 1;\n}\n");
 }
 
+TEST(StripSplices, IncludeLineGoesWithABlockCommentThatRunsOnFromIt) {
+  // The comment is one space to the preprocessor, so what follows it is on the directive's line;
+  // deleting up to the first newline would free the comment's rest as code.
+  EXPECT_EQ(strip("#include <cutrace/trace.h> /* a\n b */\nint y;\n"), "int y;\n");
+  EXPECT_EQ(strip("#include <cutrace/trace.h> // a /* b\nint y;\n"), "int y;\n");
+}
+
+TEST(StripSplices, IncludeLineOpeningAnUnterminatedCommentStripsIdempotently) {
+  // Found by fuzz_strip: everything after the '/*' is comment, annotations too.
+  const std::string Text = "#include <cutrace/trace.h>/*\n  TRACE_RECORD(\"a\");\n  x = 1;\n";
+  const std::string Once = strip(Text);
+  EXPECT_EQ(Once, "");
+  EXPECT_EQ(strip(Once), Once);
+}
+
 // ----- sole bodies in every preprocessor configuration
 
 TEST(SoleBody, AnnotationInTheElseBranchOfAnIfdefIsRefused) {
