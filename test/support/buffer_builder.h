@@ -27,17 +27,10 @@ inline uint64_t read64(const uint8_t *p) {
   return v;
 }
 
-class BufferBuilder {
+// What both record layouts share: the buffer and row headers, the row of a (CTA, group), and a
+// cursor per row that counts every event offered (as the device's does).
+class RowsBuilder {
 public:
-  BufferBuilder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock = Clock::clock64,
-                uint32_t threads = 64) {
-    const uint32_t grid[3] = {ctas, 1, 1}, block[3] = {threads, 1, 1};
-    header_ = BufferHeader::for_launch(groups, max_events, clock, grid, block, kFormatVersion);
-    bytes.assign(header_.buffer_bytes(), 0);
-    encode_buffer_header(header_, bytes.data());
-    cursors_.assign(header_.num_rows, 0);
-  }
-
   const BufferHeader &header() const { return header_; }
   size_t row_at(uint32_t cta, uint32_t group) const {
     return kBufferHeaderBytes + size_t(cta * header_.num_groups + group) * header_.row_stride_bytes;
@@ -51,21 +44,9 @@ public:
     put32(bytes, at + 24, cta);
     put32(bytes, at + 28, group);
   }
-  // Like Group::record: stores while there is room, always counts.
-  void event(uint32_t cta, uint32_t group, RecordKind kind, uint32_t site, int32_t payload,
-             uint64_t ts) {
-    uint32_t &cursor = cursors_[cta * header_.num_groups + group];
-    if (cursor < header_.max_events) {
-      const size_t at = row_at(cta, group) + kRowHeaderBytes + size_t(cursor) * kLegacyRecordBytes;
-      put32(bytes, at, uint32_t(kind) << kRecordKindShift | site);
-      put32(bytes, at + 4, uint32_t(payload));
-      put64(bytes, at + 8, ts);
-    }
-    ++cursor;
-  }
   void end(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles) {
     const size_t at = row_at(cta, group);
-    const uint32_t attempted = cursors_[cta * header_.num_groups + group];
+    const uint32_t attempted = cursor(cta, group);
     put32(bytes, at + 32, kRowEndTag);
     put32(bytes, at + 36, attempted);
     put64(bytes, at + 40, ns);
@@ -75,9 +56,41 @@ public:
 
   std::vector<uint8_t> bytes;
 
-private:
+protected:
+  RowsBuilder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock, uint32_t threads,
+              uint32_t version) {
+    const uint32_t grid[3] = {ctas, 1, 1}, block[3] = {threads, 1, 1};
+    header_ = BufferHeader::for_launch(groups, max_events, clock, grid, block, version);
+    bytes.assign(header_.buffer_bytes(), 0);
+    encode_buffer_header(header_, bytes.data());
+    cursors_.assign(header_.num_rows, 0);
+  }
+  uint32_t &cursor(uint32_t cta, uint32_t group) { return cursors_[cta * header_.num_groups + group]; }
+
   BufferHeader header_;
+
+private:
   std::vector<uint32_t> cursors_;
+};
+
+class BufferBuilder : public RowsBuilder {
+public:
+  BufferBuilder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock = Clock::clock64,
+                uint32_t threads = 64)
+      : RowsBuilder(ctas, groups, max_events, clock, threads, kFormatVersion) {}
+
+  // Like Group::record: stores while there is room, always counts.
+  void event(uint32_t cta, uint32_t group, RecordKind kind, uint32_t site, int32_t payload,
+             uint64_t ts) {
+    uint32_t &cursor = this->cursor(cta, group);
+    if (cursor < header_.max_events) {
+      const size_t at = row_at(cta, group) + kRowHeaderBytes + size_t(cursor) * kLegacyRecordBytes;
+      put32(bytes, at, uint32_t(kind) << kRecordKindShift | site);
+      put32(bytes, at + 4, uint32_t(payload));
+      put64(bytes, at + 8, ts);
+    }
+    ++cursor;
+  }
 };
 
 // Version 3: 8-byte slots {head, low 32 bits of the time or a payload}, written with the rules
@@ -85,36 +98,18 @@ private:
 // is one record written at its end: wide (16 bytes: head and payload, begin and end; what the
 // device writes) or narrow (8 bytes, CUTRACE_NARROW_RANGES: head with its length and its end;
 // one of 2^14 - 1 ticks or more followed by its EXT record).
-class Buffer8Builder {
+class Buffer8Builder : public RowsBuilder {
 public:
   Buffer8Builder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock = Clock::clock64,
-                 uint32_t threads = 64) {
-    const uint32_t grid[3] = {ctas, 1, 1}, block[3] = {threads, 1, 1};
-    header_ = BufferHeader::for_launch(groups, max_events, clock, grid, block);
-    bytes.assign(header_.buffer_bytes(), 0);
-    encode_buffer_header(header_, bytes.data());
-    cursors_.assign(header_.num_rows, 0);
-  }
+                 uint32_t threads = 64)
+      : RowsBuilder(ctas, groups, max_events, clock, threads, kRecordFormatVersion) {}
 
-  const BufferHeader &header() const { return header_; }
-  size_t row_at(uint32_t cta, uint32_t group) const {
-    return kBufferHeaderBytes + size_t(cta * header_.num_groups + group) * header_.row_stride_bytes;
-  }
   size_t record_at(uint32_t cta, uint32_t group, uint32_t i) const {
     return row_at(cta, group) + kRowHeaderBytes + size_t(i) * kRecordBytes;
   }
-  void start(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles, uint32_t smid = 7) {
-    const size_t at = row_at(cta, group);
-    put32(bytes, at, kRowStartTag);
-    put32(bytes, at + 4, smid);
-    put64(bytes, at + 8, ns);
-    put64(bytes, at + 16, cycles);
-    put32(bytes, at + 24, cta);
-    put32(bytes, at + 28, group);
-  }
   // One slot: stored while there is room, always counted.
   void slot(uint32_t cta, uint32_t group, uint32_t head, uint32_t data) {
-    uint32_t &cursor = cursors_[cta * header_.num_groups + group];
+    uint32_t &cursor = this->cursor(cta, group);
     if (cursor < header_.max_events) {
       put32(bytes, record_at(cta, group, cursor), head);
       put32(bytes, record_at(cta, group, cursor) + 4, data);
@@ -145,21 +140,6 @@ public:
     if (payload != 0)
       slot(cta, group, head(RecordKind::payload, site), uint32_t(payload));
   }
-  void end(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles) {
-    const size_t at = row_at(cta, group);
-    const uint32_t attempted = cursors_[cta * header_.num_groups + group];
-    put32(bytes, at + 32, kRowEndTag);
-    put32(bytes, at + 36, attempted);
-    put64(bytes, at + 40, ns);
-    put64(bytes, at + 48, cycles);
-    put32(bytes, at + 56, attempted > header_.max_events ? attempted - header_.max_events : 0);
-  }
-
-  std::vector<uint8_t> bytes;
-
-private:
-  BufferHeader header_;
-  std::vector<uint32_t> cursors_;
 };
 
 } // namespace cutrace::test_support
