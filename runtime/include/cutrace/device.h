@@ -75,6 +75,68 @@ __device__ __forceinline__ void store8_shared_if(bool pred, uint32_t index, uint
                "r"(addr), "r"(a), "r"(b));
 }
 
+// One 8-byte store to a generic address (shared or global), performed only when `pred` holds:
+// a record of the staged recorder, whose row writes to its shared-memory staging or, where it
+// has none, straight to the buffer, with the same instruction.
+__device__ __forceinline__ void store8_generic_if(bool pred, uint64_t addr, uint32_t a,
+                                                  uint32_t b) {
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %0, 0;\n\t"
+               "@p st.v2.u32 [%1], {%2, %3};\n\t"
+               "}" ::"r"(uint32_t(pred)),
+               "l"(addr), "r"(a), "r"(b));
+}
+
+// Copies of the staged recorder, as volatile asm so that they stay in order with the record
+// stores (volatile asm too, which the compiler does not see as touching memory). `from` is a
+// generic address, or with FromShared a shared-memory one; `to` a generic one, or with ToShared
+// a shared-memory one.
+template <bool FromShared, bool ToShared = false>
+__device__ __forceinline__ void copy8(uint64_t to, uint64_t from) {
+  if constexpr (FromShared && ToShared)
+    asm volatile("{\n\t.reg .b32 a, b;\n\t"
+                 "ld.shared.v2.u32 {a, b}, [%1];\n\tst.shared.v2.u32 [%0], {a, b};\n\t}" ::"r"(
+                     uint32_t(to)),
+                 "r"(uint32_t(from)));
+  else if constexpr (FromShared)
+    asm volatile("{\n\t.reg .b32 a, b;\n\t"
+                 "ld.shared.v2.u32 {a, b}, [%1];\n\tst.v2.u32 [%0], {a, b};\n\t}" ::"l"(to),
+                 "r"(uint32_t(from)));
+  else
+    asm volatile("{\n\t.reg .b32 a, b;\n\t"
+                 "ld.v2.u32 {a, b}, [%1];\n\tst.v2.u32 [%0], {a, b};\n\t}" ::"l"(to),
+                 "l"(from));
+}
+template <bool FromShared> __device__ __forceinline__ void copy16(uint64_t to, uint64_t from) {
+  if constexpr (FromShared)
+    asm volatile("{\n\t.reg .b32 a, b, c, d;\n\t"
+                 "ld.shared.v4.u32 {a, b, c, d}, [%1];\n\tst.v4.u32 [%0], {a, b, c, d};\n\t}" ::"l"(
+                     to),
+                 "r"(uint32_t(from)));
+  else
+    asm volatile("{\n\t.reg .b32 a, b, c, d;\n\t"
+                 "ld.v4.u32 {a, b, c, d}, [%1];\n\tst.v4.u32 [%0], {a, b, c, d};\n\t}" ::"l"(to),
+                 "l"(from));
+}
+
+// One 8-byte store to shared memory (a 32-bit shared address), performed only when `pred` holds.
+__device__ __forceinline__ void store8_sts_if(bool pred, uint32_t addr, uint32_t a, uint32_t b) {
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %0, 0;\n\t"
+               "@p st.shared.v2.u32 [%1], {%2, %3};\n\t"
+               "}" ::"r"(uint32_t(pred)),
+               "r"(addr), "r"(a), "r"(b));
+}
+
+// The staged recorder's shared memory: one array per kernel (every Group of the kernel calls
+// this one instantiation), split into equal per-row parts by the row's place in the CTA.
+template <uint32_t Bytes> __device__ __forceinline__ uint8_t *staging_area() {
+  __shared__ __align__(16) uint8_t area[Bytes];
+  return area;
+}
+
 __device__ __forceinline__ uint64_t globaltimer() {
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -82,6 +144,31 @@ __device__ __forceinline__ uint64_t globaltimer() {
 }
 
 __device__ __forceinline__ uint64_t cycles() { return uint64_t(clock64()); }
+
+// The low 32 bits of the SM clock as a record stores them. CUTRACE_CLOCK_READ (a measurement
+// switch, docs/PERFORMANCE.md section 7): 0 (default) the low word of clock64(), 1 the 32-bit
+// %clock register read by a volatile asm.
+#if defined(CUTRACE_CLOCK_READ) && CUTRACE_CLOCK_READ == 1
+__device__ __forceinline__ uint32_t clock32() {
+  uint32_t t;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t));
+  return t;
+}
+__device__ __forceinline__ uint32_t clock32_if(bool pred) {
+  uint32_t t;
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %1, 0;\n\t"
+               "mov.u32 %0, 0;\n\t"
+               "@p mov.u32 %0, %%clock;\n\t"
+               "}"
+               : "=r"(t)
+               : "r"(uint32_t(pred)));
+  return t;
+}
+#else
+__device__ __forceinline__ uint32_t clock32() { return uint32_t(clock64()); }
+#endif
 
 // The clock, read only when `pred` holds (0 otherwise): a predicated read, not a branch, so a
 // predicated marker whose condition is false costs no clock read either.
@@ -119,7 +206,24 @@ __device__ __forceinline__ uint32_t smid() {
 __device__ __forceinline__ uint32_t lo(uint64_t v) { return uint32_t(v); }
 __device__ __forceinline__ uint32_t hi(uint64_t v) { return uint32_t(v >> 32); }
 
+// What the staged recorder keeps per row (Group's base: nothing without staging, so the direct
+// recorder's objects and code stay as they were).
+template <bool Staged> struct StagingState {
+  uint64_t ring_ = 0; // the row's staging (generic address), or its record 0 (direct)
+  uint32_t mask_ = 0; // slots per block - 1, or ~0 (direct)
+};
+template <> struct StagingState<false> {};
+
 } // namespace detail
+
+// The staged recorder's sizes (Group, "The staged recorder"): slots per row, 0 = records stored
+// straight to the buffer; rows per CTA that get staging.
+#ifndef CUTRACE_STAGING_SLOTS
+#define CUTRACE_STAGING_SLOTS 0
+#endif
+#ifndef CUTRACE_STAGING_ROWS
+#define CUTRACE_STAGING_ROWS 4
+#endif
 
 // How a group picks its writer when its lead is not a constant: `Group::lead()` at the
 // declaration does.
@@ -148,7 +252,8 @@ __device__ __forceinline__ uint32_t cta_threads() { return blockDim.x * blockDim
 //
 // `Sites` names where the sites of each `__device__` function the kernel reaches start in its
 // decode map: a helper's twin takes the group as `G &` and writes `G::sites::<helper> + k`.
-template <uint32_t MaxEvents, Clock C = Clock::clock64, class Sites = void> class Group {
+template <uint32_t MaxEvents, Clock C = Clock::clock64, class Sites = void>
+class Group : private detail::StagingState<(CUTRACE_STAGING_SLOTS > 0 && MaxEvents > 0)> {
   static_assert(MaxEvents < (1u << 31), "max events must be below 2^31");
 
 public:
@@ -183,6 +288,12 @@ public:
     const uint64_t clk = detail::cycles();
     const bool writer = cursor_ < kNotWriter;
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
+    if constexpr (kStaged) {
+      // The row's last block, partly filled, before the end header that says the row is done.
+      const uint32_t start = cursor_ & ~this->mask_;
+      if (writer && this->mask_ != kDirect && start < MaxEvents)
+        flush(start, min(cursor_ & this->mask_, MaxEvents - start));
+    }
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
     detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
@@ -229,11 +340,15 @@ public:
   __device__ __forceinline__ uint32_t stamp() const {
     if constexpr (kNoClockProbe)
       return cursor_;
-    return detail::lo(now());
+    return now32();
   }
   __device__ __forceinline__ uint32_t stamp_if(bool cond) const {
     if constexpr (kNoClockProbe)
       return cursor_;
+#if defined(CUTRACE_CLOCK_READ) && CUTRACE_CLOCK_READ == 1
+    if constexpr (C == Clock::clock64)
+      return detail::clock32_if(cond);
+#endif
     return detail::lo(C == Clock::globaltimer ? detail::globaltimer_if(cond)
                                               : detail::cycles_if(cond));
   }
@@ -270,6 +385,10 @@ public:
       } else if constexpr (kSharedProbe) {
         detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, uint32_t(payload));
         detail::store8_shared_if(cond && c + 1 < MaxEvents, first_ + c + 1, begin, end);
+      } else if constexpr (kStaged) {
+        put(cond && c < MaxEvents, c, 0, head, uint32_t(payload));
+        put(cond && c + 1 < MaxEvents, c, 1, begin, end);
+        settle(c, cond ? c + 2 : c);
       } else {
         detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
         detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
@@ -305,12 +424,34 @@ private:
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
   static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
+  // The staged recorder (docs/PERFORMANCE.md section 7, "Staged in shared memory"): with
+  // CUTRACE_STAGING_SLOTS = S > 0 each of the CTA's first CUTRACE_STAGING_ROWS rows writes its
+  // records to S + 2 slots of shared memory (S for a block of the row, 2 for a record that runs
+  // past it) and copies each block to the buffer when the block is full and at the row's end
+  // (the destructor, on every return). Rows past them, and every row of a launch in the mapped
+  // mode (buffer header word 15 bit 0, set by the host: records must survive a trap), store
+  // straight to the buffer with the same instruction, a generic-address store.
+  static constexpr uint32_t kStagingSlots = CUTRACE_STAGING_SLOTS;
+  static constexpr uint32_t kStagingRows = CUTRACE_STAGING_ROWS;
+  static constexpr bool kStaged = kStagingSlots > 0 && kProbe == 0 && !kNarrowRanges;
+  static_assert(kStagingSlots == 0 || (kStagingSlots >= 8 && kStagingSlots <= 4096 &&
+                                       (kStagingSlots & (kStagingSlots - 1)) == 0),
+                "CUTRACE_STAGING_SLOTS must be 0 or a power of two from 8 to 4096");
+  static_assert(kStagingRows <= 64, "CUTRACE_STAGING_ROWS must be 0 to 64");
+  static constexpr uint32_t kStagingRowBytes = (kStagingSlots + 2) * kRecordBytes;
+  static constexpr uint32_t kStagedRows = kStagingRows > 0 ? kStagingRows : 1;
+#if defined(CUTRACE_STAGING_SHARED) && CUTRACE_STAGING_SHARED
+  static constexpr bool kSharedStores = true;
+#else
+  static constexpr bool kSharedStores = false;
+#endif
+  static constexpr uint32_t kDirect = ~0u; // mask_ of a row that stores straight to the buffer
 
-  __device__ __forceinline__ static uint64_t now() {
+  __device__ __forceinline__ static uint32_t now32() {
     if constexpr (C == Clock::globaltimer)
-      return detail::globaltimer();
+      return detail::lo(detail::globaltimer());
     else
-      return detail::cycles();
+      return detail::clock32();
   }
 
   __device__ __forceinline__ static uint32_t kind_head(RecordKind kind, uint32_t site) {
@@ -327,7 +468,7 @@ private:
   // reports how many were attempted. No global memory is read. A payload of 0 is not stored
   // (the decoder's default), so an annotation without one writes one record.
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload) {
-    record_at(detail::lo(now()), kind, site, payload, true);
+    record_at(now32(), kind, site, payload, true);
   }
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload,
                                          bool cond) {
@@ -357,6 +498,16 @@ private:
       return;
     }
     const uint32_t p = c + 1 + uint32_t(long_range);
+    if constexpr (kStaged) {
+      const uint32_t n = cond ? p + uint32_t(paid) : c;
+      put(cond && c < MaxEvents, c, 0, head, t);
+      put(cond && long_range && c + 1 < MaxEvents, c, 1, kind_head(RecordKind::ext, site), begin);
+      put(cond && paid && p < MaxEvents, c, p - c, kind_head(RecordKind::payload, site),
+          uint32_t(payload));
+      settle(c, n);
+      cursor_ = n;
+      return;
+    }
     if constexpr (kSharedProbe) {
       detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, t);
       detail::store8_shared_if(cond && long_range && c + 1 < MaxEvents, first_ + c + 1,
@@ -374,6 +525,68 @@ private:
     cursor_ = cond ? p + uint32_t(paid) : c;
   }
 
+  // The staged recorder's store of slot `c` + `k` of a record that starts at slot `c`: to the
+  // row's staging at c's place in the block, or to the buffer (mask_ is ~0 there), when `pred`
+  // holds. One generic-address store; with CUTRACE_STAGING_SHARED=1 a store to shared memory
+  // (or, in a direct row, a global one) under a branch that is the same in every thread.
+  __device__ __forceinline__ void put(bool pred, uint32_t c, uint32_t k, uint32_t a,
+                                      uint32_t b) const {
+    const uint32_t i = (c & this->mask_) + k;
+    if constexpr (kSharedStores) {
+      if (this->mask_ == kDirect)
+        detail::store8_if(pred, this->ring_ + uint64_t(i) * kRecordBytes, a, b);
+      else
+        detail::store8_sts_if(pred, uint32_t(this->ring_) + i * kRecordBytes, a, b);
+    } else {
+      detail::store8_generic_if(pred, this->ring_ + uint64_t(i) * kRecordBytes, a, b);
+    }
+  }
+
+  // After a record took slots c .. n - 1: when they reached the next block, the block is full.
+  // The test is the same in every thread of the row (non-writers' cursors differ only in bit 31),
+  // so the branch does not diverge; only the writer copies.
+  __device__ __forceinline__ void settle(uint32_t c, uint32_t n) {
+    if ((c ^ n) > this->mask_) {
+      if (cursor_ < kNotWriter) {
+        const uint32_t start = c & ~this->mask_;
+        flush(start, start < MaxEvents ? min(this->mask_ + 1, MaxEvents - start) : 0);
+        // The slots written past the block move to the staging's start, where the next block's
+        // first slots belong.
+        for (uint32_t i = 0; i < (n & this->mask_); ++i)
+          detail::copy8<kSharedStores, kSharedStores>(
+              this->ring_ + i * 8, this->ring_ + (uint64_t(this->mask_) + 1 + i) * 8);
+      }
+    }
+  }
+
+  // Copies the first `count` staged slots to the row's slots `start` .. (16 bytes at a time: the
+  // staging and every block's place in the row are 16-byte aligned).
+  __device__ __forceinline__ void flush(uint32_t start, uint32_t count) const {
+    const uint64_t to = slot(first_ + start);
+#pragma unroll 4
+    for (uint32_t i = 0; i < count / 2; ++i)
+      detail::copy16<kSharedStores>(to + i * 16, this->ring_ + i * 16);
+    if (count & 1u)
+      detail::copy8<kSharedStores>(to + (count - 1) * 8, this->ring_ + (count - 1) * 8);
+  }
+
+  // The staged recorder's row: staging in shared memory for the CTA's first kStagingRows rows
+  // unless the host asked for direct stores (buffer header word 15 bit 0).
+  __device__ __forceinline__ void open_staging(uint32_t row_in_cta) {
+    this->mask_ = kDirect;
+    this->ring_ = slot(first_);
+    if constexpr (kStagingRows > 0) { // 0: the staged code, every row direct (a measurement)
+      if (slots_ != nullptr && row_in_cta < kStagedRows &&
+          (reinterpret_cast<const uint32_t *>(slots_)[15] & kDirectStoresFlag) == 0) {
+        uint8_t *staging = detail::staging_area<kStagedRows * kStagingRowBytes>() +
+                           row_in_cta * kStagingRowBytes;
+        this->mask_ = kStagingSlots - 1;
+        this->ring_ = kSharedStores ? uint64_t(__cvta_generic_to_shared(staging))
+                                    : reinterpret_cast<uint64_t>(staging);
+      }
+    }
+  }
+
   // The row's first record slot, the cursor, and the start header written by `header_writer`.
   // Slot indices are 32-bit: the host refuses buffers of 2^32 slots (32 GiB) or more. Rows are
   // 16-byte aligned (row_stride_bytes pads the records), so the headers take 16-byte stores.
@@ -384,6 +597,8 @@ private:
              kRowHeaderBytes / kRecordBytes;
     cursor_ = writer ? 0 : kNotWriter;
     at_ = slot(first_);
+    if constexpr (kStaged)
+      open_staging(row);
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
     detail::store16_if(header_writer, slot(first_ - 8), kRowStartTag, detail::smid(),
