@@ -24,6 +24,10 @@ known = {
     "s256": "staged, 256 slots per row, generic stores",
     "s64clk": "s64 with the 32-bit %clock read",
     "s64sh": "staged, 64 slots per row, st.shared (CUTRACE_STAGING_SHARED=1)",
+    "o64": "s64, the copy of a full block out of line (CUTRACE_STAGING_COPY=1)",
+    "b16": "staged ring of 16 slots, full halves by bulk copy (CUTRACE_STAGING_COPY=2)",
+    "b64": "staged ring of 64 slots, full halves by bulk copy",
+    "b256": "staged ring of 256 slots, full halves by bulk copy",
 }
 present = sorted({f[len("hopper_"):-len(".csv")] for f in os.listdir(os.path.join(d, "ncu"))
                   if f.startswith("hopper_")} if os.path.isdir(os.path.join(d, "ncu")) else [])

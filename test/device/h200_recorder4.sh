@@ -13,13 +13,16 @@
 #   s<N>clk  s<N> with CUTRACE_CLOCK_READ=1
 #   s<N>sh   s<N> storing to the staging with st.shared (CUTRACE_STAGING_SHARED=1), a direct row
 #            with st.global, under a branch the same in every thread
+#   o<N>     s<N> with the copy of a full block in a function of its own (CUTRACE_STAGING_COPY=1)
+#   b<N>     staged in a ring of N slots whose full halves go by bulk copies (cp.async.bulk,
+#            CUTRACE_STAGING_COPY=2): no branch where records are stored
 # For each: examples/hopper_pipeline 4096^3 (original kernel and twin interleaved, --repeat),
 # examples/warp_specialized (CUTRACE_LAUNCHES=all / none), the SGEMM of bench/gpu/gemm_overhead.cu
 # (off = the stripped build), all by `ncu --clock-control none --metrics gpu__time_duration.sum`;
 # bench/gpu/slice_cost.cu by its CUDA-event medians; the hopper twin's and the SGEMM's SASS;
 # check_ctrace on every hopper and SGEMM recording; test/device/staging_check.cu (staged records
-# equal direct ones). Writes <out>/recorder4.tgz (recorder4/: ncu/, logs/, sass/) and
-# <out>/recorder4/summary.txt.
+# equal direct ones; R4_CHECKS names its builds). R4_SLICE_SASS=1 adds slice_cost's SASS.
+# Writes <out>/recorder4.tgz (recorder4/: ncu/, logs/, sass/) and <out>/recorder4/summary.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 N=$PWD
@@ -42,6 +45,8 @@ flags_of() { # the nvcc switches of a variant
   case $v in
   d) ;;
   g*) f+=(-DCUTRACE_STAGING_SLOTS=${v#g} -DCUTRACE_STAGING_ROWS=0) ;;
+  o*) f+=(-DCUTRACE_STAGING_SLOTS=${v#o} -DCUTRACE_STAGING_COPY=1) ;;
+  b*) f+=(-DCUTRACE_STAGING_SLOTS=${v#b} -DCUTRACE_STAGING_COPY=2) ;;
   s*) f+=(-DCUTRACE_STAGING_SLOTS=${v#s}) ;;
   esac
   echo "${f[@]}"
@@ -73,11 +78,15 @@ for v in $variants; do
   bg build "$v" slice_cost "$G/slice_cost/slice_cost.traced.cu" -I"$G/slice_cost"
 done
 bg nvcc -std=c++17 -O3 -arch=sm_90a "$G/stripped/gemm_overhead.cu" -o "$B/gemm_stripped"
-bg bash -c "nvcc -std=c++17 -O3 -arch=sm_90a -I$N/runtime/include -DCUTRACE_STAGING_SLOTS=8 \
-  $N/test/device/staging_check.cu -o $B/staging_check" >"$out/logs/build_staging_check.txt" 2>&1
-bg bash -c "nvcc -std=c++17 -O3 -arch=sm_90a -I$N/runtime/include -DCUTRACE_STAGING_SLOTS=8 \
-  -DCUTRACE_STAGING_SHARED=1 $N/test/device/staging_check.cu -o $B/staging_check_sh" \
-  >"$out/logs/build_staging_check_sh.txt" 2>&1
+# staging_check per way of staging (its name: the switches it adds to -DCUTRACE_STAGING_SLOTS=8)
+checks=${R4_CHECKS-"generic:- shared:-DCUTRACE_STAGING_SHARED=1 copy1:-DCUTRACE_STAGING_COPY=1 bulk:-DCUTRACE_STAGING_COPY=2"}
+for c in $checks; do
+  f=${c#*:}
+  [[ $f == - ]] && f=
+  bg bash -c "nvcc -std=c++17 -O3 -arch=sm_90a -I$N/runtime/include -DCUTRACE_STAGING_SLOTS=8 \
+    $f $N/test/device/staging_check.cu -o $B/staging_check_${c%%:*}" \
+    >"$out/logs/build_staging_check_${c%%:*}.txt" 2>&1
+done
 bg bash -c "g++ -std=c++17 -O2 -I$N/runtime/include -I$N/test -I/usr/local/cuda/include \
   -I$N/.carry/include -c $N/test/device/check_ctrace.cpp -o $B/check_ctrace.o &&
   nvcc $B/check_ctrace.o $B/obj/*.o -o $B/check_ctrace" >"$out/logs/build_check_ctrace.txt" 2>&1
@@ -87,16 +96,17 @@ for f in "$out"/logs/build_*.txt; do
 done
 
 say "staged records equal direct ones"
-echo "generic stores:" | tee -a "$out/summary.txt"
-timeout 60 "$B/staging_check" 2>&1 | tee -a "$out/summary.txt"
-echo "CUTRACE_STAGING_SHARED=1:" | tee -a "$out/summary.txt"
-timeout 60 "$B/staging_check_sh" 2>&1 | tee -a "$out/summary.txt"
+for c in $checks; do
+  echo "${c%%:*} (${c#*:}):" | tee -a "$out/summary.txt"
+  timeout 60 "$B/staging_check_${c%%:*}" 2>&1 | tee -a "$out/summary.txt"
+done
 
 say "sass"
 for v in $variants; do
   cuobjdump -sass -fun '_Z28ws_wgmma_gemm_cutrace_tracedPK6__halfS1_PfiiiPN7cutrace5SlotsE' \
     "$B/$v/hopper" >"$out/sass/hopper_${v}_twin.sass" 2>&1
   cuobjdump -sass "$B/$v/gemm" >"$out/sass/gemm_$v.sass" 2>&1
+  [[ -n ${R4_SLICE_SASS-} ]] && cuobjdump -sass "$B/$v/slice_cost" >"$out/sass/slice_cost_$v.sass" 2>&1
 done
 cuobjdump -sass -fun '_Z13ws_wgmma_gemmPK6__halfS1_Pfiii' "$B/d/hopper" >"$out/sass/hopper_original.sass" 2>&1
 

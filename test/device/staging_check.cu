@@ -4,8 +4,9 @@
 // rows 4 and 5 direct) and once with word 15 = 1 (every row direct, as in the mapped mode). Every
 // record's head word and every payload must be equal in the two buffers, and the end headers'
 // counts; times differ and are not compared. The kernels mix 1-, 2- and 3-slot events so records
-// run past a block's end, fill rows of an odd capacity past their end (overflow), and CTA 1
-// returns from the middle of its loop (the destructor's flush).
+// run past a block's end, fill rows of an odd capacity, or one below a block, past their end
+// (overflow), and CTA 1 returns from the middle of its loop (the destructor's flush). Each way of
+// copying staged blocks (CUTRACE_STAGING_SHARED, CUTRACE_STAGING_COPY) is its own build.
 //   nvcc -std=c++17 -O3 -arch=sm_90a -Iruntime/include -DCUTRACE_STAGING_SLOTS=8 \
 //        test/device/staging_check.cu -o staging_check && ./staging_check
 // Prints one line per case and `staging_check: PASS` or `staging_check: FAIL` (exit status 1).
@@ -126,6 +127,9 @@ int main() {
   ok &= check<37>("odd capacity, overflow", 40, 9);
   ok &= check<64>("capacity a block multiple, overflow", 40, 30);
   ok &= check<4096>("long rows", 500, 250);
+  ok &= check<3>("capacity below a block", 20, 1);
+  ok &= check<5>("capacity a block and a bit", 20, 2);
+  ok &= check<63>("odd capacity, a block multiple when padded", 40, 12);
   std::printf("staging_check: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -206,11 +206,66 @@ __device__ __forceinline__ uint32_t smid() {
 __device__ __forceinline__ uint32_t lo(uint64_t v) { return uint32_t(v); }
 __device__ __forceinline__ uint32_t hi(uint64_t v) { return uint32_t(v >> 32); }
 
+// The staged recorder's copy of a full block, out of line (CUTRACE_STAGING_COPY=1): the writer
+// copies `count` slots from its staging `ring` to the row's slots from `to` on, then moves the
+// `over` slots written past the block (staged at ring + slots) to the staging's start. Values
+// only, so the group stays in registers.
+template <bool Shared>
+__device__ __noinline__ void copy_block(uint64_t to, uint64_t ring, uint32_t count, uint32_t slots,
+                                        uint32_t over) {
+  for (uint32_t i = 0; i < count / 2; ++i)
+    copy16<Shared>(to + i * 16, ring + i * 16);
+  if (count & 1u)
+    copy8<Shared>(to + (count - 1) * 8, ring + (count - 1) * 8);
+  for (uint32_t i = 0; i < over; ++i)
+    copy8<Shared, Shared>(ring + i * 8, ring + (uint64_t(slots) + i) * 8);
+}
+
+// CUTRACE_STAGING_COPY=2 (Hopper, sm_90): when `pred` holds, wait until the bulk copies this
+// thread issued have read their shared memory (before a half of the staging is written again).
+// No memory clobber: the staging's stores and copies are volatile asm, which stay in order.
+__device__ __forceinline__ void bulk_wait_read_if(bool pred) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %0, 0;\n\t"
+               "@p cp.async.bulk.wait_group.read 0;\n\t"
+               "}" ::"r"(uint32_t(pred)));
+#endif
+}
+// When `pred` holds, copy `bytes` (a multiple of 16) of shared memory at `from` to global
+// memory at `to` with one bulk copy, after the fence that shows this thread's stores to it.
+__device__ __forceinline__ void bulk_copy_if(bool pred, uint64_t to, uint32_t from,
+                                             uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %0, 0;\n\t"
+               "@p fence.proxy.async.shared::cta;\n\t"
+               "@p cp.async.bulk.global.shared::cta.bulk_group [%1], [%2], %3;\n\t"
+               "@p cp.async.bulk.commit_group;\n\t"
+               "}" ::"r"(uint32_t(pred)),
+               "l"(to), "r"(from), "r"(bytes));
+#endif
+}
+// Until every bulk copy this thread issued is complete.
+__device__ __forceinline__ void bulk_wait_all() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
+}
+
+#if defined(CUTRACE_STAGING_COPY) && CUTRACE_STAGING_COPY == 2 && defined(__CUDA_ARCH__) &&     \
+    __CUDA_ARCH__ < 900
+#error "CUTRACE_STAGING_COPY=2 (bulk copies) needs sm_90 or later"
+#endif
+
 // What the staged recorder keeps per row (Group's base: nothing without staging, so the direct
 // recorder's objects and code stay as they were).
 template <bool Staged> struct StagingState {
   uint64_t ring_ = 0; // the row's staging (generic address), or its record 0 (direct)
   uint32_t mask_ = 0; // slots per block - 1, or ~0 (direct)
+  uint32_t shared_ = 0; // CUTRACE_STAGING_COPY=2: the staging's shared-memory address
 };
 template <> struct StagingState<false> {};
 
@@ -288,7 +343,20 @@ public:
     const uint64_t clk = detail::cycles();
     const bool writer = cursor_ < kNotWriter;
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
-    if constexpr (kStaged) {
+    if constexpr (kBulk) {
+      // The bulk copies done, then, slot by slot, what they did not copy: the half the cursor is
+      // in, or, in a row that filled up, the part of a half its end cut.
+      const uint32_t half = this->mask_ >> 1;
+      const uint32_t start = min(cursor_ & ~half, kCapacitySlots & ~half);
+      if (writer && this->mask_ != kDirect) {
+        detail::bulk_wait_all();
+        const uint32_t end = min(cursor_, MaxEvents);
+        const uint32_t count = end > start ? end - start : 0;
+        for (uint32_t i = 0; i < count; ++i)
+          detail::copy8<false>(slot(first_ + start + i),
+                               this->ring_ + ((start + i) & this->mask_) * 8);
+      }
+    } else if constexpr (kStaged) {
       // The row's last block, partly filled, before the end header that says the row is done.
       const uint32_t start = cursor_ & ~this->mask_;
       if (writer && this->mask_ != kDirect && start < MaxEvents)
@@ -386,6 +454,7 @@ public:
         detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, uint32_t(payload));
         detail::store8_shared_if(cond && c + 1 < MaxEvents, first_ + c + 1, begin, end);
       } else if constexpr (kStaged) {
+        prepare(c, cond ? c + 2 : c);
         put(cond && c < MaxEvents, c, 0, head, uint32_t(payload));
         put(cond && c + 1 < MaxEvents, c, 1, begin, end);
         settle(c, cond ? c + 2 : c);
@@ -445,6 +514,18 @@ private:
 #else
   static constexpr bool kSharedStores = false;
 #endif
+  // How a full block reaches the buffer (CUTRACE_STAGING_COPY): 0 the writer copies it, the
+  // copy inline under the block test; 1 the same copy in a function of its own; 2 (Hopper) the
+  // staging is a ring of two halves and a full half goes by one bulk copy (cp.async.bulk),
+  // issued under a predicate: no branch where records are stored.
+#ifdef CUTRACE_STAGING_COPY
+  static constexpr int kCopy = CUTRACE_STAGING_COPY;
+#else
+  static constexpr int kCopy = 0;
+#endif
+  static constexpr bool kBulk = kCopy == 2;
+  static_assert(!kBulk || !kSharedStores, "CUTRACE_STAGING_COPY=2 stores with generic addresses");
+  static constexpr uint32_t kCapacitySlots = MaxEvents + (MaxEvents & 1u); // the row's slots
   static constexpr uint32_t kDirect = ~0u; // mask_ of a row that stores straight to the buffer
 
   __device__ __forceinline__ static uint32_t now32() {
@@ -500,6 +581,7 @@ private:
     const uint32_t p = c + 1 + uint32_t(long_range);
     if constexpr (kStaged) {
       const uint32_t n = cond ? p + uint32_t(paid) : c;
+      prepare(c, n);
       put(cond && c < MaxEvents, c, 0, head, t);
       put(cond && long_range && c + 1 < MaxEvents, c, 1, kind_head(RecordKind::ext, site), begin);
       put(cond && paid && p < MaxEvents, c, p - c, kind_head(RecordKind::payload, site),
@@ -531,7 +613,9 @@ private:
   // (or, in a direct row, a global one) under a branch that is the same in every thread.
   __device__ __forceinline__ void put(bool pred, uint32_t c, uint32_t k, uint32_t a,
                                       uint32_t b) const {
-    const uint32_t i = (c & this->mask_) + k;
+    // A ring (bulk copies): every slot at its own place modulo the staging. Otherwise the
+    // record's slots follow its first, the last ones past the block if it ends there.
+    const uint32_t i = kBulk ? (c + k) & this->mask_ : (c & this->mask_) + k;
     if constexpr (kSharedStores) {
       if (this->mask_ == kDirect)
         detail::store8_if(pred, this->ring_ + uint64_t(i) * kRecordBytes, a, b);
@@ -542,10 +626,38 @@ private:
     }
   }
 
+  // Before a record takes slots c .. n - 1 (bulk copies): when they reach the other half of the
+  // ring, the copy of that half issued a half ago must have read it.
+  __device__ __forceinline__ void prepare(uint32_t c, uint32_t n) {
+    if constexpr (kBulk)
+      detail::bulk_wait_read_if(cursor_ < kNotWriter && (c ^ n) > (this->mask_ >> 1));
+  }
+
   // After a record took slots c .. n - 1: when they reached the next block, the block is full.
   // The test is the same in every thread of the row (non-writers' cursors differ only in bit 31),
   // so the branch does not diverge; only the writer copies.
   __device__ __forceinline__ void settle(uint32_t c, uint32_t n) {
+    if constexpr (kBulk) {
+      // Half `c` is in is full when n is in the other: one bulk copy of it, when the whole half
+      // lies in the row (the destructor copies the rest of a row that ends inside a half).
+      const uint32_t half = this->mask_ >> 1;
+      const uint32_t start = c & ~half;
+      detail::bulk_copy_if(cursor_ < kNotWriter && (c ^ n) > half &&
+                               start + half < kCapacitySlots,
+                           slot(first_ + start), this->shared_ + (start & this->mask_) * 8,
+                           (half + 1) * 8);
+      return;
+    }
+    if constexpr (kCopy == 1) {
+      if (__builtin_expect((c ^ n) > this->mask_ && cursor_ < kNotWriter, 0)) {
+        const uint32_t start = c & ~this->mask_;
+        detail::copy_block<kSharedStores>(
+            slot(first_ + start), this->ring_,
+            start < MaxEvents ? min(this->mask_ + 1, MaxEvents - start) : 0, this->mask_ + 1,
+            n & this->mask_);
+      }
+      return;
+    }
     if ((c ^ n) > this->mask_) {
       if (cursor_ < kNotWriter) {
         const uint32_t start = c & ~this->mask_;
@@ -583,6 +695,7 @@ private:
         this->mask_ = kStagingSlots - 1;
         this->ring_ = kSharedStores ? uint64_t(__cvta_generic_to_shared(staging))
                                     : reinterpret_cast<uint64_t>(staging);
+        this->shared_ = uint32_t(__cvta_generic_to_shared(staging));
       }
     }
   }
