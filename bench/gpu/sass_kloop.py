@@ -18,3 +18,18 @@ def kloop(path):
                 start = [k for k, (b, _) in enumerate(ins) if b == int(m.group(1), 16)][0]
                 return [x for _, x in ins[start:ins.index((a, t)) + 1]]
     return []
+
+
+def kloop_lines(path):
+    """The listing's lines of kloop(path), as cuobjdump wrote them (offsets and encodings kept, so
+    kloop() reads the extract as it reads the whole listing)."""
+    lines = open(path).read().split("\n")
+    body = kloop(path)
+    if not body:
+        return []
+    ins = [(k, m.group(2).strip()) for k, m in
+           ((k, re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", l)) for k, l in enumerate(lines)) if m]
+    for i in range(len(ins) - len(body) + 1):
+        if [s for _, s in ins[i:i + len(body)]] == body:
+            return lines[ins[i][0]:ins[i + len(body) - 1][0] + 1]
+    return []
