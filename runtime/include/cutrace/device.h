@@ -147,7 +147,6 @@ __device__ __forceinline__ uint32_t hi(uint64_t v) { return uint32_t(v >> 32); }
 
 } // namespace detail
 
-
 // How a group picks its writer when its lead is not a constant: `Group::lead()` at the
 // declaration does.
 struct LeadAtDeclaration {};
@@ -232,8 +231,7 @@ public:
     }
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
-                       sink_);
+    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, sink_);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -361,13 +359,17 @@ private:
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
   static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
-  // The staged recorder (docs/PERFORMANCE.md section 7, "Staged in shared memory"): with
-  // CUTRACE_STAGING_SLOTS = S > 0 each of the CTA's first CUTRACE_STAGING_ROWS rows writes its
-  // records to S + 2 slots of shared memory (S for a block of the row, 2 for a record that runs
-  // past it) and copies each block to the buffer when the block is full and at the row's end
-  // (the destructor, on every return). Rows past them, and every row of a launch in the mapped
-  // mode (buffer header word 15 bit 0, set by the host: records must survive a trap), store
-  // straight to the buffer with the same instruction, a generic-address store.
+  // The staged recorder (cutrace/device_staging.h; docs/PERFORMANCE.md section 7, "Staged in
+  // shared memory"), off by default: measured slower than the direct stores on every program.
+  // With CUTRACE_STAGING_SLOTS = S > 0 each of the CTA's first CUTRACE_STAGING_ROWS rows writes
+  // its records to S + 2 slots of shared memory (S for a block of the row, 2 for a record that
+  // runs past it) and copies each block to the buffer when the block is full and at the row's
+  // end (the destructor, on every return; a trap loses the block in progress). Rows past them,
+  // and every row of a launch in the mapped mode (buffer header word 15 bit 0, set by the host:
+  // records must survive a trap), store straight to the buffer with the same instruction, a
+  // generic-address store. The staging is static shared memory of the traced kernel: where the
+  // launch leaves too little, the runtime runs the original kernel and says so (the twin's
+  // attributes check, runtime/src/capture/twin_attributes.cpp).
   static constexpr uint32_t kStagingSlots = CUTRACE_STAGING_SLOTS;
   static constexpr uint32_t kStagingRows = CUTRACE_STAGING_ROWS;
   static constexpr bool kStaged = kStagingSlots > 0 && kProbe == 0 && !kNarrowRanges;
@@ -510,8 +512,7 @@ private:
       // lies in the row (the destructor copies the rest of a row that ends inside a half).
       const uint32_t half = this->mask_ >> 1;
       const uint32_t start = c & ~half;
-      detail::bulk_copy_if(cursor_ < kNotWriter && (c ^ n) > half &&
-                               start + half < kCapacitySlots,
+      detail::bulk_copy_if(cursor_ < kNotWriter && (c ^ n) > half && start + half < kCapacitySlots,
                            slot(first_ + start), this->shared_ + (start & this->mask_) * 8,
                            (half + 1) * 8);
       return;
@@ -558,8 +559,8 @@ private:
     if constexpr (kStagingRows > 0) { // 0: the staged code, every row direct (a measurement)
       if (slots_ != nullptr && row_in_cta < kStagedRows &&
           (reinterpret_cast<const uint32_t *>(slots_)[15] & kDirectStoresFlag) == 0) {
-        uint8_t *staging = detail::staging_area<kStagedRows * kStagingRowBytes>() +
-                           row_in_cta * kStagingRowBytes;
+        uint8_t *staging =
+            detail::staging_area<kStagedRows * kStagingRowBytes>() + row_in_cta * kStagingRowBytes;
         this->mask_ = kStagingSlots - 1;
         this->ring_ = kSharedStores ? uint64_t(__cvta_generic_to_shared(staging))
                                     : reinterpret_cast<uint64_t>(staging);
@@ -587,9 +588,9 @@ private:
     detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
-  Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;  // 8-byte slot index of this row's record 0
-  uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
+  Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
+  uint32_t first_;    // 8-byte slot index of this row's record 0
+  uint32_t cursor_;   // events attempted so far (+ kNotWriter in threads that do not write)
   uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
                       // header's last word stays 0)

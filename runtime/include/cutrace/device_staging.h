@@ -45,10 +45,10 @@ __device__ __forceinline__ void store8_generic_if(bool pred, uint64_t addr, uint
 template <bool FromShared, bool ToShared = false>
 __device__ __forceinline__ void copy8(uint64_t to, uint64_t from) {
   if constexpr (FromShared && ToShared)
-    asm volatile("{\n\t.reg .b32 a, b;\n\t"
-                 "ld.shared.v2.u32 {a, b}, [%1];\n\tst.shared.v2.u32 [%0], {a, b};\n\t}" ::"r"(
-                     uint32_t(to)),
-                 "r"(uint32_t(from)));
+    asm volatile(
+        "{\n\t.reg .b32 a, b;\n\t"
+        "ld.shared.v2.u32 {a, b}, [%1];\n\tst.shared.v2.u32 [%0], {a, b};\n\t}" ::"r"(uint32_t(to)),
+        "r"(uint32_t(from)));
   else if constexpr (FromShared)
     asm volatile("{\n\t.reg .b32 a, b;\n\t"
                  "ld.shared.v2.u32 {a, b}, [%1];\n\tst.v2.u32 [%0], {a, b};\n\t}" ::"l"(to),
@@ -60,10 +60,10 @@ __device__ __forceinline__ void copy8(uint64_t to, uint64_t from) {
 }
 template <bool FromShared> __device__ __forceinline__ void copy16(uint64_t to, uint64_t from) {
   if constexpr (FromShared)
-    asm volatile("{\n\t.reg .b32 a, b, c, d;\n\t"
-                 "ld.shared.v4.u32 {a, b, c, d}, [%1];\n\tst.v4.u32 [%0], {a, b, c, d};\n\t}" ::"l"(
-                     to),
-                 "r"(uint32_t(from)));
+    asm volatile(
+        "{\n\t.reg .b32 a, b, c, d;\n\t"
+        "ld.shared.v4.u32 {a, b, c, d}, [%1];\n\tst.v4.u32 [%0], {a, b, c, d};\n\t}" ::"l"(to),
+        "r"(uint32_t(from)));
   else
     asm volatile("{\n\t.reg .b32 a, b, c, d;\n\t"
                  "ld.v4.u32 {a, b, c, d}, [%1];\n\tst.v4.u32 [%0], {a, b, c, d};\n\t}" ::"l"(to),
@@ -136,7 +136,7 @@ __device__ __forceinline__ void bulk_wait_all() {
 #endif
 }
 
-#if defined(CUTRACE_STAGING_COPY) && CUTRACE_STAGING_COPY == 2 && defined(__CUDA_ARCH__) &&     \
+#if defined(CUTRACE_STAGING_COPY) && CUTRACE_STAGING_COPY == 2 && defined(__CUDA_ARCH__) &&        \
     __CUDA_ARCH__ < 900
 #error "CUTRACE_STAGING_COPY=2 (bulk copies) needs sm_90 or later"
 #endif
@@ -144,8 +144,8 @@ __device__ __forceinline__ void bulk_wait_all() {
 // What the staged recorder keeps per row (Group's base: nothing without staging, so the direct
 // recorder's objects and code stay as they were).
 template <bool Staged> struct StagingState {
-  uint64_t ring_ = 0; // the row's staging (generic address), or its record 0 (direct)
-  uint32_t mask_ = 0; // slots per block - 1, or ~0 (direct)
+  uint64_t ring_ = 0;   // the row's staging (generic address), or its record 0 (direct)
+  uint32_t mask_ = 0;   // slots per block - 1, or ~0 (direct)
   uint32_t shared_ = 0; // CUTRACE_STAGING_COPY=2: the staging's shared-memory address
 };
 template <> struct StagingState<false> {};
