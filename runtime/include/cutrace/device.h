@@ -231,7 +231,8 @@ public:
     }
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, sink_);
+    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
+                       sink_);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -588,9 +589,9 @@ private:
     detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
-  Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;    // 8-byte slot index of this row's record 0
-  uint32_t cursor_;   // events attempted so far (+ kNotWriter in threads that do not write)
+  Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
+  uint32_t first_;  // 8-byte slot index of this row's record 0
+  uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
   uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
                       // header's last word stays 0)
