@@ -36,7 +36,7 @@ ar rcs "$R/rt/libcutrace_format.a" "$R"/obj/format/*.o &&
   ar rcs "$R/rt/libcutrace_analysis.a" "$R"/obj/analysis/*.o &&
   ar rcs "$R/rt/libcutrace.a" "$R"/obj/capture/*.o ||
   { echo "BUILD FAILED: runtime"; tail -40 "$R/logs/build_runtime.txt"; exit 1; }
-NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG
+NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG -lcuda
          -I"$R/src/include" -I"$R/src/tools/util/include" -I"$R/src/examples/common")
 LIBS=("$R/rt/libcutrace.a" "$R/rt/libcutrace_analysis.a" "$R/rt/libcutrace_format.a" -lpthread -lcuda)
 declare -A SRC=([49_collective_builder]=49_hopper_gemm_with_collective_builder
