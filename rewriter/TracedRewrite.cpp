@@ -139,8 +139,7 @@ public:
                                                             : std::string()) +
         (Reached.empty() ? ">" : ", cutrace_map::" + M.Symbol + "_sites>");
     // Groups declared on the call path: every group is reachable from the one handed down.
-    if (Helpers.reachGroups(Calls))
-      groupType = "cutrace::Linked<" + groupType + ">";
+    OnCallPath = Helpers.reachGroups(Calls);
 
     // Groups first: their indices are fixed before any marker refers to them. A name
     // identifies a row: every declaration of one name shares one group object.
@@ -225,7 +224,7 @@ public:
   /// The twin edits of a __device__ function that reaches annotations: its markers record into
   /// the group its caller passes (`__cutrace_group`), or, after a TRACE_GROUP / TRACE_GROUPS of
   /// its own and inside that declaration's block, into the kernel's group of that name, found
-  /// through the group passed (`.group(G::sites::<helper>_group_<k>)`); site ids are those the
+  /// through the group passed (`.group<G::sites::<helper>_group_<k>>()`); site ids are those the
   /// group's type names, and its calls of other such functions pass the group in scope. Records
   /// its sites (numbered from 0) and its group names in Helpers.
   void planHelper(const KernelDecl &Helper, std::vector<const AnnotationUse *> Uses,
@@ -267,7 +266,7 @@ public:
       if (isGroupKind(A->Kind)) {
         std::string K = std::to_string(NameOf[U->MacroOffset]), Var = varOf(U);
         std::string Text =
-            "auto &" + Var + " = __cutrace_group.group(" + Sites + "_group_" + K + ");";
+            "auto &" + Var + " = __cutrace_group.template group<" + Sites + "_group_" + K + ">();";
         if (A->Kind == AnnotationKind::Groups)
           Text += " /* TRACE_GROUPS(" + commentSafe(text(A->Args[0])) +
                   ", ...): the kernel's group, constructed at its entry */";
@@ -366,6 +365,7 @@ private:
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
+  bool OnCallPath = false; // the kernel's callees declare groups: its groups form a Roster
   std::string SiteIdPrefix;              // a helper's twin: its sites are `G::sites::<key> + k`
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
   std::map<std::string, size_t> IndexOfName;
@@ -483,21 +483,32 @@ private:
       Text += " const uint32_t __cutrace_rows = " + Rows + ";";
       Rows = "__cutrace_rows";
     }
-    // Groups on the call path: each group enters itself in the kernel's table.
-    std::string Linked;
-    if (llvm::StringRef(groupType).starts_with("cutrace::Linked<")) {
-      Text += " " + groupType + " *__cutrace_groups[" + std::to_string(M.Groups.size()) + "];";
-      Linked = "__cutrace_groups, ";
-    }
+    std::vector<std::string> Writers;
     for (size_t I = 0; I < M.Groups.size(); ++I) {
       const MapGroup &G = M.Groups[I];
-      std::string Writer = G.SliceThreads ? "cutrace::Slices{" + std::to_string(G.SliceThreads) +
-                                                ", " + std::to_string(G.FirstThread) + "}"
-                           : Declared[I].LeadAtEntry ? std::to_string(Declared[I].Lead)
-                                                     : std::string("cutrace::LeadAtDeclaration{}");
-      Text += " " + groupType + " " + groupVar(M, I) + "(" +
-              (Linked.empty() ? "" : Linked + std::to_string(I) + ", ") + "__cutrace_slots, " +
-              RowOf[I] + ", " + Rows + ", " + Writer + ");";
+      Writers.push_back(G.SliceThreads ? "cutrace::Slices{" + std::to_string(G.SliceThreads) +
+                                             ", " + std::to_string(G.FirstThread) + "}"
+                        : Declared[I].LeadAtEntry ? std::to_string(Declared[I].Lead)
+                                                  : std::string("cutrace::LeadAtDeclaration{}"));
+    }
+    if (OnCallPath) {
+      // One roster holds them all: a callee reaches any of them from the group it is handed.
+      std::string Indices, RowList, WriterList;
+      for (size_t I = 0; I < M.Groups.size(); ++I) {
+        Indices += (I ? ", " : "") + std::to_string(I);
+        RowList += (I ? ", " : "") + RowOf[I];
+        WriterList += ", " + Writers[I];
+      }
+      Text += " cutrace::Roster<" + groupType + ", cutrace::Indices<" + Indices +
+              ">> __cutrace_roster(__cutrace_slots, " + Rows + ", {" + RowList + "}" + WriterList +
+              ");";
+      for (size_t I = 0; I < M.Groups.size(); ++I)
+        Text += " auto &" + groupVar(M, I) + " = __cutrace_roster.template group<" +
+                std::to_string(I) + ">();";
+    } else {
+      for (size_t I = 0; I < M.Groups.size(); ++I)
+        Text += " " + groupType + " " + groupVar(M, I) + "(__cutrace_slots, " + RowOf[I] + ", " +
+                Rows + ", " + Writers[I] + ");";
     }
     // After the opening brace, `{` or the digraph `<%`.
     unsigned Open =

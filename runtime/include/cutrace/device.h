@@ -185,7 +185,8 @@ public:
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, sink_);
+    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
+                       sink_);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -390,9 +391,9 @@ private:
     detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
-  Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;    // 8-byte slot index of this row's record 0
-  uint32_t cursor_;   // events attempted so far (+ kNotWriter in threads that do not write)
+  Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
+  uint32_t first_;  // 8-byte slot index of this row's record 0
+  uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
   uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
                       // header's last word stays 0)
@@ -436,26 +437,36 @@ private:
   uint32_t begin_;
 };
 
-// A group of a kernel whose call path declares groups (docs/design.md, "Traced contract"): the
-// kernel constructs every group of its call graph at its entry, each entering itself in the
-// kernel's table `all`, and a function that declares one finds it through whichever group its
-// caller handed down, by the index its type's `sites` gives the name. So a callee that runs many
-// times continues its row and cursor. Markers use the group as they would a `G`: nothing of this
-// is on their path; the table is read where a callee declares its group.
-template <class G> class Linked : public G {
+// Groups declared on a kernel's call path (docs/design.md, "Traced contract"). The kernel
+// constructs every group of its call graph at its entry as the bases of one `Roster`, so a callee
+// that runs many times continues its row and cursor. A callee is handed the group in scope at its
+// call, a `Member`: a `G` to its markers, from which `group<J>()` reaches the kernel's group `J`
+// (the index its type's `sites` gives the name) by a constant offset. No pointer to a group is
+// stored anywhere, so inlined code keeps the groups in registers as it does separate ones.
+template <class R, uint32_t I, class G> class Member : public G {
 public:
-  template <class Writer>
-  __device__ __forceinline__ Linked(Linked **all, uint32_t index, Slots *slots, uint32_t row,
-                                    uint32_t rows, Writer writer)
-      : G(slots, row, rows, writer), all_(all) {
-    all[index] = this;
+  using G::G;
+
+  // The kernel's group `J` (its decode map's numbering).
+  template <uint32_t J> __device__ __forceinline__ Member<R, J, G> &group() {
+    return static_cast<Member<R, J, G> &>(static_cast<R &>(*this));
   }
+};
 
-  // The kernel's group `index` (its decode map's numbering).
-  __device__ __forceinline__ Linked &group(uint32_t index) const { return *all_[index]; }
+template <uint32_t... I> struct Indices {};
 
-private:
-  Linked *const *all_;
+template <class G, class Indices> class Roster;
+
+// Group I is row `row[I]` of the CTA's `rows`, written as `writers` (the I-th) says.
+template <class G, uint32_t... I>
+class Roster<G, Indices<I...>> : public Member<Roster<G, Indices<I...>>, I, G>... {
+public:
+  template <class... Writers>
+  __device__ __forceinline__ Roster(Slots *slots, uint32_t rows,
+                                    const uint32_t (&row)[sizeof...(I)], Writers... writers)
+      : Member<Roster, I, G>(slots, row[I], rows, writers)... {}
+
+  template <uint32_t J> __device__ __forceinline__ Member<Roster, J, G> &group() { return *this; }
 };
 
 } // namespace cutrace

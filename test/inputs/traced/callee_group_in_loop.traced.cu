@@ -13,7 +13,7 @@ __device__ __forceinline__ void step(float *out, int t) {
 }
 #line 6 "callee_group_in_loop.cu"
 template <class __CutraceGroup> __device__ __forceinline__ void step_cutrace_traced(__CutraceGroup &__cutrace_group, float *out, int t) {
-  auto &__cutrace_stepper_g0 = __cutrace_group.group(__CutraceGroup::sites::step_6_group_0); if constexpr (__CutraceGroup::sites::step_6_lead_0) __cutrace_stepper_g0.lead((32));
+  auto &__cutrace_stepper_g0 = __cutrace_group.template group<__CutraceGroup::sites::step_6_group_0>(); if constexpr (__CutraceGroup::sites::step_6_lead_0) __cutrace_stepper_g0.lead((32));
   cutrace::Range __cutrace_range_0(__cutrace_stepper_g0, __CutraceGroup::sites::step_6, (t));
   out[t] += 1.0f;
 }
@@ -25,7 +25,7 @@ __device__ __noinline__ void drain(float *out, int t) {
 }
 #line 12 "callee_group_in_loop.cu"
 template <class __CutraceGroup> __device__ __noinline__ void drain_cutrace_traced(__CutraceGroup &__cutrace_group, float *out, int t) {
-  auto &__cutrace_drainers_g0 = __cutrace_group.group(__CutraceGroup::sites::drain_12_group_0); /* TRACE_GROUPS("drainers", ...): the kernel's group, constructed at its entry */
+  auto &__cutrace_drainers_g0 = __cutrace_group.template group<__CutraceGroup::sites::drain_12_group_0>(); /* TRACE_GROUPS("drainers", ...): the kernel's group, constructed at its entry */
   __cutrace_drainers_g0.instant(__CutraceGroup::sites::drain_12, (t));
   out[t] -= 1.0f;
 }
@@ -38,7 +38,7 @@ __global__ void looped(float *out, int tiles) {
   }
 }
 #line 18 "callee_group_in_loop.cu"
-__global__ void looped_cutrace_traced(float *out, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { const uint32_t __cutrace_rows = 1 + cutrace::slices_in(cutrace::cta_threads(), 32, 0); cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::looped_sites>> *__cutrace_groups[2]; cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::looped_sites>> __cutrace_stepper_0(__cutrace_groups, 0, __cutrace_slots, 0, __cutrace_rows, 32); cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::looped_sites>> __cutrace_drainers_1(__cutrace_groups, 1, __cutrace_slots, 1, __cutrace_rows, cutrace::Slices{32, 0});
+__global__ void looped_cutrace_traced(float *out, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { const uint32_t __cutrace_rows = 1 + cutrace::slices_in(cutrace::cta_threads(), 32, 0); cutrace::Roster<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::looped_sites>, cutrace::Indices<0, 1>> __cutrace_roster(__cutrace_slots, __cutrace_rows, {0, 1}, 32, cutrace::Slices{32, 0}); auto &__cutrace_stepper_0 = __cutrace_roster.template group<0>(); auto &__cutrace_drainers_1 = __cutrace_roster.template group<1>();
   for (int t = 0; t < tiles; ++t) {
     step_cutrace_traced(__cutrace_stepper_0, out, t);
     drain_cutrace_traced(__cutrace_stepper_0, out, t);

@@ -13,7 +13,7 @@ __device__ __forceinline__ void produce(float *buf, int k) {
 }
 #line 6 "callee_groups_share_names.cu"
 template <class __CutraceGroup> __device__ __forceinline__ void produce_cutrace_traced(__CutraceGroup &__cutrace_group, float *buf, int k) {
-  auto &__cutrace_producer_g0 = __cutrace_group.group(__CutraceGroup::sites::produce_6_group_0); if constexpr (__CutraceGroup::sites::produce_6_lead_0) __cutrace_producer_g0.lead((0));
+  auto &__cutrace_producer_g0 = __cutrace_group.template group<__CutraceGroup::sites::produce_6_group_0>(); if constexpr (__CutraceGroup::sites::produce_6_lead_0) __cutrace_producer_g0.lead((0));
   __cutrace_producer_g0.instant(__CutraceGroup::sites::produce_6, (k));
   buf[k] = float(k);
 }
@@ -25,7 +25,7 @@ __device__ __forceinline__ float consume_even(const float *buf, int k) {
 }
 #line 12 "callee_groups_share_names.cu"
 template <class __CutraceGroup> __device__ __forceinline__ float consume_even_cutrace_traced(__CutraceGroup &__cutrace_group, const float *buf, int k) {
-  auto &__cutrace_consumer_g0 = __cutrace_group.group(__CutraceGroup::sites::consume_even_12_group_0); if constexpr (__CutraceGroup::sites::consume_even_12_lead_0) __cutrace_consumer_g0.lead((32));
+  auto &__cutrace_consumer_g0 = __cutrace_group.template group<__CutraceGroup::sites::consume_even_12_group_0>(); if constexpr (__CutraceGroup::sites::consume_even_12_lead_0) __cutrace_consumer_g0.lead((32));
   __cutrace_consumer_g0.instant(__CutraceGroup::sites::consume_even_12, (k));
   return buf[k];
 }
@@ -37,7 +37,7 @@ __device__ __forceinline__ float consume_odd(const float *buf, int k, int lead) 
 }
 #line 18 "callee_groups_share_names.cu"
 template <class __CutraceGroup> __device__ __forceinline__ float consume_odd_cutrace_traced(__CutraceGroup &__cutrace_group, const float *buf, int k, int lead) {
-  auto &__cutrace_consumer_g0 = __cutrace_group.group(__CutraceGroup::sites::consume_odd_18_group_0); __cutrace_consumer_g0.lead((lead));
+  auto &__cutrace_consumer_g0 = __cutrace_group.template group<__CutraceGroup::sites::consume_odd_18_group_0>(); __cutrace_consumer_g0.lead((lead));
   __cutrace_consumer_g0.instant(__CutraceGroup::sites::consume_odd_18, (k));
   return buf[k];
 }
@@ -55,7 +55,7 @@ __global__ void shared_names(float *buf, float *out, int tiles) {
   out[threadIdx.x] = acc;
 }
 #line 24 "callee_groups_share_names.cu"
-__global__ void shared_names_cutrace_traced(float *buf, float *out, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::shared_names_sites>> *__cutrace_groups[2]; cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::shared_names_sites>> __cutrace_producer_0(__cutrace_groups, 0, __cutrace_slots, 0, 2, 0); cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::shared_names_sites>> __cutrace_consumer_1(__cutrace_groups, 1, __cutrace_slots, 1, 2, cutrace::LeadAtDeclaration{});
+__global__ void shared_names_cutrace_traced(float *buf, float *out, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Roster<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::shared_names_sites>, cutrace::Indices<0, 1>> __cutrace_roster(__cutrace_slots, 2, {0, 1}, 0, cutrace::LeadAtDeclaration{}); auto &__cutrace_producer_0 = __cutrace_roster.template group<0>(); auto &__cutrace_consumer_1 = __cutrace_roster.template group<1>();
   /* TRACE_GROUP("producer", ...): group 0, constructed at the kernel's entry */
   __cutrace_producer_0.instant(0, 0);
   float acc = 0.0f;

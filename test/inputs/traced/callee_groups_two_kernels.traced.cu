@@ -13,7 +13,7 @@ __device__ float stage(const float *in, int i) {
 }
 #line 6 "callee_groups_two_kernels.cu"
 template <class __CutraceGroup> __device__ float stage_cutrace_traced(__CutraceGroup &__cutrace_group, const float *in, int i) {
-  auto &__cutrace_stage_g0 = __cutrace_group.group(__CutraceGroup::sites::stage_6_group_0); if constexpr (__CutraceGroup::sites::stage_6_lead_0) __cutrace_stage_g0.lead((0));
+  auto &__cutrace_stage_g0 = __cutrace_group.template group<__CutraceGroup::sites::stage_6_group_0>(); if constexpr (__CutraceGroup::sites::stage_6_lead_0) __cutrace_stage_g0.lead((0));
   __cutrace_stage_g0.instant(__CutraceGroup::sites::stage_6, (i));
   return in[i] + 1.0f;
 }
@@ -24,7 +24,7 @@ __global__ void first(const float *in, float *out) {
   out[threadIdx.x] = stage(in, threadIdx.x);
 }
 #line 12 "callee_groups_two_kernels.cu"
-__global__ void first_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::first_sites>> *__cutrace_groups[2]; cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::first_sites>> __cutrace_block(__cutrace_groups, 0, __cutrace_slots, 0, 2, 0); cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::first_sites>> __cutrace_stage_1(__cutrace_groups, 1, __cutrace_slots, 1, 2, 0);
+__global__ void first_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Roster<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::first_sites>, cutrace::Indices<0, 1>> __cutrace_roster(__cutrace_slots, 2, {0, 1}, 0, 0); auto &__cutrace_block = __cutrace_roster.template group<0>(); auto &__cutrace_stage_1 = __cutrace_roster.template group<1>();
   __cutrace_block.instant(0, 0);
   out[threadIdx.x] = stage_cutrace_traced(__cutrace_block, in, threadIdx.x);
 }
@@ -35,7 +35,7 @@ static const bool first_cutrace_traced_registered = cutrace::registerTwin((const
 
 __global__ void second(const float *in, float *out) { out[threadIdx.x] = 2.0f * stage(in, 0); }
 #line 17 "callee_groups_two_kernels.cu"
-__global__ void second_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::second_sites>> *__cutrace_groups[1]; cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::second_sites>> __cutrace_stage_0(__cutrace_groups, 0, __cutrace_slots, 0, 1, 0); out[threadIdx.x] = 2.0f * stage_cutrace_traced(__cutrace_stage_0, in, 0); }
+__global__ void second_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Roster<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::second_sites>, cutrace::Indices<0>> __cutrace_roster(__cutrace_slots, 1, {0}, 0); auto &__cutrace_stage_0 = __cutrace_roster.template group<0>(); out[threadIdx.x] = 2.0f * stage_cutrace_traced(__cutrace_stage_0, in, 0); }
 #if !defined(__CUDA_ARCH__)
 static const bool second_cutrace_traced_registered = cutrace::registerTwin((const void *)&second, (const void *)&second_cutrace_traced, cutrace_map::second, 2);
 #endif

@@ -52,11 +52,11 @@ template <class __CutraceGroup> __device__ __forceinline__ void roles_cutrace_tr
   __shared__ float smem[128];
   const int warp_group = threadIdx.x / 128;
   if (warp_group == 0) {
-    auto &__cutrace_producer_g0 = __cutrace_group.group(__CutraceGroup::sites::roles_17_group_0); if constexpr (__CutraceGroup::sites::roles_17_lead_0) __cutrace_producer_g0.lead((0));
+    auto &__cutrace_producer_g0 = __cutrace_group.template group<__CutraceGroup::sites::roles_17_group_0>(); if constexpr (__CutraceGroup::sites::roles_17_lead_0) __cutrace_producer_g0.lead((0));
     for (int k = 0; k < tiles; ++k)
       load_cutrace_traced(__cutrace_producer_g0, smem, in, k);
   } else {
-    auto &__cutrace_consumer_g1 = __cutrace_group.group(__CutraceGroup::sites::roles_17_group_1); /* TRACE_GROUPS("consumer", ...): the kernel's group, constructed at its entry */
+    auto &__cutrace_consumer_g1 = __cutrace_group.template group<__CutraceGroup::sites::roles_17_group_1>(); /* TRACE_GROUPS("consumer", ...): the kernel's group, constructed at its entry */
     float acc = 0.0f;
     for (int k = 0; k < tiles; ++k) {
       /* TRACE_DAG("tma_issue", "mma"): a flow in the decode map */
@@ -69,7 +69,7 @@ template <class __CutraceGroup> __device__ __forceinline__ void roles_cutrace_tr
 
 __global__ void gemm(const float *in, float *out, int tiles) { roles(in, out, tiles); }
 #line 35 "groups_in_callee.cu"
-__global__ void gemm_cutrace_traced(const float *in, float *out, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { const uint32_t __cutrace_rows = 1 + cutrace::slices_in(cutrace::cta_threads(), 128, 128); cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::gemm_sites>> *__cutrace_groups[2]; cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::gemm_sites>> __cutrace_producer_0(__cutrace_groups, 0, __cutrace_slots, 0, __cutrace_rows, 0); cutrace::Linked<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::gemm_sites>> __cutrace_consumer_1(__cutrace_groups, 1, __cutrace_slots, 1, __cutrace_rows, cutrace::Slices{128, 128}); roles_cutrace_traced(__cutrace_producer_0, in, out, tiles); }
+__global__ void gemm_cutrace_traced(const float *in, float *out, int tiles, cutrace::Slots* __cutrace_slots = nullptr) { const uint32_t __cutrace_rows = 1 + cutrace::slices_in(cutrace::cta_threads(), 128, 128); cutrace::Roster<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::gemm_sites>, cutrace::Indices<0, 1>> __cutrace_roster(__cutrace_slots, __cutrace_rows, {0, 1}, 0, cutrace::Slices{128, 128}); auto &__cutrace_producer_0 = __cutrace_roster.template group<0>(); auto &__cutrace_consumer_1 = __cutrace_roster.template group<1>(); roles_cutrace_traced(__cutrace_producer_0, in, out, tiles); }
 #if !defined(__CUDA_ARCH__)
 static const bool gemm_cutrace_traced_registered = cutrace::registerTwin((const void *)&gemm, (const void *)&gemm_cutrace_traced, cutrace_map::gemm, 3);
 #endif
