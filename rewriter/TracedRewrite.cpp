@@ -2,6 +2,7 @@
 
 #include "StringLiteral.h"
 #include "Strip.h"
+#include "TracedCallGraph.h"
 #include "TracedJumps.h"
 #include "TracedLaunches.h"
 #include "TracedTwins.h"
@@ -35,84 +36,6 @@ std::string commentSafe(llvm::StringRef Text) {
 
 /// The lexical annotation at each macro offset (the first one, if the scan found two).
 using AnnotationsByOffset = llvm::DenseMap<unsigned, const Annotation *>;
-
-/// The innermost group declaration before Offset whose block still encloses it (inner shadows
-/// outer), among Groups.
-const AnnotationUse *innermostGroup(const std::vector<const AnnotationUse *> &Groups,
-                                    unsigned Offset) {
-  const AnnotationUse *Best = nullptr;
-  for (const AnnotationUse *U : Groups)
-    if (U->MacroOffset < Offset && U->Block.Begin < Offset && Offset < U->Block.End &&
-        (!Best || Best->Block.Begin <= U->Block.Begin))
-      Best = U;
-  return Best;
-}
-
-/// The __device__ functions of the file that reach an annotation (directly, or by calling one
-/// that does), and the calls of them.
-struct HelperGraph {
-  std::vector<bool> Traced;                             // by helper index
-  std::vector<std::string> Key;                         // `G::sites::<Key>`, by helper index
-  std::vector<std::vector<const HelperCall *>> CallsIn; // calls written in each helper's body
-  std::map<int, std::vector<const HelperCall *>> CallsInKernel;
-  std::vector<KernelMapModel> Sites; // each traced helper's own sites, ids from 0
-  /// Groups on the call path, by helper: its TRACE_GROUP / TRACE_GROUPS uses in file order,
-  /// whether it reaches one (itself or through a callee), and whether it records into its
-  /// caller's group (a marker, or a call of such a function, outside the groups it declares).
-  std::vector<std::vector<const AnnotationUse *>> GroupUses;
-  std::vector<bool> ReachesGroups;
-  std::vector<bool> RecordsIntoCaller;
-  /// Filled when a helper is planned: its group names (its numbering) and their declarations.
-  std::vector<std::vector<std::string>> GroupNames;
-  std::vector<std::vector<bool>> ConstantLeadDeclared; // a TRACE_GROUP of the name has a constant
-  std::vector<std::vector<std::pair<const AnnotationUse *, const Annotation *>>> GroupDecls;
-
-  const std::vector<const HelperCall *> &kernelCalls(int Kernel) const {
-    static const std::vector<const HelperCall *> None;
-    auto It = CallsInKernel.find(Kernel);
-    return It == CallsInKernel.end() ? None : It->second;
-  }
-
-  std::vector<const HelperCall *>
-  tracedCallsIn(const std::vector<const HelperCall *> &Calls) const {
-    std::vector<const HelperCall *> Out;
-    for (const HelperCall *C : Calls)
-      if (Traced[C->Helper] && !C->InMacro)
-        Out.push_back(C);
-    return Out;
-  }
-
-  /// Every traced helper these calls reach, through helpers too, by index.
-  std::vector<int> reachedFrom(const std::vector<const HelperCall *> &Calls) const {
-    std::set<int> Seen;
-    std::vector<int> Work;
-    for (const HelperCall *C : Calls)
-      if (Seen.insert(C->Helper).second)
-        Work.push_back(C->Helper);
-    while (!Work.empty()) {
-      int H = Work.back();
-      Work.pop_back();
-      for (const HelperCall *C : tracedCallsIn(CallsIn[H]))
-        if (Seen.insert(C->Helper).second)
-          Work.push_back(C->Helper);
-    }
-    return {Seen.begin(), Seen.end()};
-  }
-
-  /// True when a kernel calling Calls reaches a group declared on its call path.
-  bool reachGroups(const std::vector<const HelperCall *> &Calls) const {
-    for (const HelperCall *C : Calls)
-      if (ReachesGroups[C->Helper])
-        return true;
-    return false;
-  }
-
-  /// A call outside every group of its function must have a group to hand down: the block's,
-  /// unless the callee records only into groups of its own call path.
-  bool needsCallersGroup(const HelperCall &C) const {
-    return RecordsIntoCaller[C.Helper] || !ReachesGroups[C.Helper];
-  }
-};
 
 class KernelPlanner {
 public:
@@ -780,118 +703,6 @@ void warnUnexpanded(const ScanResult &Scan, const llvm::DenseSet<unsigned> &Expa
                  " is in code that no parsed configuration compiles (an inactive #if branch); "
                  "the traced build omits it and it records nothing. Give the build's arch "
                  "list (e.g. -gencode flags after --) so that a parse sees it");
-}
-
-/// The annotations of each __device__ function, by helper index.
-std::map<int, std::vector<const AnnotationUse *>> usesByHelper(const SourceModel &Model) {
-  std::map<int, std::vector<const AnnotationUse *>> Uses;
-  for (const AnnotationUse &U : Model.Uses)
-    if (U.Side == FunctionSide::Device && U.Helper >= 0)
-      Uses[U.Helper].push_back(&U);
-  return Uses;
-}
-
-/// Which helpers reach an annotation, where each call is written, and which reach a group.
-HelperGraph helperGraph(const SourceModel &Model,
-                        const std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper) {
-  HelperGraph G;
-  size_t N = Model.Helpers.size();
-  G.Traced.assign(N, false);
-  G.CallsIn.resize(N);
-  G.Sites.resize(N);
-  G.Key.resize(N);
-  G.GroupUses.resize(N);
-  G.ReachesGroups.assign(N, false);
-  G.RecordsIntoCaller.assign(N, false);
-  G.GroupNames.resize(N);
-  G.ConstantLeadDeclared.resize(N);
-  G.GroupDecls.resize(N);
-  auto inside = [](unsigned Offset, Span S) { return S.Begin < Offset && Offset < S.End; };
-  for (const HelperCall &C : Model.HelperCalls) {
-    bool Placed = false;
-    for (size_t K = 0; K < Model.Kernels.size() && !Placed; ++K)
-      if (inside(C.CalleeName.Begin, Model.Kernels[K].Body)) {
-        G.CallsInKernel[K].push_back(&C);
-        Placed = true;
-      }
-    for (size_t H = 0; H < N && !Placed; ++H)
-      if (inside(C.CalleeName.Begin, Model.Helpers[H].Body)) {
-        G.CallsIn[H].push_back(&C);
-        Placed = true;
-      }
-  }
-  for (const auto &[H, Uses] : UsesByHelper) {
-    G.Traced[H] = true;
-    for (const AnnotationUse *U : Uses)
-      if (isGroupKind(U->Kind))
-        G.GroupUses[H].push_back(U);
-    std::sort(G.GroupUses[H].begin(), G.GroupUses[H].end(),
-              [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
-    G.ReachesGroups[H] = !G.GroupUses[H].empty();
-    for (const AnnotationUse *U : Uses)
-      if (!isGroupKind(U->Kind) && U->Kind != AnnotationKind::Dag &&
-          !innermostGroup(G.GroupUses[H], U->MacroOffset))
-        G.RecordsIntoCaller[H] = true;
-  }
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (size_t H = 0; H < N; ++H)
-      for (const HelperCall *C : G.CallsIn[H])
-        if (!G.Traced[H] && G.Traced[C->Helper])
-          G.Traced[H] = Changed = true;
-  }
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (size_t H = 0; H < N; ++H)
-      for (const HelperCall *C : G.tracedCallsIn(G.CallsIn[H])) {
-        if (!G.ReachesGroups[H] && G.ReachesGroups[C->Helper])
-          G.ReachesGroups[H] = Changed = true;
-        if (!G.RecordsIntoCaller[H] && G.needsCallersGroup(*C) &&
-            !innermostGroup(G.GroupUses[H], C->CalleeName.Begin))
-          G.RecordsIntoCaller[H] = Changed = true;
-      }
-  }
-  return G;
-}
-
-/// A recursive cycle through helpers that reach annotations is an error (each call would need
-/// the group, and recursion keeps it in memory).
-void checkRecursion(const SourceModel &Model, const HelperGraph &G, TracedPlan &Plan) {
-  // Depth-first over traced helpers: a call back into the current path closes a cycle.
-  size_t N = Model.Helpers.size();
-  std::vector<int> State(N, 0); // 0 unvisited, 1 on the path, 2 done
-  std::function<void(int)> Visit = [&](int H) {
-    State[H] = 1;
-    for (const HelperCall *C : G.tracedCallsIn(G.CallsIn[H])) {
-      if (State[C->Helper] == 1)
-        Plan.Problems.push_back(
-            {C->CalleeName.Begin,
-             "recursive call of '" + Model.Helpers[C->Helper].Name +
-                 "': a __device__ function that reaches annotations cannot call itself, directly "
-                 "or through other functions (its twin takes the caller's group)"});
-      else if (State[C->Helper] == 0)
-        Visit(C->Helper);
-    }
-    State[H] = 2;
-  };
-  for (size_t H = 0; H < N; ++H)
-    if (G.Traced[H] && State[H] == 0)
-      Visit(H);
-}
-
-/// The kernels that get a twin: those holding annotations, and those whose call path declares a
-/// group (the group defines rows of every kernel that reaches it), with their own annotations.
-std::map<int, std::vector<const AnnotationUse *>> tracedKernels(const SourceModel &Model,
-                                                                const HelperGraph &Helpers) {
-  std::map<int, std::vector<const AnnotationUse *>> UsesByKernel;
-  for (const AnnotationUse &U : Model.Uses)
-    if (U.Side == FunctionSide::Global && U.Kernel >= 0)
-      UsesByKernel[U.Kernel].push_back(&U);
-  for (size_t K = 0; K < Model.Kernels.size(); ++K)
-    if (Model.Kernels[K].Body.End > Model.Kernels[K].Body.Begin &&
-        Helpers.reachGroups(Helpers.tracedCallsIn(Helpers.kernelCalls(K))))
-      UsesByKernel[K]; // a kernel without annotations of its own: rows from its callees
-  return UsesByKernel;
 }
 
 } // namespace
