@@ -65,7 +65,8 @@ TEST(CalleeGroups, RowsOfGroupsDeclaredInACalleeAreNamedFromTheKernelsMap) {
     for (uint32_t R = 1; R < RowsPerCta; ++R) {
       const Row &Consumer = T.rows[C * RowsPerCta + R];
       EXPECT_EQ(Consumer.group, 1u);
-      EXPECT_EQ(Consumer.label, "consumer[wg" + std::to_string(R) + "]"); // threads 128R to 128R + 127
+      EXPECT_EQ(Consumer.label,
+                "consumer[wg" + std::to_string(R) + "]"); // threads 128R to 128R + 127
       ASSERT_EQ(Consumer.slices.size(), 4u);
       EXPECT_EQ(Consumer.slices[0].name, "mma");
     }
