@@ -543,6 +543,26 @@ private:
     C.HasArgs = Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0));
     C.InMacro = Ref->getLocation().isMacroID() || Call->getRParenLoc().isMacroID();
     Model.HelperCalls.push_back(C);
+    // A kernel calling a __device__ function of the file is known even without annotations or
+    // launches of its own: a group declared on its call path makes it a traced kernel.
+    if (const FunctionDecl *Caller = enclosingFunction(Call);
+        Caller && Caller->hasAttr<CUDAGlobalAttr>())
+      kernelIndex(patternOf(Caller));
+  }
+
+  /// The function whose body holds S, looking through the lambdas written in it.
+  const FunctionDecl *enclosingFunction(const Stmt *S) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty()) {
+      DynTypedNode Node = Parents[0];
+      if (const auto *FD = Node.get<FunctionDecl>()) {
+        auto *Method = dyn_cast<CXXMethodDecl>(FD);
+        if (!(Method && Method->getParent()->isLambda()))
+          return FD;
+      }
+      Parents = Ctx.getParents(Node);
+    }
+    return nullptr;
   }
 
   KernelDecl describeFunction(const FunctionDecl *Canonical) {

@@ -635,6 +635,38 @@ private:
   uint32_t begin_;
 };
 
+// Groups declared on a kernel's call path (docs/design.md, "Traced contract"). The kernel
+// constructs every group of its call graph at its entry as the bases of one `Roster`, so a callee
+// that runs many times continues its row and cursor. A callee is handed the group in scope at its
+// call, a `Member`: a `G` to its markers, from which `group<J>()` reaches the kernel's group `J`
+// (the index its type's `sites` gives the name) by a constant offset. No pointer to a group is
+// stored anywhere, so inlined code keeps the groups in registers as it does separate ones.
+template <class R, uint32_t I, class G> class Member : public G {
+public:
+  using G::G;
+
+  // The kernel's group `J` (its decode map's numbering).
+  template <uint32_t J> __device__ __forceinline__ Member<R, J, G> &group() {
+    return static_cast<Member<R, J, G> &>(static_cast<R &>(*this));
+  }
+};
+
+template <uint32_t... I> struct Indices {};
+
+template <class G, class Indices> class Roster;
+
+// Group I is row `row[I]` of the CTA's `rows`, written as `writers` (the I-th) says.
+template <class G, uint32_t... I>
+class Roster<G, Indices<I...>> : public Member<Roster<G, Indices<I...>>, I, G>... {
+public:
+  template <class... Writers>
+  __device__ __forceinline__ Roster(Slots *slots, uint32_t rows,
+                                    const uint32_t (&row)[sizeof...(I)], Writers... writers)
+      : Member<Roster, I, G>(slots, row[I], rows, writers)... {}
+
+  template <uint32_t J> __device__ __forceinline__ Member<Roster, J, G> &group() { return *this; }
+};
+
 } // namespace cutrace
 
 #endif // CUTRACE_DEVICE_H
