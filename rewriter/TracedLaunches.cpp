@@ -70,10 +70,16 @@ public:
       return planTwinLaunch(L, *Twin);
     // Not annotated here: the runtime looks the kernel up in its twin registry at launch time.
     const KernelDecl *K = L.Kernel >= 0 ? &Model.Kernels[L.Kernel] : nullptr;
-    if (K && (K->DefinitionVisible || L.DeducedTemplate || L.OverloadedName))
+    if (K && (K->DefinitionVisible || L.DeducedTemplate))
       return;
-    edit({L.Callee.Begin, L.ConfigEnd},
-         "cutrace::via(" + callee(L.Callee) + ", " + configArgs(L) + ")");
+    // An overload defined elsewhere: the cast names the one the launch resolves to, whose
+    // registered twin the registry finds.
+    std::string Callee = callee(L.Callee);
+    if (L.OverloadedName && (!K || K->IsTemplate || K->HasParameterPack))
+      return;
+    if (L.OverloadedName)
+      Callee = "static_cast<void (*)(" + K->ParamTypesQualified + ")>(" + Callee + ")";
+    edit({L.Callee.Begin, L.ConfigEnd}, "cutrace::via(" + Callee + ", " + configArgs(L) + ")");
     if (L.OmitsDefaultedArgs)
       edit({L.ArgsEnd, L.ArgsEnd}, spelledDefaults(L));
     Plan.EditedLaunches.push_back(L.Offset);

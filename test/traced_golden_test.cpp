@@ -585,6 +585,14 @@ TEST(TracedRules, EveryOverloadGetsItsTwinItsOwnMapAndItsLaunches) {
   EXPECT_EQ(count(R.Text, "fill_cutrace_traced<<<"), 3u) << R.Text;
   for (const std::string &S : Symbols)
     EXPECT_EQ(count(R.Text, "cutrace::launch(cutrace_map::" + S + ","), 1u) << S << "\n" << R.Text;
+  // Overloads defined in another file: the registry path, cast to the overload the launch picks.
+  EXPECT_NE(R.Text.find("cutrace::via(static_cast<void (*)(int *)>(external), 1, 32, 0, 0)(a);"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("cutrace::via(static_cast<void (*)(float *, float)>(external), 1, 32, 0, "
+                        "s)(b, 1.0f);"),
+            std::string::npos)
+      << R.Text;
   EXPECT_NE(
       R.Text.find("cutrace::registerTwin((const void *)static_cast<void (*)(float *)>(&fill), "
                   "(const void *)static_cast<void (*)(float *, cutrace::Slots *)>("
