@@ -425,7 +425,8 @@ private:
           Deduced |= Lookup->getNumTemplateArgs() < T->getTemplateParameters()->size();
       Overloaded = Lookup->getNumDecls() > 1;
     }
-    if (!FD->getPrimaryTemplate() && !FD->getDescribedFunctionTemplate() && !isa<UnresolvedLookupExpr>(Ref))
+    if (!FD->getPrimaryTemplate() && !FD->getDescribedFunctionTemplate() &&
+        !isa<UnresolvedLookupExpr>(Ref))
       return; // not a template: its twin registers itself
     if (!Explicit || Deduced)
       return unroutable(Use, "its template arguments are deduced, not written");
@@ -463,8 +464,7 @@ private:
     if (!Loc.isMacroID())
       return Loc;
     CharSourceRange R = SM.getImmediateExpansionRange(Loc);
-    if (R.isTokenRange() || !R.getBegin().isFileID() ||
-        SM.getCharacterData(R.getBegin())[0] != '>')
+    if (R.isTokenRange() || !R.getBegin().isFileID() || SM.getCharacterData(R.getBegin())[0] != '>')
       return Loc;
     return R.getBegin();
   }
@@ -475,7 +475,8 @@ private:
     std::optional<unsigned> At = writtenOffset(SM, Target, FD->getPointOfInstantiation());
     if (!Pattern || !At || FD->getPointOfInstantiation().isMacroID() || ValueUseAt.count(*At))
       return;
-    llvm::StringRef Text = SM.getBufferData(SM.getFileID(SM.getFileLoc(FD->getPointOfInstantiation())));
+    llvm::StringRef Text =
+        SM.getBufferData(SM.getFileID(SM.getFileLoc(FD->getPointOfInstantiation())));
     size_t Semi = *At;
     for (int Depth = 0; Semi < Text.size(); ++Semi) {
       char C = Text[Semi];
@@ -494,8 +495,8 @@ private:
     llvm::raw_string_ostream OS(Args);
     if (const ASTTemplateArgumentListInfo *Written = FD->getTemplateSpecializationArgsAsWritten();
         Written && Written->getLAngleLoc().isValid()) {
-      std::optional<Span> S = tokenSpan(SM.getFileLoc(Written->getLAngleLoc()),
-                                        SM.getFileLoc(Written->getRAngleLoc()));
+      std::optional<Span> S =
+          tokenSpan(SM.getFileLoc(Written->getLAngleLoc()), SM.getFileLoc(Written->getRAngleLoc()));
       if (S)
         OS << Text.substr(S->Begin, S->size());
     }

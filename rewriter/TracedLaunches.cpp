@@ -43,8 +43,7 @@ const char *runtimeLaunchFunction(llvm::StringRef Api) {
 class LaunchPlanner {
 public:
   LaunchPlanner(llvm::StringRef Buffer, const SourceModel &Model,
-                const std::map<int, TracedTwin> &Twins, const ValueEdits &Values,
-                TracedPlan &Plan)
+                const std::map<int, TracedTwin> &Twins, const ValueEdits &Values, TracedPlan &Plan)
       : Buffer(Buffer), Model(Model), Twins(Twins), Values(Values),
         ValueEditTaken(Values.Edits.size(), false), Plan(Plan) {
     // One edit of a macro body serves every expansion: each must take `cutrace::via(k, ...)`,
@@ -124,9 +123,8 @@ private:
                       "registration");
     if (!MacroEdits.insert(B.Callee.Begin).second)
       return;
-    edit({B.Callee.Begin, B.ConfigEnd}, "cutrace::via(" + callee(B.Callee) + ", " + B.Grid +
-                                            ", " + B.Block + ", " + B.Shmem + ", " + B.Stream +
-                                            ")");
+    edit({B.Callee.Begin, B.ConfigEnd}, "cutrace::via(" + callee(B.Callee) + ", " + B.Grid + ", " +
+                                            B.Block + ", " + B.Shmem + ", " + B.Stream + ")");
     Plan.EditedLaunches.push_back(L.Offset);
   }
 
@@ -218,7 +216,6 @@ public:
   }
 
 private:
-
   void planApiCall(const LaunchSite &L, const TracedTwin *Twin) {
     if (L.InMacro || L.ApiName.End <= L.ApiName.Begin) {
       if (Twin)

@@ -26,8 +26,8 @@ public:
     const KernelDecl &K = Model.Kernels[U.Kernel];
     if (!U.ApiFunction.empty() && !U.InDeviceCode)
       Out.Edits.push_back({U.ApiName, U.ApiFunction == "cudaGetKernel"
-                                           ? "cutrace::getKernel"
-                                           : "cutrace::funcSetCacheConfig"});
+                                          ? "cutrace::getKernel"
+                                          : "cutrace::funcSetCacheConfig"});
     if (!U.LibraryCall.empty())
       warnAt(Plan, U.Offset,
              "'" + K.Name + "' is passed to '" + U.LibraryCall +
@@ -56,14 +56,14 @@ public:
       Original = Text.ltrim("& \t\n").str();
       if (Text.ltrim(" \t\n").starts_with("&"))
         NameAt -= static_cast<unsigned>(Text.size() - Original.size());
-      TwinName = Original.substr(0, NameAt) + twinName(K.Name) +
-                 Original.substr(NameAt + K.Name.size());
+      TwinName =
+          Original.substr(0, NameAt) + twinName(K.Name) + Original.substr(NameAt + K.Name.size());
     }
     std::string Registered = "cutrace::Registered<&" + Original + ", &" + TwinName +
                              ", cutrace_map::" + Twin.Symbol + ">::value";
     if (U.ExplicitInstantiation)
-      Out.Edits.push_back({{U.DeclEnd, U.DeclEnd},
-                           " static_assert(" + Registered + " != nullptr, \"\");"});
+      Out.Edits.push_back(
+          {{U.DeclEnd, U.DeclEnd}, " static_assert(" + Registered + " != nullptr, \"\");"});
     else
       Out.Edits.push_back({U.Value, Registered});
     if (U.LaunchApiCall)
@@ -76,7 +76,8 @@ public:
       return;
     std::string Text = Buffer.ends_with("\n") || Buffer.empty() ? "" : "\n";
     Text += "#if !defined(__CUDA_ARCH__)\n" + Unrouted + "#endif\n";
-    Plan.Edits.push_back({{static_cast<unsigned>(Buffer.size()), static_cast<unsigned>(Buffer.size())}, Text});
+    Plan.Edits.push_back(
+        {{static_cast<unsigned>(Buffer.size()), static_cast<unsigned>(Buffer.size())}, Text});
   }
 
   ValueEdits Out;

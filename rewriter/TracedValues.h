@@ -6,10 +6,10 @@
 #ifndef CUTRACE_REWRITER_TRACEDVALUES_H
 #define CUTRACE_REWRITER_TRACEDVALUES_H
 
+#include "Edit.h"
 #include "LineIndex.h"
 #include "TracedRewrite.h"
 #include "llvm/ADT/DenseSet.h"
-#include "Edit.h"
 #include <map>
 #include <vector>
 

@@ -80,7 +80,8 @@ TEST_F(UnrecordedAtExit, HandleOfAKernelWithoutTwinOrUnroutedUseSaysNothing) {
       {
         enable(nullptr, "all", nullptr);
         const cudaKernel_t handle = reinterpret_cast<cudaKernel_t>(uintptr_t(0x2000));
-        detail::note_handle(handle, (const void *)+[](int) {});
+        detail::note_handle(
+            handle, (const void *)+[](int) {});
         cudaLaunchConfig_t config = {};
         (void)launchKernelEx(&config, handle, 1);
         std::exit(0);

@@ -434,23 +434,26 @@ TEST(TracedRules, TemplateInstancesTakenAsValuesRegisterTheirPairAndStayTheSameP
       "cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, 2>, cutrace_map::scale>"
       "::value";
   for (const std::string &Routed : std::vector<std::string>{
-           "ScaleKernel table[] = {cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, "
-        "2>, cutrace_map::scale>::value, cutrace::Registered<&scale<float, 3>, "
-        "&scale_cutrace_traced<float, 3>, cutrace_map::scale>::value};",
-        std::string("const void *kernel = (void const *)cutrace::Registered<&device_kernel<Op>, "
-                    "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value;"),
-        std::string("cudaFuncSetAttribute(cutrace::Registered<&device_kernel<Op>, "
-                    "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value, "),
-        std::string("template __global__ void scale<int, 4>(int *, int); "
-                    "static_assert(cutrace::Registered<&scale<int, 4>, &scale_cutrace_traced<int, "
-                    "4>, cutrace_map::scale>::value != nullptr, \"\");"),
-        std::string("cutrace::via(Fixed<cutrace::Registered<&scale<float, 5>, "
-                    "&scale_cutrace_traced<float, 5>, cutrace_map::scale>::value>::kernel, "),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, " + Scale2 + ", 128, 0);",
-        "cutrace::funcSetCacheConfig(" + Scale2 + ", cudaFuncCachePreferL1);",
-        "cutrace::getKernel(&handle, " + Scale2 + ");",
-        std::string("cutrace::launchKernelExC(&cfg, (void const *)cutrace::Registered<&scale<float, "
-                    "6>, &scale_cutrace_traced<float, 6>, cutrace_map::scale>::value, args);")})
+           "ScaleKernel table[] = {cutrace::Registered<&scale<float, 2>, "
+           "&scale_cutrace_traced<float, "
+           "2>, cutrace_map::scale>::value, cutrace::Registered<&scale<float, 3>, "
+           "&scale_cutrace_traced<float, 3>, cutrace_map::scale>::value};",
+           std::string("const void *kernel = (void const *)cutrace::Registered<&device_kernel<Op>, "
+                       "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value;"),
+           std::string("cudaFuncSetAttribute(cutrace::Registered<&device_kernel<Op>, "
+                       "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value, "),
+           std::string(
+               "template __global__ void scale<int, 4>(int *, int); "
+               "static_assert(cutrace::Registered<&scale<int, 4>, &scale_cutrace_traced<int, "
+               "4>, cutrace_map::scale>::value != nullptr, \"\");"),
+           std::string("cutrace::via(Fixed<cutrace::Registered<&scale<float, 5>, "
+                       "&scale_cutrace_traced<float, 5>, cutrace_map::scale>::value>::kernel, "),
+           "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, " + Scale2 + ", 128, 0);",
+           "cutrace::funcSetCacheConfig(" + Scale2 + ", cudaFuncCachePreferL1);",
+           "cutrace::getKernel(&handle, " + Scale2 + ");",
+           std::string(
+               "cutrace::launchKernelExC(&cfg, (void const *)cutrace::Registered<&scale<float, "
+               "6>, &scale_cutrace_traced<float, 6>, cutrace_map::scale>::value, args);")})
     EXPECT_NE(R.Text.find(Routed), std::string::npos) << Routed << "\n" << R.Text;
   // The one use the rewrite cannot route: warned where it is, and named to the runtime, which
   // counts the launches of that kernel it sees and says them at exit.

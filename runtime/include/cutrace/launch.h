@@ -61,10 +61,12 @@ void count_handle_launch(cudaKernel_t handle);
 // pointer, still a constant expression. Naming `value` instantiates `registered`, whose dynamic
 // initializer registers the pair at start-up, before main, once per instance.
 template <auto Original, auto Twin, const KernelMap &Map> struct Registered {
-  static_assert(std::is_same_v<decltype(Twin), typename detail::KernelType<decltype(Original)>::twin>,
-                "the twin takes the original's parameters and then cutrace::Slots *");
-  static inline const bool registered = registerTwin(
-      (const void *)Original, (const void *)Twin, Map, detail::KernelType<decltype(Original)>::params);
+  static_assert(
+      std::is_same_v<decltype(Twin), typename detail::KernelType<decltype(Original)>::twin>,
+      "the twin takes the original's parameters and then cutrace::Slots *");
+  static inline const bool registered =
+      registerTwin((const void *)Original, (const void *)Twin, Map,
+                   detail::KernelType<decltype(Original)>::params);
   static constexpr decltype(Original) value = ((void)&registered, Original);
 };
 

@@ -124,7 +124,7 @@ public:
   }
 
   // The kernel of `slots` is queued: its completion event goes right behind it.
-void launched(Slots *slots) { close_open_launch_of_this_thread(slots); }
+  void launched(Slots *slots) { close_open_launch_of_this_thread(slots); }
 
   void flush() {
     std::unique_lock<std::mutex> lock(mu_);
