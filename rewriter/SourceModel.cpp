@@ -413,16 +413,19 @@ private:
   /// with its `&`, or the reference that decays to a pointer; and why not, when it cannot.
   void describeValue(const Expr *Ref, const FunctionDecl *FD, KernelValueUse &Use) {
     bool Explicit = false, Overloaded = false, Deduced = false;
+    // Template arguments left out are deduced unless their parameters have defaults, which the
+    // twin's template repeats.
     if (auto *D = dyn_cast<DeclRefExpr>(Ref)) {
-      const TemplateArgumentList *All = FD->getTemplateSpecializationArgs();
+      const FunctionTemplateDecl *T = FD->getPrimaryTemplate();
       Explicit = D->hasExplicitTemplateArgs();
-      Deduced = All && D->getNumTemplateArgs() < All->size();
+      Deduced = T && D->getNumTemplateArgs() < T->getTemplateParameters()->getMinRequiredArguments();
       Overloaded = hasOverloads(FD);
     } else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Ref)) {
       Explicit = Lookup->hasExplicitTemplateArgs();
       for (const NamedDecl *D : Lookup->decls())
         if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
-          Deduced |= Lookup->getNumTemplateArgs() < T->getTemplateParameters()->size();
+          Deduced |= Lookup->getNumTemplateArgs() <
+                     T->getTemplateParameters()->getMinRequiredArguments();
       Overloaded = Lookup->getNumDecls() > 1;
     }
     if (!FD->getPrimaryTemplate() && !FD->getDescribedFunctionTemplate() &&

@@ -53,9 +53,8 @@ public:
     } else {
       llvm::StringRef Text = Buffer.substr(U.Value.Begin, U.Value.size());
       unsigned NameAt = U.Offset - U.Value.Begin;
-      Original = Text.ltrim("& \t\n").str();
-      if (Text.ltrim(" \t\n").starts_with("&"))
-        NameAt -= static_cast<unsigned>(Text.size() - Original.size());
+      Original = Text.ltrim("& \t\n").str(); // `&k<A>` and `k<A>` alike: `&` is written below
+      NameAt -= static_cast<unsigned>(Text.size() - Original.size());
       TwinName =
           Original.substr(0, NameAt) + twinName(K.Name) + Original.substr(NameAt + K.Name.size());
     }

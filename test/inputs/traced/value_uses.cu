@@ -1,10 +1,10 @@
 // A template kernel's instances taken as values (docs/launches.md, "Kernels taken as values"):
-// each use as a pointer becomes cutrace::Registered<...>::value, the same pointer and still a
-// constant expression, which registers the instance's pair before main. Covers `&k<A>`, `k<A>`
-// decaying, casts to `void const *`, a table, a template argument, attribute, occupancy, cache
-// and launch API calls, an instance named through a template parameter of a launcher, an explicit
-// instantiation, a cudaKernel_t handle; a use whose template arguments are deduced cannot be
-// routed: warned, and registered with the runtime so that its launches are counted at exit.
+// each use as a pointer becomes cutrace::Registered<...>::value, the same pointer, still a
+// constant expression, registering the instance's pair before main: `&k<A>`, `k<A>` decaying,
+// casts, a table, a template argument, attribute, occupancy, cache, handle and launch API calls,
+// an instance named through a launcher's template parameter (its last template parameter left
+// to its default), an explicit instantiation. A use whose template arguments are deduced cannot
+// be routed: warned, and registered with the runtime so that its launches are counted at exit.
 #include <cutrace/trace.h>
 
 template <class T, int Scale> __global__ void scale(T *x, int n) {
@@ -13,7 +13,7 @@ template <class T, int Scale> __global__ void scale(T *x, int n) {
     x[i] *= Scale;
 }
 
-template <class T> __global__ void device_kernel(T params) {
+template <class T, int Stages = 2> __global__ void device_kernel(T params) {
   TRACE_RANGE("device_kernel");
   params.run();
 }
