@@ -100,7 +100,9 @@ private:
     if (U.LibraryCall.empty())
       warnAt(Plan, U.Offset,
              "'" + K.Name + "' is used as a value here and its instance cannot be registered (" +
-                 Why + "): launches of it through this pointer run unrecorded, counted at exit" +
+                 Why +
+                 "): launches through this pointer record only if the program registers that "
+                 "instance elsewhere; the others run unrecorded, counted at exit" +
                  howToRecord(K));
     if (U.InDeviceCode)
       return;
