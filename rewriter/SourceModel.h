@@ -116,12 +116,29 @@ struct HelperCall {
   bool InMacro = false;
 };
 
-/// A kernel named other than as a launch's callee (a pointer taken, a template argument).
+/// A kernel named other than as a launch's callee (a pointer taken, a template argument), or an
+/// explicit instantiation of a kernel template.
 struct KernelValueUse {
   int Kernel = -1;
-  unsigned Offset = 0;
+  unsigned Offset = 0;        // the kernel's name token
   bool AttributeCall = false; // an argument of cudaFunc* / cudaOccupancy*: no launch follows
+  bool LaunchApiCall = false; // the kernel argument of cudaLaunchKernel* (a launch site)...
+  unsigned LaunchApiAt = 0;   // ... whose first character is here
   std::string LibraryCall;    // the function of a system header it is passed to, if any
+  /// The value as written, `&ns::k<A>` or `ns::k<A>`, when it is one span of the file and names
+  /// one instance by its written template arguments (the traced build routes it); else empty.
+  Span Value;
+  std::string WhyNotRoutable; // when Value is empty: why, said in the warning and at exit
+  bool InDeviceCode = false;  // dynamic parallelism: the host runtime is not there
+  /// cudaGetKernel or cudaFuncSetCacheConfig called with the kernel: the function's name token,
+  /// which the traced build renames into the runtime's wrapper.
+  std::string ApiFunction;
+  Span ApiName;
+  /// An explicit instantiation definition (`template __global__ void k<float>(float *);`): the
+  /// template arguments spelled and where the declaration ends (just past its ';').
+  bool ExplicitInstantiation = false;
+  std::string TemplateArgs;
+  unsigned DeclEnd = 0;
 };
 
 struct ClangDiagnostic {
