@@ -304,10 +304,11 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown) + copiesNoted(Headers);
   std::vector<Count> Counts = {
       {"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},
-      {"header copies", static_cast<unsigned>(E.Headers.size())},
       {"launch sites", static_cast<unsigned>(E.Plan.EditedLaunches.size())},
       {"edits", static_cast<unsigned>(E.Plan.Edits.size())},
       {"warnings", countLevel(E.Plan.Problems, Severity::Warning)}};
+  if (!E.Headers.empty())
+    Counts.push_back({"header copies", static_cast<unsigned>(E.Headers.size())});
   if (hasErrors(E.Plan.Problems)) {
     Log.fail(stage::Plan, "the plan has errors", std::move(PlanDiagnostics), std::move(Counts));
     Status = AnnotationErrors;
