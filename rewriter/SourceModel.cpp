@@ -1,6 +1,7 @@
 #include "SourceModel.h"
 
 #include "AnnotationScanner.h"
+#include "HeaderSelection.h"
 #include "SideEffects.h"
 #include "compat/CrashGuard.h"
 
@@ -961,13 +962,6 @@ private:
   }
 };
 
-/// Every #include of the translation unit: who includes what, and where it is written.
-struct Inclusion {
-  const FileEntry *Includer = nullptr;
-  const FileEntry *Included = nullptr;
-  IncludeSite Site;
-};
-
 class IncludeRecorder : public PPCallbacks {
 public:
   IncludeRecorder(const SourceManager &SM, std::vector<Inclusion> &Out) : SM(SM), Out(Out) {}
@@ -993,68 +987,6 @@ private:
   std::vector<Inclusion> &Out;
 };
 
-/// A header the traced build must copy: it is the user's (not a system header, not the tool's
-/// own), and it holds annotations or includes, directly or not, a header that does.
-class HeaderSelection {
-public:
-  HeaderSelection(const SourceManager &SM, const std::vector<Inclusion> &Inclusions)
-      : SM(SM), Inclusions(Inclusions) {}
-
-  /// What a needed header holds.
-  struct Content {
-    bool Annotations = false, Launches = false;
-  };
-
-  std::vector<std::pair<const FileEntry *, Content>> select() {
-    llvm::DenseMap<const FileEntry *, Content> Holds;
-    for (const Inclusion &I : Inclusions)
-      if (!Holds.count(I.Included) && isProjectFile(I.Included))
-        Holds[I.Included] = contentOf(I.Included);
-    llvm::DenseSet<const FileEntry *> Needed;
-    for (auto &[File, C] : Holds)
-      if (C.Annotations || C.Launches)
-        Needed.insert(File);
-    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
-    for (bool Grew = true; Grew;) {
-      Grew = false;
-      for (const Inclusion &I : Inclusions)
-        if (Needed.contains(I.Included) && I.Includer != Main && isProjectFile(I.Includer))
-          Grew |= Needed.insert(I.Includer).second;
-    }
-    std::vector<std::pair<const FileEntry *, Content>> Out;
-    for (const FileEntry *F : Needed)
-      Out.push_back({F, Holds.lookup(F)});
-    return Out;
-  }
-
-private:
-  const SourceManager &SM;
-  const std::vector<Inclusion> &Inclusions;
-
-  bool isProjectFile(const FileEntry *F) const {
-    if (!F)
-      return false;
-    llvm::StringRef Name = F->tryGetRealPathName();
-    if (Name.empty() || Name.starts_with("/__cutrace__/"))
-      return false;
-    FileID ID = SM.translateFile(F);
-    // At the end of the file: `#pragma GCC system_header` makes the rest of a header a system one.
-    return ID.isValid() && !SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForEndOfFile(ID)));
-  }
-
-  /// Cheap text tests first: most headers hold neither.
-  Content contentOf(const FileEntry *F) const {
-    std::optional<llvm::StringRef> Text = SM.getBufferDataOrNone(SM.translateFile(F));
-    Content C;
-    if (!Text)
-      return C;
-    C.Annotations = Text->contains("TRACE_") && !scanAnnotations(*Text).Annotations.empty();
-    C.Launches = Text->contains("<<<") || Text->contains("cudaLaunchKernel") ||
-                 Text->contains("cudaLaunchCooperativeKernel");
-    return C;
-  }
-};
-
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions)
@@ -1065,12 +997,9 @@ public:
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     ModelBuilder(Ctx, Outcome.Model, Main).TraverseDecl(Ctx.getTranslationUnitDecl());
     Outcome.Model.Includes = includesOf(Main);
-    for (auto [File, Holds] : HeaderSelection(SM, Inclusions).select()) {
-      HeaderModel H;
+    for (auto &[File, H] : selectHeaders(Ctx, Inclusions)) {
       H.Path = File->tryGetRealPathName().str();
-      H.Annotated = Holds.Annotations;
-      H.Launches = Holds.Launches;
-      if (H.Annotated || H.Launches)
+      if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses)
         ModelBuilder(Ctx, H.Model, File).TraverseDecl(Ctx.getTranslationUnitDecl());
       H.Model.Includes = includesOf(File);
       Outcome.Headers.push_back(std::move(H));

@@ -171,14 +171,16 @@ struct SourceModel {
                                              // included (template instantiations repeat theirs)
 };
 
-/// A project header of the translation unit (not a system or CUDA header) that holds
-/// annotations or kernel launches, or includes one that does: the traced build needs its own
-/// copy of it.
+/// A header of the translation unit the traced build needs its own copy of (the rules are in
+/// rewriter/HeaderSelection.h): it holds one of the things below, or includes a header that does.
 struct HeaderModel {
   std::string Path; // absolute
   bool Annotated = false;
-  bool Launches = false; // writes `<<<` or calls the CUDA launch API
-  SourceModel Model;     // offsets in that header
+  bool Launches = false;      // writes `<<<` or calls the CUDA launch API (not a system header)
+  bool TracedKernels = false; // defines a kernel that reaches annotated code
+  bool TracedUses = false;    // launches, or takes as a value, a kernel that reaches annotated code
+  bool System = false;        // a system header (-isystem, the pragma, or included from one)
+  SourceModel Model;          // offsets in that header
 };
 
 struct ParseOutcome {
