@@ -4,6 +4,7 @@
 #include "Strip.h"
 #include "TracedJumps.h"
 #include "TracedLaunches.h"
+#include "TracedRoutes.h"
 #include "TracedTwins.h"
 
 #include "LineIndex.h"
@@ -41,6 +42,7 @@ using AnnotationsByOffset = llvm::DenseMap<unsigned, const Annotation *>;
 struct HelperGraph {
   std::vector<bool> Traced;                             // by helper index
   std::vector<std::string> Key;                         // `G::sites::<Key>`, by helper index
+  std::vector<std::string> TwinName;                    // by helper index
   std::vector<std::vector<const HelperCall *>> CallsIn; // calls written in each helper's body
   std::map<int, std::vector<const HelperCall *>> CallsInKernel;
   std::vector<KernelMapModel> Sites; // each traced helper's own sites, ids from 0
@@ -185,10 +187,25 @@ public:
 
 private:
   /// `h(x)` -> `h_cutrace_traced(group, x)`: the twin takes the group first, so default
-  /// arguments of the helper stay last.
+  /// arguments of the helper stay last. A call site that instantiations send to several
+  /// functions is edited once.
   void callTwin(const HelperCall &C, const HelperGraph &Helpers, const std::string &GroupVar) {
-    edit(C.CalleeName, twinName(Buffer.substr(C.CalleeName.Begin, C.CalleeName.size())));
-    edit({C.LParen + 1, C.LParen + 1}, GroupVar + (C.HasArgs ? ", " : ""));
+    if (!Routed.insert(C.RParen).second)
+      return;
+    const std::string &Twin = Helpers.TwinName[C.Helper];
+    if (C.Dispatch && C.ExplicitTemplateArgs) {
+      Plan.Problems.push_back(
+          {C.CalleeName.Begin,
+           "this call names template arguments and its callee depends on a template parameter, "
+           "so the traced build cannot route it to the twin of '" +
+               Buffer.substr(C.CalleeName.Begin, C.CalleeName.size()).str() +
+               "'; let the arguments deduce them, or call through a member that does"});
+      return;
+    }
+    if (C.Dispatch)
+      Plan.Routes.try_emplace(routeName(C), routeDefinition(C, Twin));
+    for (Edit &E : routeEdits(Buffer, C, Twin, GroupVar))
+      edit(E.Range, std::move(E.Text));
   }
 
   /// The helper's sites in this kernel's map, after the kernel's own, and where they start.
@@ -209,14 +226,20 @@ private:
   }
 
   /// The twin's name, a template parameter for the group's type, and the group as its first
-  /// parameter, in the copy of every declaration of the helper written here.
+  /// parameter, in the copy of every declaration of the helper written here; a
+  /// __host__ __device__ function's twin is __device__ only (only traced device code calls it).
   void addGroupParameter(const KernelDecl &Helper) {
     for (const KernelDeclSite &D : Helper.Decls) {
       if (D.InMacro || !D.ParamBegin)
         continue;
-      edit({D.Name, D.Name + static_cast<unsigned>(Helper.Name.size())}, twinName(Helper.Name));
+      unsigned NameEnd = D.NameEnd ? D.NameEnd : D.Name + static_cast<unsigned>(Helper.Name.size());
+      edit({D.Name, NameEnd}, twinName(Helper.Name));
+      if (D.HostSpelling.End > D.HostSpelling.Begin)
+        edit(D.HostSpelling, D.DeviceOnlySpelling);
       if (D.TemplateParamsEnd)
         edit({D.TemplateParamsEnd, D.TemplateParamsEnd}, ", class __CutraceGroup");
+      else if (D.OuterTemplateParamsEnd) // `template <class T> void C<T>::f()` defined out of class
+        edit({D.OuterTemplateParamsEnd, D.OuterTemplateParamsEnd}, " template <class __CutraceGroup>");
       else
         edit({D.Range.Begin, D.Range.Begin}, "template <class __CutraceGroup> ");
       std::string Param = "__CutraceGroup &__cutrace_group";
@@ -235,6 +258,7 @@ private:
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
   std::string SiteIdPrefix;              // a helper's twin: its sites are `G::sites::<key> + k`
+  std::set<unsigned> Routed;             // ')' of the calls sent to twins
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
   std::map<std::string, size_t> IndexOfName;
   /// What every declaration of one group name agreed on.
@@ -513,8 +537,9 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   SourceModel Merged;
   std::map<std::string, int> KernelByName, HelperByKey;
   // What Merged already holds, by offset.
-  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets, CallOffsets;
+  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets;
   std::set<std::pair<unsigned, unsigned>> JumpEnds;
+  std::set<std::pair<unsigned, int>> CallsSeen; // (')' of the call, helper)
   for (const SourceModel *PassModel : Models) {
     const SourceModel &Pass = *PassModel;
     std::vector<int> Remap;
@@ -545,10 +570,9 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       HelperRemap.push_back(It->second);
     }
     for (HelperCall C : Pass.HelperCalls) {
-      if (!CallOffsets.insert(C.CalleeName.Begin).second)
-        continue;
       C.Helper = HelperRemap[C.Helper];
-      Merged.HelperCalls.push_back(C);
+      if (CallsSeen.insert({C.RParen, C.Helper}).second)
+        Merged.HelperCalls.push_back(C);
     }
     for (AnnotationUse U : Pass.Uses) {
       if (!UseOffsets.insert(U.MacroOffset).second)
@@ -586,6 +610,9 @@ void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineInde
   std::string Includes = "#include <cutrace/traced.h>\n#include \"" + Options.MapInclude + "\"";
   std::string Banner = std::string(TracedBanner) + " from " + escapeForComment(Options.SourceName) +
                        "; edit the source, not this file.\n";
+  // Dispatchers need nothing but nvcc's own macros: they go first, before any code can call them.
+  for (const auto &[Name, Definition] : Plan.Routes)
+    Banner += Definition;
   std::string File = lineFile(Options);
   // After a UTF-8 byte-order mark, which must stay the first bytes of the file.
   unsigned Top = Buffer.starts_with("\xEF\xBB\xBF") ? 3 : 0;
@@ -662,9 +689,11 @@ HelperGraph helperGraph(const SourceModel &Model,
   G.Traced.assign(N, false);
   G.CallsIn.resize(N);
   G.Sites.resize(N);
-  for (size_t H = 0; H < N; ++H)
+  for (size_t H = 0; H < N; ++H) {
     G.Key.push_back(identifierFrom(Model.Helpers[H].QualifiedName) + "_" +
                     std::to_string(Lines.line(Model.Helpers[H].Body.Begin)));
+    G.TwinName.push_back(twinName(Model.Helpers[H].Name));
+  }
   auto inside = [](unsigned Offset, Span S) { return S.Begin < Offset && Offset < S.End; };
   for (const HelperCall &C : Model.HelperCalls) {
     bool Placed = false;
@@ -738,8 +767,16 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
 
   // Functions whose twins could not be written, and jumps the twins' scope objects forbid.
   std::vector<const AnnotationUse *> Expandable;
+  // A kernel that reaches annotations only through its calls has a twin too (its markers record
+  // into the block group), whatever instantiation makes the call reach them.
+  for (size_t K = 0; K < Model.Kernels.size(); ++K)
+    if (!Helpers.tracedCallsIn(Helpers.kernelCalls(K)).empty())
+      UsesByKernel[K];
   for (auto &[Kernel, Uses] : UsesByKernel) {
-    checkTwinnable(Model.Kernels[Kernel], false, Uses.front()->MacroOffset, Plan);
+    const std::vector<const HelperCall *> &Calls = Helpers.kernelCalls(Kernel);
+    checkTwinnable(Model.Kernels[Kernel], false,
+                   Uses.empty() ? Calls.front()->CalleeName.Begin : Uses.front()->MacroOffset,
+                   Plan);
     Expandable.insert(Expandable.end(), Uses.begin(), Uses.end());
   }
   for (size_t H = 0; H < Model.Helpers.size(); ++H)

@@ -132,6 +132,14 @@ void checkTwinnable(const KernelDecl &F, bool Helper, unsigned At, TracedPlan &P
                twinName(F.Name) + "'; write the declaration in the file, not through a macro"});
       return;
     }
+  if (F.HostSpellingUnknownAt) {
+    Plan.Problems.push_back(
+        {F.HostSpellingUnknownAt,
+         What + " is __host__ __device__ by a spelling the traced build cannot rewrite (a macro "
+                "with parameters, or __attribute__((host))); its twin must be __device__ only: "
+                "write __host__ __device__, or a macro without parameters that expands to them"});
+    return;
+  }
   if (F.IsExplicitSpecialization)
     Plan.Problems.push_back(
         {At, What +
