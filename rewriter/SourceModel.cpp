@@ -703,6 +703,9 @@ private:
       if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
         Outer = T;
       SourceLocation Begin = Outer->getBeginLoc(), End = Outer->getEndLoc();
+      // Out of class, the enclosing classes' template headers come first.
+      if (R->getNumTemplateParameterLists())
+        Begin = R->getTemplateParameterList(0)->getTemplateLoc();
       // A name, a parenthesis or the end a macro writes leaves no text to copy or edit.
       Site.InMacro = R->getLocation().isMacroID() || End.isMacroID() ||
                      TL.getLParenLoc().isMacroID() || TL.getRParenLoc().isMacroID();

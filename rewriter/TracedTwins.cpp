@@ -178,9 +178,9 @@ void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const Sourc
       Plan.Problems.push_back(
           {Uses.front()->MacroOffset,
            "'" + Model.Helpers[H].Name +
-               "' is not called from an annotated kernel of this file, so its annotations record "
-               "nothing (a __device__ function records into its caller's group: call it from a "
-               "kernel that has annotations, in the same file)",
+               "' is not called from a kernel of this file, so its annotations record nothing (a "
+               "__device__ function records into the group of the kernel that calls it: call it "
+               "from a kernel in the same file)",
            Severity::Warning});
   for (int H : Reached)
     for (const KernelDeclSite &D : Model.Helpers[H].Decls) {
