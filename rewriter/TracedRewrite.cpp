@@ -234,8 +234,12 @@ private:
         continue;
       unsigned NameEnd = D.NameEnd ? D.NameEnd : D.Name + static_cast<unsigned>(Helper.Name.size());
       edit({D.Name, NameEnd}, twinName(Helper.Name));
-      if (D.HostSpelling.End > D.HostSpelling.Begin)
-        edit(D.HostSpelling, D.DeviceOnlySpelling);
+      if (D.HostSpelling.End > D.HostSpelling.Begin) {
+        Span Host = D.HostSpelling;
+        while (D.DeviceOnlySpelling.empty() && Host.End < Buffer.size() && Buffer[Host.End] == ' ')
+          ++Host.End; // `__host__ __device__` -> `__device__`
+        edit(Host, D.DeviceOnlySpelling);
+      }
       if (D.TemplateParamsEnd)
         edit({D.TemplateParamsEnd, D.TemplateParamsEnd}, ", class __CutraceGroup");
       else if (D.OuterTemplateParamsEnd) // `template <class T> void C<T>::f()` defined out of class
