@@ -335,6 +335,7 @@ TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
            "p->add_all_cutrace_traced<4>(__cutrace_warp_0, in);",        // pointer, member template
            "float m = p->mean_cutrace_traced(__cutrace_warp_0);",        // no arguments
            "half.cutrace_traced_call(__cutrace_warp_0, m)",              // operator()
+           "half.cutrace_traced_call(__cutrace_warp_0, 1.0f)", // operator() called by name
            "Accumulator::round_up_cutrace_traced(__cutrace_warp_0, threadIdx.x)", // static
            "acc.reset_cutrace_traced(__cutrace_warp_0);",
            "this->add_cutrace_traced(__cutrace_group, p[i]);",       // this-> in a member twin
@@ -354,7 +355,7 @@ TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
        })
     EXPECT_NE(R.Text.find(Declaration), std::string::npos) << Declaration << "\n" << R.Text;
   // A lambda capturing by reference in a member records into the group the member received.
-  EXPECT_NE(R.Text.find("__cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_29 + 1, "
+  EXPECT_NE(R.Text.find("__cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_30 + 1, "
                         "(steps));"),
             std::string::npos);
   const nlohmann::json &K = kernel(R, "members");
@@ -404,6 +405,10 @@ TEST(TracedRules, DependentCallsGoThroughADispatcherThatPrefersTheTwin) {
             std::string::npos);
   EXPECT_NE(R.Text.find("acc = cutrace_route_mma(0, __cutrace_group, mainloop, acc, smem, k);"),
             std::string::npos);
+  // A static member of a dependent class: the class is the dispatcher's template argument.
+  EXPECT_NE(R.Text.find("float acc = cutrace_route_static_stage_of<Mainloop>(0, __cutrace_group, "
+                        "0);"),
+            std::string::npos);
   // One dispatcher per member name, guarded, before the first line of the source.
   for (const char *Name : {"call", "load", "mma"}) {
     std::string Guard = std::string("#define CUTRACE_ROUTE_") + Name + "\n";
@@ -429,6 +434,36 @@ TEST(TracedRules, DependentCallsGoThroughADispatcherThatPrefersTheTwin) {
   for (const nlohmann::json &S : K["sites"])
     Names.insert(S["name"]);
   EXPECT_EQ(Names, (std::set<std::string>{"producer_start", "load", "mma", "stage"}));
+}
+
+/// The PTX of the entry whose mangled name contains Name (up to the next entry).
+std::string ptxEntry(const std::string &Ptx, const std::string &Name) {
+  size_t At = Ptx.find(".entry ");
+  for (; At != std::string::npos; At = Ptx.find(".entry ", At + 1)) {
+    size_t LineEnd = Ptx.find('(', At);
+    if (Ptx.substr(At, LineEnd - At).find(Name) != std::string::npos)
+      return Ptx.substr(At, Ptx.find(".entry ", At + 1) - At);
+  }
+  return "";
+}
+
+TEST(TracedRules, DispatcherCallsTheTwinOnlyWhereTheInstanceHasOne) {
+  TracedRun T = runTraced("cutlass_shaped_kernel");
+  ASSERT_EQ(T.Result.Status, 0) << T.Result.Output;
+  fs::path Ptx = T.Dir / "out.ptx";
+  CommandResult Nvcc = runCommand(std::string(CUTRACE_NVCC) +
+                                  " -std=c++17 -arch=sm_90a -ptx -I " CUTRACE_RUNTIME_INCLUDE " -I " +
+                                  quote(T.Dir) + " " + quote(T.traced()) + " -o " + quote(Ptx));
+  ASSERT_EQ(Nvcc.Status, 0) << Nvcc.Output;
+  std::string Text = readFile(Ptx);
+  std::string Gemm = ptxEntry(Text, "device_kernel_cutrace_tracedI10GemmKernel");
+  std::string Plain = ptxEntry(Text, "device_kernel_cutrace_tracedI13PlainOperator");
+  ASSERT_FALSE(Gemm.empty() || Plain.empty()) << Text.substr(0, 4000);
+  // Both twins hold the block group; only Gemm's reaches the four markers of operator(),
+  // load(), mma() and stage_of() through the dispatchers, each reading the clock.
+  EXPECT_GE(count(Gemm, "%clock64"), count(Plain, "%clock64") + 4);
+  EXPECT_EQ(count(ptxEntry(Text, "_Z13device_kernelI10GemmKernel"), "%clock64"), 0u)
+      << "the original records nothing";
 }
 
 TEST(TracedRules, HostDeviceTwinIsDeviceOnly) {

@@ -56,7 +56,7 @@ template <class Mainloop> struct GemmKernel {
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         mainloop.load(params.mainloop, smem, k);
     } else {
-      float acc = 0.0f;
+      float acc = Mainloop::stage_of(0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         acc = mainloop.mma(acc, smem, k);
       params.out[threadIdx.x] = acc;

@@ -32,6 +32,17 @@ __device__ __forceinline__ decltype(auto) cutrace_route_mma(long, G &, O &&o, A 
   return static_cast<O &&>(o).mma(static_cast<A &&>(a)...);
 }
 #endif
+#ifndef CUTRACE_ROUTE_static_stage_of
+#define CUTRACE_ROUTE_static_stage_of
+template <class O, class G, class... A>
+__device__ __forceinline__ auto cutrace_route_static_stage_of(int, G &g, A &&...a) -> decltype(O::stage_of_cutrace_traced(g, static_cast<A &&>(a)...)) {
+  return O::stage_of_cutrace_traced(g, static_cast<A &&>(a)...);
+}
+template <class O, class G, class... A>
+__device__ __forceinline__ decltype(auto) cutrace_route_static_stage_of(long, G &, A &&...a) {
+  return O::stage_of(static_cast<A &&>(a)...);
+}
+#endif
 #line 1 "cutlass_shaped_kernel.cu"
 // A kernel written the way CUTLASS 3 writes one: a generic device_kernel<Operator> whose body
 // calls Operator::operator(), a kernel class template whose operator() picks producer or
@@ -123,7 +134,7 @@ template <class Mainloop> struct GemmKernel {
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         mainloop.load(params.mainloop, smem, k);
     } else {
-      float acc = 0.0f;
+      float acc = Mainloop::stage_of(0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         acc = mainloop.mma(acc, smem, k);
       params.out[threadIdx.x] = acc;
@@ -139,7 +150,7 @@ template <class __CutraceGroup> CUTLASS_DEVICE void cutrace_traced_call(__Cutrac
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         cutrace_route_load(0, __cutrace_group, mainloop, params.mainloop, smem, k);
     } else {
-      float acc = 0.0f;
+      float acc = cutrace_route_static_stage_of<Mainloop>(0, __cutrace_group, 0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         acc = cutrace_route_mma(0, __cutrace_group, mainloop, acc, smem, k);
       params.out[threadIdx.x] = acc;

@@ -1,7 +1,8 @@
 // Annotations in member functions: a non-static member reading `this` and called through an
 // object, a pointer and `this->`; a const one; a static one called as `C::f`; a member template;
-// a member of a class template defined out of class; `operator()` on an object; a ref-qualified
-// noexcept member calling another member without `this`; a lambda capturing by reference.
+// a member of a class template defined out of class; `operator()` on an object and by name; a
+// ref-qualified noexcept member calling another member without `this`; a lambda capturing by
+// reference.
 #include <cutrace/trace.h>
 
 struct Accumulator {
@@ -60,6 +61,7 @@ __global__ void members(const float *in, float *out) {
   float m = p->mean();
   Scaler<float> half{0.5f};
   out[threadIdx.x] = half(m) + half.apply(m) + Accumulator::round_up(threadIdx.x);
+  out[threadIdx.x] += half.operator()(1.0f);
   acc.reset();
 }
 

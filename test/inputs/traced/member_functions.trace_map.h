@@ -4,15 +4,15 @@
 
 namespace cutrace_map {
 struct members_sites {
-  static constexpr uint32_t Accumulator__add_11 = 0;
-  static constexpr uint32_t Accumulator__mean_16 = 1;
-  static constexpr uint32_t Accumulator__round_up_20 = 2;
-  static constexpr uint32_t Accumulator__add_all_24 = 3;
-  static constexpr uint32_t Accumulator__reset_29 = 4;
-  static constexpr uint32_t Scaler__operator___43 = 6;
-  static constexpr uint32_t Scaler__apply_49 = 7;
+  static constexpr uint32_t Accumulator__add_12 = 0;
+  static constexpr uint32_t Accumulator__mean_17 = 1;
+  static constexpr uint32_t Accumulator__round_up_21 = 2;
+  static constexpr uint32_t Accumulator__add_all_25 = 3;
+  static constexpr uint32_t Accumulator__reset_30 = 4;
+  static constexpr uint32_t Scaler__operator___44 = 6;
+  static constexpr uint32_t Scaler__apply_50 = 7;
 };
 inline constexpr cutrace::KernelMap members{
     "members", 1, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"members","source":"member_functions.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"warp","lead":"threadIdx.x % 32"}],"lanes":["acc","main","scale"],"sites":[{"id":0,"kind":"range","name":"add","lane":0,"group":0,"loc":"member_functions.cu:12:5","helper":"Accumulator::add"},{"id":1,"kind":"record","name":"mean","lane":1,"group":0,"loc":"member_functions.cu:17:5","helper":"Accumulator::mean"},{"id":2,"kind":"record","name":"round_up","lane":1,"group":0,"loc":"member_functions.cu:21:5","helper":"Accumulator::round_up"},{"id":3,"kind":"range","name":"add_all","lane":0,"group":0,"loc":"member_functions.cu:25:5","helper":"Accumulator::add_all"},{"id":4,"kind":"record","name":"reset","lane":1,"group":0,"loc":"member_functions.cu:30:5","helper":"Accumulator::reset"},{"id":5,"kind":"record","name":"clear","lane":1,"group":0,"loc":"member_functions.cu:33:7","helper":"Accumulator::reset"},{"id":6,"kind":"record","name":"scale","lane":1,"group":0,"loc":"member_functions.cu:44:5","helper":"Scaler::operator()"},{"id":7,"kind":"range","name":"apply","lane":2,"group":0,"loc":"member_functions.cu:50:3","helper":"Scaler::apply"}],"flows":[],"annotations":[{"macro":"TRACE_GROUP","loc":"member_functions.cu:55:3"}]})cutrace_json"};
+    R"cutrace_json({"format_version":1,"kernel":"members","source":"member_functions.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"warp","lead":"threadIdx.x % 32"}],"lanes":["acc","main","scale"],"sites":[{"id":0,"kind":"range","name":"add","lane":0,"group":0,"loc":"member_functions.cu:13:5","helper":"Accumulator::add"},{"id":1,"kind":"record","name":"mean","lane":1,"group":0,"loc":"member_functions.cu:18:5","helper":"Accumulator::mean"},{"id":2,"kind":"record","name":"round_up","lane":1,"group":0,"loc":"member_functions.cu:22:5","helper":"Accumulator::round_up"},{"id":3,"kind":"range","name":"add_all","lane":0,"group":0,"loc":"member_functions.cu:26:5","helper":"Accumulator::add_all"},{"id":4,"kind":"record","name":"reset","lane":1,"group":0,"loc":"member_functions.cu:31:5","helper":"Accumulator::reset"},{"id":5,"kind":"record","name":"clear","lane":1,"group":0,"loc":"member_functions.cu:34:7","helper":"Accumulator::reset"},{"id":6,"kind":"record","name":"scale","lane":1,"group":0,"loc":"member_functions.cu:45:5","helper":"Scaler::operator()"},{"id":7,"kind":"range","name":"apply","lane":2,"group":0,"loc":"member_functions.cu:51:3","helper":"Scaler::apply"}],"flows":[],"annotations":[{"macro":"TRACE_GROUP","loc":"member_functions.cu:56:3"}]})cutrace_json"};
 } // namespace cutrace_map

@@ -13,113 +13,114 @@ __device__ __forceinline__ decltype(auto) cutrace_route_call(long, G &, O &&o, A
 #line 1 "member_functions.cu"
 // Annotations in member functions: a non-static member reading `this` and called through an
 // object, a pointer and `this->`; a const one; a static one called as `C::f`; a member template;
-// a member of a class template defined out of class; `operator()` on an object; a ref-qualified
-// noexcept member calling another member without `this`; a lambda capturing by reference.
+// a member of a class template defined out of class; `operator()` on an object and by name; a
+// ref-qualified noexcept member calling another member without `this`; a lambda capturing by
+// reference.
 #include <cutrace/traced.h>
 #include "member_functions.trace_map.h"
-#line 6 "member_functions.cu"
+#line 7 "member_functions.cu"
 
 struct Accumulator {
   float total = 0.0f;
   int steps = 0;
 
   __device__ __forceinline__ void add(float v) {
-#line 13 "member_functions.cu"
+#line 14 "member_functions.cu"
     total += v;
     ++steps;
   }
-#line 11 "member_functions.cu"
+#line 12 "member_functions.cu"
 template <class __CutraceGroup> __device__ __forceinline__ void add_cutrace_traced(__CutraceGroup &__cutrace_group, float v) {
-    cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Accumulator__add_11, (steps));
+    cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Accumulator__add_12, (steps));
     total += v;
     ++steps;
   }
-#line 16 "member_functions.cu"
+#line 17 "member_functions.cu"
   __device__ float mean() const {
-#line 18 "member_functions.cu"
+#line 19 "member_functions.cu"
     return steps ? total / steps : 0.0f;
   }
-#line 16 "member_functions.cu"
+#line 17 "member_functions.cu"
 template <class __CutraceGroup> __device__ float mean_cutrace_traced(__CutraceGroup &__cutrace_group) const {
-    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__mean_16, (steps));
+    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__mean_17, (steps));
     return steps ? total / steps : 0.0f;
   }
-#line 20 "member_functions.cu"
+#line 21 "member_functions.cu"
   static __device__ int round_up(int n) {
-#line 22 "member_functions.cu"
+#line 23 "member_functions.cu"
     return (n + 31) / 32 * 32;
   }
-#line 20 "member_functions.cu"
+#line 21 "member_functions.cu"
 template <class __CutraceGroup> static __device__ int round_up_cutrace_traced(__CutraceGroup &__cutrace_group, int n) {
-    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__round_up_20, (n));
+    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__round_up_21, (n));
     return (n + 31) / 32 * 32;
   }
-#line 24 "member_functions.cu"
+#line 25 "member_functions.cu"
   template <int N> __device__ void add_all(const float *p) {
-#line 26 "member_functions.cu"
+#line 27 "member_functions.cu"
     for (int i = 0; i < N; ++i)
       this->add(p[i]);
   }
-#line 24 "member_functions.cu"
+#line 25 "member_functions.cu"
 template <int N, class __CutraceGroup> __device__ void add_all_cutrace_traced(__CutraceGroup &__cutrace_group, const float *p) {
-    cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Accumulator__add_all_24, (N));
+    cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Accumulator__add_all_25, (N));
     for (int i = 0; i < N; ++i)
       this->add_cutrace_traced(__cutrace_group, p[i]);
   }
-#line 29 "member_functions.cu"
+#line 30 "member_functions.cu"
   __device__ void reset() & noexcept {
-#line 31 "member_functions.cu"
+#line 32 "member_functions.cu"
     add(-total);
     auto clear = [&] {
-#line 34 "member_functions.cu"
+#line 35 "member_functions.cu"
       steps = 0;
     };
     clear();
   }
-#line 29 "member_functions.cu"
+#line 30 "member_functions.cu"
 template <class __CutraceGroup> __device__ void reset_cutrace_traced(__CutraceGroup &__cutrace_group) & noexcept {
-    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_29, 0);
+    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_30, 0);
     add_cutrace_traced(__cutrace_group, -total);
     auto clear = [&] {
-      __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_29 + 1, (steps));
+      __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_30 + 1, (steps));
       steps = 0;
     };
     clear();
   }
-#line 38 "member_functions.cu"
+#line 39 "member_functions.cu"
 };
 
 template <class T> struct Scaler {
   T factor;
   __device__ T apply(T v) const;
-#line 42 "member_functions.cu"
+#line 43 "member_functions.cu"
 template <class __CutraceGroup> __device__ T apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) const;
-#line 43 "member_functions.cu"
+#line 44 "member_functions.cu"
   __device__ T operator()(T v) const {
-#line 45 "member_functions.cu"
+#line 46 "member_functions.cu"
     return v * factor;
   }
-#line 43 "member_functions.cu"
+#line 44 "member_functions.cu"
 template <class __CutraceGroup> __device__ T cutrace_traced_call(__CutraceGroup &__cutrace_group, T v) const {
-    __cutrace_group.instant(__CutraceGroup::sites::Scaler__operator___43, ((int)v));
+    __cutrace_group.instant(__CutraceGroup::sites::Scaler__operator___44, ((int)v));
     return v * factor;
   }
-#line 47 "member_functions.cu"
+#line 48 "member_functions.cu"
 };
 
 template <class T> __device__ T Scaler<T>::apply(T v) const {
-#line 51 "member_functions.cu"
+#line 52 "member_functions.cu"
   return (*this)(v) + factor;
 }
-#line 49 "member_functions.cu"
+#line 50 "member_functions.cu"
 template <class T> template <class __CutraceGroup> __device__ T Scaler<T>::apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) const {
-  cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Scaler__apply_49, 0);
+  cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Scaler__apply_50, 0);
   return cutrace_route_call(0, __cutrace_group, (*this), v) + factor;
 }
-#line 53 "member_functions.cu"
+#line 54 "member_functions.cu"
 
 __global__ void members(const float *in, float *out) {
-#line 56 "member_functions.cu"
+#line 57 "member_functions.cu"
   Accumulator acc;
   Accumulator *p = &acc;
   acc.add(in[threadIdx.x]);
@@ -127,9 +128,10 @@ __global__ void members(const float *in, float *out) {
   float m = p->mean();
   Scaler<float> half{0.5f};
   out[threadIdx.x] = half(m) + half.apply(m) + Accumulator::round_up(threadIdx.x);
+  out[threadIdx.x] += half.operator()(1.0f);
   acc.reset();
 }
-#line 54 "member_functions.cu"
+#line 55 "member_functions.cu"
 __global__ void members_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::members_sites> __cutrace_warp_0(__cutrace_slots, 0, 1, cutrace::LeadAtDeclaration{});
   __cutrace_warp_0.lead((threadIdx.x % 32));
   Accumulator acc;
@@ -139,12 +141,13 @@ __global__ void members_cutrace_traced(const float *in, float *out, cutrace::Slo
   float m = p->mean_cutrace_traced(__cutrace_warp_0);
   Scaler<float> half{0.5f};
   out[threadIdx.x] = half.cutrace_traced_call(__cutrace_warp_0, m) + half.apply_cutrace_traced(__cutrace_warp_0, m) + Accumulator::round_up_cutrace_traced(__cutrace_warp_0, threadIdx.x);
+  out[threadIdx.x] += half.cutrace_traced_call(__cutrace_warp_0, 1.0f);
   acc.reset_cutrace_traced(__cutrace_warp_0);
 }
 #if !defined(__CUDA_ARCH__)
 static const bool members_cutrace_traced_registered = cutrace::registerTwin((const void *)&members, (const void *)&members_cutrace_traced, cutrace_map::members, 2);
 #endif
-#line 65 "member_functions.cu"
+#line 67 "member_functions.cu"
 
 int main() {
   float *in, *out;
