@@ -338,6 +338,7 @@ TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
            "half.cutrace_traced_call(__cutrace_warp_0, 1.0f)", // operator() called by name
            "Accumulator::round_up_cutrace_traced(__cutrace_warp_0, threadIdx.x)", // static
            "acc.reset_cutrace_traced(__cutrace_warp_0);",
+           "acc.scale_by_cutrace_traced(__cutrace_warp_0, 2.0f);", // defined out of class
            "this->add_cutrace_traced(__cutrace_group, p[i]);",       // this-> in a member twin
            "    add_cutrace_traced(__cutrace_group, -total);",       // implicit this
        })
@@ -355,7 +356,7 @@ TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
        })
     EXPECT_NE(R.Text.find(Declaration), std::string::npos) << Declaration << "\n" << R.Text;
   // A lambda capturing by reference in a member records into the group the member received.
-  EXPECT_NE(R.Text.find("__cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_30 + 1, "
+  EXPECT_NE(R.Text.find("__cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_31 + 1, "
                         "(steps));"),
             std::string::npos);
   const nlohmann::json &K = kernel(R, "members");
@@ -364,7 +365,8 @@ TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
     Helpers.insert(S.value("helper", ""));
   EXPECT_EQ(Helpers, (std::set<std::string>{"Accumulator::add", "Accumulator::mean",
                                             "Accumulator::round_up", "Accumulator::add_all",
-                                            "Accumulator::reset", "Scaler::operator()",
+                                            "Accumulator::reset", "Accumulator::scale_by",
+                                            "Scaler::operator()",
                                             "Scaler::apply"}));
 }
 
@@ -383,6 +385,11 @@ TEST(TracedRules, OutOfClassMemberTwinDeclaredInClassDefinedAfterTheOriginal) {
   EXPECT_LT(InClass, TwinDeclared);
   EXPECT_LT(TwinDeclared, Defined);
   EXPECT_LT(Defined, TwinDefined);
+  // A member of a plain class defined out of class: its twin is a template of its own.
+  EXPECT_NE(R.Text.find("template <class __CutraceGroup> __device__ void "
+                        "Accumulator::scale_by_cutrace_traced(__CutraceGroup &__cutrace_group, "
+                        "float f) {"),
+            std::string::npos);
   // A member template of a class template: both template headers, the group's parameter last.
   Rewritten C = rewrite("cutlass_shaped_kernel");
   EXPECT_NE(C.Text.find("template <int Stages>\ntemplate <class SmemT, class __CutraceGroup>\n"

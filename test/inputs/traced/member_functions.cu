@@ -1,8 +1,8 @@
 // Annotations in member functions: a non-static member reading `this` and called through an
 // object, a pointer and `this->`; a const one; a static one called as `C::f`; a member template;
-// a member of a class template defined out of class; `operator()` on an object and by name; a
-// ref-qualified noexcept member calling another member without `this`; a lambda capturing by
-// reference.
+// members of a class and of a class template defined out of class; `operator()` on an object
+// and by name; a ref-qualified noexcept member calling another member without `this`; a lambda
+// capturing by reference.
 #include <cutrace/trace.h>
 
 struct Accumulator {
@@ -27,6 +27,7 @@ struct Accumulator {
     for (int i = 0; i < N; ++i)
       this->add(p[i]);
   }
+  __device__ void scale_by(float f);
   __device__ void reset() & noexcept {
     TRACE_RECORD("reset");
     add(-total);
@@ -37,6 +38,11 @@ struct Accumulator {
     clear();
   }
 };
+
+__device__ void Accumulator::scale_by(float f) {
+  TRACE_RECORD("scale_by", steps);
+  total *= f;
+}
 
 template <class T> struct Scaler {
   T factor;
@@ -62,6 +68,7 @@ __global__ void members(const float *in, float *out) {
   Scaler<float> half{0.5f};
   out[threadIdx.x] = half(m) + half.apply(m) + Accumulator::round_up(threadIdx.x);
   out[threadIdx.x] += half.operator()(1.0f);
+  acc.scale_by(2.0f);
   acc.reset();
 }
 

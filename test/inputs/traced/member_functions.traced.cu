@@ -13,9 +13,9 @@ __device__ __forceinline__ decltype(auto) cutrace_route_call(long, G &, O &&o, A
 #line 1 "member_functions.cu"
 // Annotations in member functions: a non-static member reading `this` and called through an
 // object, a pointer and `this->`; a const one; a static one called as `C::f`; a member template;
-// a member of a class template defined out of class; `operator()` on an object and by name; a
-// ref-qualified noexcept member calling another member without `this`; a lambda capturing by
-// reference.
+// members of a class and of a class template defined out of class; `operator()` on an object
+// and by name; a ref-qualified noexcept member calling another member without `this`; a lambda
+// capturing by reference.
 #include <cutrace/traced.h>
 #include "member_functions.trace_map.h"
 #line 7 "member_functions.cu"
@@ -68,59 +68,74 @@ template <int N, class __CutraceGroup> __device__ void add_all_cutrace_traced(__
       this->add_cutrace_traced(__cutrace_group, p[i]);
   }
 #line 30 "member_functions.cu"
+  __device__ void scale_by(float f);
+#line 30 "member_functions.cu"
+template <class __CutraceGroup> __device__ void scale_by_cutrace_traced(__CutraceGroup &__cutrace_group, float f);
+#line 31 "member_functions.cu"
   __device__ void reset() & noexcept {
-#line 32 "member_functions.cu"
+#line 33 "member_functions.cu"
     add(-total);
     auto clear = [&] {
-#line 35 "member_functions.cu"
+#line 36 "member_functions.cu"
       steps = 0;
     };
     clear();
   }
-#line 30 "member_functions.cu"
+#line 31 "member_functions.cu"
 template <class __CutraceGroup> __device__ void reset_cutrace_traced(__CutraceGroup &__cutrace_group) & noexcept {
-    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_30, 0);
+    __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_31, 0);
     add_cutrace_traced(__cutrace_group, -total);
     auto clear = [&] {
-      __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_30 + 1, (steps));
+      __cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_31 + 1, (steps));
       steps = 0;
     };
     clear();
   }
-#line 39 "member_functions.cu"
+#line 40 "member_functions.cu"
 };
+
+__device__ void Accumulator::scale_by(float f) {
+#line 44 "member_functions.cu"
+  total *= f;
+}
+#line 42 "member_functions.cu"
+template <class __CutraceGroup> __device__ void Accumulator::scale_by_cutrace_traced(__CutraceGroup &__cutrace_group, float f) {
+  __cutrace_group.instant(__CutraceGroup::sites::Accumulator__scale_by_42, (steps));
+  total *= f;
+}
+#line 46 "member_functions.cu"
 
 template <class T> struct Scaler {
   T factor;
   __device__ T apply(T v) const;
-#line 43 "member_functions.cu"
+#line 49 "member_functions.cu"
 template <class __CutraceGroup> __device__ T apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) const;
-#line 44 "member_functions.cu"
+#line 50 "member_functions.cu"
   __device__ T operator()(T v) const {
-#line 46 "member_functions.cu"
+#line 52 "member_functions.cu"
     return v * factor;
   }
-#line 44 "member_functions.cu"
+#line 50 "member_functions.cu"
 template <class __CutraceGroup> __device__ T cutrace_traced_call(__CutraceGroup &__cutrace_group, T v) const {
-    __cutrace_group.instant(__CutraceGroup::sites::Scaler__operator___44, ((int)v));
+    __cutrace_group.instant(__CutraceGroup::sites::Scaler__operator___50, ((int)v));
     return v * factor;
   }
-#line 48 "member_functions.cu"
+#line 54 "member_functions.cu"
 };
 
 template <class T> __device__ T Scaler<T>::apply(T v) const {
-#line 52 "member_functions.cu"
+#line 58 "member_functions.cu"
   return (*this)(v) + factor;
 }
-#line 50 "member_functions.cu"
+#line 56 "member_functions.cu"
 template <class T> template <class __CutraceGroup> __device__ T Scaler<T>::apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) const {
-  cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Scaler__apply_50, 0);
+  cutrace::Range __cutrace_range_0(__cutrace_group, __CutraceGroup::sites::Scaler__apply_56, 0);
   return cutrace_route_call(0, __cutrace_group, (*this), v) + factor;
 }
-#line 54 "member_functions.cu"
+#line 60 "member_functions.cu"
 
 __global__ void members(const float *in, float *out) {
-#line 57 "member_functions.cu"
+#line 63 "member_functions.cu"
   Accumulator acc;
   Accumulator *p = &acc;
   acc.add(in[threadIdx.x]);
@@ -129,9 +144,10 @@ __global__ void members(const float *in, float *out) {
   Scaler<float> half{0.5f};
   out[threadIdx.x] = half(m) + half.apply(m) + Accumulator::round_up(threadIdx.x);
   out[threadIdx.x] += half.operator()(1.0f);
+  acc.scale_by(2.0f);
   acc.reset();
 }
-#line 55 "member_functions.cu"
+#line 61 "member_functions.cu"
 __global__ void members_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::members_sites> __cutrace_warp_0(__cutrace_slots, 0, 1, cutrace::LeadAtDeclaration{});
   __cutrace_warp_0.lead((threadIdx.x % 32));
   Accumulator acc;
@@ -142,12 +158,13 @@ __global__ void members_cutrace_traced(const float *in, float *out, cutrace::Slo
   Scaler<float> half{0.5f};
   out[threadIdx.x] = half.cutrace_traced_call(__cutrace_warp_0, m) + half.apply_cutrace_traced(__cutrace_warp_0, m) + Accumulator::round_up_cutrace_traced(__cutrace_warp_0, threadIdx.x);
   out[threadIdx.x] += half.cutrace_traced_call(__cutrace_warp_0, 1.0f);
+  acc.scale_by_cutrace_traced(__cutrace_warp_0, 2.0f);
   acc.reset_cutrace_traced(__cutrace_warp_0);
 }
 #if !defined(__CUDA_ARCH__)
 static const bool members_cutrace_traced_registered = cutrace::registerTwin((const void *)&members, (const void *)&members_cutrace_traced, cutrace_map::members, 2);
 #endif
-#line 67 "member_functions.cu"
+#line 74 "member_functions.cu"
 
 int main() {
   float *in, *out;
