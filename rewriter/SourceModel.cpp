@@ -553,11 +553,30 @@ private:
     C.HasArgs = Call->getNumArgs() > (C.CallOperator ? 1u : 0u) &&
                 !isa<CXXDefaultArgExpr>(Call->getArg(C.CallOperator ? 1 : 0));
     C.Member = isa<CXXMethodDecl>(FD) ? FD->getNameAsString() : "";
+    C.InLambdaByCopy = inLambdaWithoutReferenceCapture(Call);
     Model.HelperCalls.push_back(C);
     // The kernel making the call has a twin when the callee reaches annotations, even if
     // nothing else of the file names it.
     if (const FunctionDecl *Kernel = enclosingKernel(Call))
       kernelIndex(canonicalKernel(Kernel));
+  }
+
+  /// True when a lambda between S and its function does not capture by reference by default.
+  bool inLambdaWithoutReferenceCapture(const Stmt *S) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty()) {
+      if (auto *Lambda = Parents[0].get<LambdaExpr>();
+          Lambda && Lambda->getCaptureDefault() != LCD_ByRef)
+        return true;
+      if (auto *FD = Parents[0].get<FunctionDecl>()) {
+        if (!isLambdaCallOperator(FD))
+          return false;
+        if (cast<CXXMethodDecl>(FD)->getParent()->getLambdaCaptureDefault() != LCD_ByRef)
+          return true;
+      }
+      Parents = Ctx.getParents(Parents[0]);
+    }
+    return false;
   }
 
   /// The __global__ function whose body holds S (through lambdas), if any.

@@ -139,6 +139,8 @@ struct HelperCall {
   bool Arrow = false;        // `p->f(x)`
   bool ImplicitThis = false; // `f(x)` naming a non-static member inside a member
   bool ExplicitTemplateArgs = false;
+  bool InLambdaByCopy = false; // in a lambda whose default capture is not `[&]`: the group is
+                               // out of its reach
   /// In a template, the callee depends on a template parameter (`mainloop.load(x)`, `op(x)` with
   /// a dependent type): instantiations may call functions that have no twin, so the traced build
   /// routes the call through a dispatcher (docs/design.md, "Calls routed to twins").

@@ -202,6 +202,15 @@ private:
                "'; let the arguments deduce them, or call through a member that does"});
       return;
     }
+    if (C.InLambdaByCopy) {
+      Plan.Problems.push_back(
+          {C.CalleeName.Begin,
+           "this call reaches annotations (through '" +
+               Buffer.substr(C.CalleeName.Begin, C.CalleeName.size()).str() +
+               "'), but it is in a lambda that does not capture by reference, so the traced "
+               "build cannot pass it the group; give the lambda a [&] default capture"});
+      return;
+    }
     if (C.Dispatch)
       Plan.Routes.try_emplace(routeName(C), routeDefinition(C, Twin));
     for (Edit &E : routeEdits(Buffer, C, Twin, GroupVar))
