@@ -100,6 +100,11 @@ std::string renderMapHeader(const DecodeMap &Map) {
       Out += "struct " + K.Symbol + "_sites {\n";
       for (const auto &[Key, Base] : K.HelperSiteBases)
         Out += "  static constexpr uint32_t " + Key + " = " + std::to_string(Base) + ";\n";
+      for (const auto &[Key, Index] : K.HelperGroupIndices)
+        Out += "  static constexpr uint32_t " + Key + " = " + std::to_string(Index) + ";\n";
+      for (const auto &[Key, AtDeclaration] : K.HelperLeads)
+        Out +=
+            "  static constexpr bool " + Key + " = " + (AtDeclaration ? "true" : "false") + ";\n";
       Out += "};\n";
     }
     if (NumSliced)

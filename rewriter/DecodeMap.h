@@ -27,8 +27,10 @@ struct MapSite {
   unsigned Group = 0;
   std::string Loc;     // file:line:col
   unsigned Offset = 0; // of the annotation, in the file Loc names
-  std::string Helper;  // the __device__ function it is written in; it records into its caller's
-                       // group (Group is then 0)
+  std::string Helper;  // the __device__ function it is written in; outside the groups that
+                       // function declares it records into its caller's group (Group is then 0)
+  int LocalGroup = -1; // in a helper's own sites: the group it declares that the site records
+                       // into, by the helper's numbering of its group names (-1: the caller's)
 };
 
 struct MapAnnotation {
@@ -49,6 +51,12 @@ struct KernelMapModel {
   /// The first site id of each __device__ function the kernel reaches: the helper's twin names
   /// its sites through the group type (`G::sites::<key>`), so one twin serves every kernel.
   std::vector<std::pair<std::string, unsigned>> HelperSiteBases;
+  /// Groups declared on the call path: for each group name a reached function declares
+  /// (`<helper>_group_<k>`), the kernel's group of that name, and, where the function declares it
+  /// with a constant lead, whether the kernel's group picks its writer at declarations
+  /// (`<helper>_lead_<k>`: another declaration of the name computes its lead).
+  std::vector<std::pair<std::string, unsigned>> HelperGroupIndices;
+  std::vector<std::pair<std::string, bool>> HelperLeads;
 };
 
 struct DecodeMap {

@@ -555,10 +555,26 @@ private:
     C.Member = isa<CXXMethodDecl>(FD) ? FD->getNameAsString() : "";
     C.InLambdaByCopy = inLambdaWithoutReferenceCapture(Call);
     Model.HelperCalls.push_back(C);
-    // The kernel making the call has a twin when the callee reaches annotations, even if
-    // nothing else of the file names it.
-    if (const FunctionDecl *Kernel = enclosingKernel(Call))
-      kernelIndex(canonicalKernel(Kernel));
+    // A kernel calling a __device__ function of the file is known even without annotations or
+    // launches of its own: a group declared on its call path makes it a traced kernel.
+    if (const FunctionDecl *Caller = enclosingFunction(Call);
+        Caller && Caller->hasAttr<CUDAGlobalAttr>())
+      kernelIndex(patternOf(Caller));
+  }
+
+  /// The function whose body holds S, looking through the lambdas written in it.
+  const FunctionDecl *enclosingFunction(const Stmt *S) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty()) {
+      DynTypedNode Node = Parents[0];
+      if (const auto *FD = Node.get<FunctionDecl>()) {
+        auto *Method = dyn_cast<CXXMethodDecl>(FD);
+        if (!(Method && Method->getParent()->isLambda()))
+          return FD;
+      }
+      Parents = Ctx.getParents(Node);
+    }
+    return nullptr;
   }
 
   /// True when a lambda between S and its function does not capture by reference by default.
@@ -577,17 +593,6 @@ private:
       Parents = Ctx.getParents(Parents[0]);
     }
     return false;
-  }
-
-  /// The __global__ function whose body holds S (through lambdas), if any.
-  const FunctionDecl *enclosingKernel(const Stmt *S) {
-    DynTypedNodeList Parents = Ctx.getParents(*S);
-    while (!Parents.empty()) {
-      if (auto *FD = Parents[0].get<FunctionDecl>(); FD && !isLambdaCallOperator(FD))
-        return FD->hasAttr<CUDAGlobalAttr>() ? FD : nullptr;
-      Parents = Ctx.getParents(Parents[0]);
-    }
-    return nullptr;
   }
 
   /// In a template's pattern, a call whose callee depends on a template parameter through the

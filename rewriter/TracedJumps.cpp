@@ -6,8 +6,11 @@ namespace cutrace {
 
 namespace {
 
-bool declaresObject(AnnotationKind K) {
-  return isScopedRangeKind(K) || K == AnnotationKind::RangeStart;
+/// A scoped range's or a token's object, or, in a __device__ function, the reference a group
+/// declaration binds to the kernel's group.
+bool declaresObject(const AnnotationUse &U) {
+  return isScopedRangeKind(U.Kind) || U.Kind == AnnotationKind::RangeStart ||
+         (isGroupKind(U.Kind) && U.Side == FunctionSide::Device);
 }
 
 /// Offset is in Block after the annotation at Declared: in the scope of what it declares.
@@ -21,7 +24,7 @@ void checkJumpsOverScopeObjects(const SourceModel &Model,
                                 const std::vector<const AnnotationUse *> &Uses,
                                 const LineIndex &Lines, std::vector<Problem> &Problems) {
   for (const AnnotationUse *U : Uses) {
-    if (!declaresObject(U->Kind) || U->Block.End <= U->Block.Begin)
+    if (!declaresObject(*U) || U->Block.End <= U->Block.Begin)
       continue;
     for (const Jump &J : Model.Jumps) {
       if (!inScopeOf(J.To, *U) || inScopeOf(J.From, *U))

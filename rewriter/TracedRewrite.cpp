@@ -2,6 +2,7 @@
 
 #include "StringLiteral.h"
 #include "Strip.h"
+#include "TracedCallGraph.h"
 #include "TracedJumps.h"
 #include "TracedLaunches.h"
 #include "TracedRoutes.h"
@@ -37,49 +38,6 @@ std::string commentSafe(llvm::StringRef Text) {
 /// The lexical annotation at each macro offset (the first one, if the scan found two).
 using AnnotationsByOffset = llvm::DenseMap<unsigned, const Annotation *>;
 
-/// The __device__ functions of the file that reach an annotation (directly, or by calling one
-/// that does), and the calls of them.
-struct HelperGraph {
-  std::vector<bool> Traced;                             // by helper index
-  std::vector<std::string> Key;                         // `G::sites::<Key>`, by helper index
-  std::vector<std::string> TwinName;                    // by helper index
-  std::vector<std::vector<const HelperCall *>> CallsIn; // calls written in each helper's body
-  std::map<int, std::vector<const HelperCall *>> CallsInKernel;
-  std::vector<KernelMapModel> Sites; // each traced helper's own sites, ids from 0
-
-  const std::vector<const HelperCall *> &kernelCalls(int Kernel) const {
-    static const std::vector<const HelperCall *> None;
-    auto It = CallsInKernel.find(Kernel);
-    return It == CallsInKernel.end() ? None : It->second;
-  }
-
-  std::vector<const HelperCall *>
-  tracedCallsIn(const std::vector<const HelperCall *> &Calls) const {
-    std::vector<const HelperCall *> Out;
-    for (const HelperCall *C : Calls)
-      if (Traced[C->Helper] && !C->InMacro)
-        Out.push_back(C);
-    return Out;
-  }
-
-  /// Every traced helper these calls reach, through helpers too, by index.
-  std::vector<int> reachedFrom(const std::vector<const HelperCall *> &Calls) const {
-    std::set<int> Seen;
-    std::vector<int> Work;
-    for (const HelperCall *C : Calls)
-      if (Seen.insert(C->Helper).second)
-        Work.push_back(C->Helper);
-    while (!Work.empty()) {
-      int H = Work.back();
-      Work.pop_back();
-      for (const HelperCall *C : tracedCallsIn(CallsIn[H]))
-        if (Seen.insert(C->Helper).second)
-          Work.push_back(C->Helper);
-    }
-    return {Seen.begin(), Seen.end()};
-  }
-};
-
 class KernelPlanner {
 public:
   KernelPlanner(llvm::StringRef Buffer, const AnnotationsByOffset &LexicalAt,
@@ -104,6 +62,8 @@ public:
         (Options.Clock == "globaltimer" || !Reached.empty() ? ", cutrace::Clock::" + Options.Clock
                                                             : std::string()) +
         (Reached.empty() ? ">" : ", cutrace_map::" + M.Symbol + "_sites>");
+    // Groups declared on the call path: every group is reachable from the one handed down.
+    OnCallPath = Helpers.reachGroups(Calls);
 
     // Groups first: their indices are fixed before any marker refers to them. A name
     // identifies a row: every declaration of one name shares one group object.
@@ -114,15 +74,19 @@ public:
         Items.push_back({U, A});
     // Only groups can own a marker: searching them alone keeps a kernel of many markers linear.
     std::vector<std::pair<const AnnotationUse *, const Annotation *>> Groups;
+    std::vector<const AnnotationUse *> GroupUses;
     for (auto [U, A] : Items)
-      if (isGroupKind(A->Kind))
+      if (isGroupKind(A->Kind)) {
         Groups.push_back({U, A});
+        GroupUses.push_back(U);
+      }
     for (auto [U, A] : Items)
       if (!isGroupKind(A->Kind) && A->Kind != AnnotationKind::Dag &&
-          !groupFor(Groups, U->MacroOffset))
+          !innermostGroup(GroupUses, U->MacroOffset))
         NeedsBlockGroup = true;
     for (const HelperCall *C : Calls)
-      NeedsBlockGroup |= !groupFor(Groups, C->CalleeName.Begin);
+      NeedsBlockGroup |=
+          !innermostGroup(GroupUses, C->CalleeName.Begin) && Helpers.needsCallersGroup(*C);
     if (NeedsBlockGroup) {
       M.Groups.push_back({"block", "0"});
       Declared.push_back({0, true, 0});
@@ -130,26 +94,44 @@ public:
     }
     for (auto [U, A] : Groups)
       declareGroup(M, *U, *A);
+    // Then the groups its callees declare, in file order: a name the kernel or an earlier
+    // callee declared is the same row.
+    std::vector<std::pair<const AnnotationUse *, const Annotation *>> CalleeGroups;
+    for (int H : Reached)
+      CalleeGroups.insert(CalleeGroups.end(), Helpers.GroupDecls[H].begin(),
+                          Helpers.GroupDecls[H].end());
+    std::sort(CalleeGroups.begin(), CalleeGroups.end(),
+              [](auto &A, auto &B) { return A.first->MacroOffset < B.first->MacroOffset; });
+    for (auto [U, A] : CalleeGroups)
+      declareGroup(M, *U, *A);
+    if (M.Groups.empty() && !Calls.empty()) { // every callee group was refused
+      M.Groups.push_back({"block", "0"});
+      Declared.push_back({0, true, 0});
+    }
     emitGroupObjects(M, Kernel);
 
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
           {A->spelling().Macro.str(), locationAt(Lines, Options.SourceName, A->MacroOffset)});
       checkSwitchPlacement(*U, *A);
-      const AnnotationUse *G = groupFor(Groups, U->MacroOffset);
+      const AnnotationUse *G = innermostGroup(GroupUses, U->MacroOffset);
       unsigned Group = G ? GroupIndex[G->MacroOffset] : 0;
       std::string Text = expand(M, *A, groupVar(M, Group), Group, *U);
       bool WholeStatement =
           A->Kind == AnnotationKind::Dag || (isGroupKind(A->Kind) && Declared[Group].LeadAtEntry);
       edit(WholeStatement ? A->Statement : A->Call, std::move(Text));
     }
-    // Calls of helpers that reach annotations go to their twins, with the group in scope.
+    // Calls of helpers that reach annotations go to their twins, with the group in scope (a
+    // callee recording only into groups of its own call path gets any group: it only reaches
+    // the others through it).
     for (const HelperCall *C : Calls) {
-      const AnnotationUse *G = groupFor(Groups, C->CalleeName.Begin);
+      const AnnotationUse *G = innermostGroup(GroupUses, C->CalleeName.Begin);
       callTwin(*C, Helpers, groupVar(M, G ? GroupIndex[G->MacroOffset] : 0));
     }
-    for (int H : Reached)
+    for (int H : Reached) {
       addHelperSites(M, Helpers, H);
+      addHelperGroups(M, Helpers, H);
+    }
     addSlotsParameter(Kernel);
     if (Kernel.IsTemplate && !Kernel.Instantiated && !Uses.empty())
       Plan.Problems.push_back(
@@ -164,25 +146,75 @@ public:
   }
 
   /// The twin edits of a __device__ function that reaches annotations: its markers record into
-  /// the group its caller passes (`__cutrace_group`), at site ids the group's type names, and
-  /// its calls of other such functions pass that group on. Returns its sites, numbered from 0.
-  KernelMapModel planHelper(const KernelDecl &Helper, std::vector<const AnnotationUse *> Uses,
-                            const HelperGraph &Helpers, int HelperIndex) {
+  /// the group its caller passes (`__cutrace_group`), or, after a TRACE_GROUP / TRACE_GROUPS of
+  /// its own and inside that declaration's block, into the kernel's group of that name, found
+  /// through the group passed (`.group<G::sites::<helper>_group_<k>>()`); site ids are those the
+  /// group's type names, and its calls of other such functions pass the group in scope. Records
+  /// its sites (numbered from 0) and its group names in Helpers.
+  void planHelper(const KernelDecl &Helper, std::vector<const AnnotationUse *> Uses,
+                  HelperGraph &Helpers, int HelperIndex) {
     std::sort(Uses.begin(), Uses.end(),
               [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
     KernelMapModel M;
     M.Kernel = Helper.QualifiedName;
-    SiteIdPrefix = "__CutraceGroup::sites::" + Helpers.Key[HelperIndex];
+    const std::string Sites = "__CutraceGroup::sites::" + Helpers.Key[HelperIndex];
+    SiteIdPrefix = Sites;
+    std::vector<std::string> &Names = Helpers.GroupNames[HelperIndex];
+    std::vector<bool> &ConstantLead = Helpers.ConstantLeadDeclared[HelperIndex];
+    std::vector<const AnnotationUse *> GroupUses;
+    std::map<unsigned, unsigned> NameOf; // a declaration's offset -> its name's index
+    auto varOf = [&](const AnnotationUse *G) {
+      size_t Nth = std::find(GroupUses.begin(), GroupUses.end(), G) - GroupUses.begin();
+      return "__cutrace_" + identifierFrom(Names[NameOf[G->MacroOffset]]) + "_g" +
+             std::to_string(Nth);
+    };
     for (const AnnotationUse *U : Uses)
-      if (const Annotation *A = lexical(U->MacroOffset)) {
-        checkSwitchPlacement(*U, *A);
-        std::string Text = expand(M, *A, "__cutrace_group", 0, *U);
-        edit(A->Kind == AnnotationKind::Dag ? A->Statement : A->Call, std::move(Text));
+      if (const Annotation *A = lexical(U->MacroOffset); A && isGroupKind(A->Kind)) {
+        std::string Name = literal(A->Args[0]);
+        auto It = std::find(Names.begin(), Names.end(), Name);
+        NameOf[U->MacroOffset] = It - Names.begin();
+        if (It == Names.end()) {
+          Names.push_back(Name);
+          ConstantLead.push_back(false);
+        }
+        if (A->Kind == AnnotationKind::Group && U->LeadValue)
+          ConstantLead[NameOf[U->MacroOffset]] = true;
+        GroupUses.push_back(U);
+        Helpers.GroupDecls[HelperIndex].push_back({U, A});
       }
-    for (const HelperCall *C : Helpers.tracedCallsIn(Helpers.CallsIn[HelperIndex]))
-      callTwin(*C, Helpers, "__cutrace_group");
+    for (const AnnotationUse *U : Uses) {
+      const Annotation *A = lexical(U->MacroOffset);
+      if (!A)
+        continue;
+      checkSwitchPlacement(*U, *A);
+      if (isGroupKind(A->Kind)) {
+        std::string K = std::to_string(NameOf[U->MacroOffset]), Var = varOf(U);
+        std::string Text =
+            "auto &" + Var + " = __cutrace_group.template group<" + Sites + "_group_" + K + ">();";
+        if (A->Kind == AnnotationKind::Groups)
+          Text += " /* TRACE_GROUPS(" + commentSafe(text(A->Args[0])) +
+                  ", ...): the kernel's group, constructed at its entry */";
+        else if (!U->LeadValue)
+          Text += " " + Var + ".lead((" + text(A->Args[1]).str() + "));";
+        else // a constant lead: chosen at the entry unless another declaration computes it
+          Text += " if constexpr (" + Sites + "_lead_" + K + ") " + Var + ".lead((" +
+                  text(A->Args[1]).str() + "));";
+        edit(A->Statement, std::move(Text));
+        continue;
+      }
+      const AnnotationUse *G = innermostGroup(GroupUses, U->MacroOffset);
+      size_t SitesBefore = M.Sites.size();
+      std::string Text = expand(M, *A, G ? varOf(G) : "__cutrace_group", 0, *U);
+      if (G && M.Sites.size() > SitesBefore)
+        M.Sites.back().LocalGroup = static_cast<int>(NameOf[G->MacroOffset]);
+      edit(A->Kind == AnnotationKind::Dag ? A->Statement : A->Call, std::move(Text));
+    }
+    for (const HelperCall *C : Helpers.tracedCallsIn(Helpers.CallsIn[HelperIndex])) {
+      const AnnotationUse *G = innermostGroup(GroupUses, C->CalleeName.Begin);
+      callTwin(*C, Helpers, G ? varOf(G) : "__cutrace_group");
+    }
     addGroupParameter(Helper);
-    return M;
+    Helpers.Sites[HelperIndex] = std::move(M);
   }
 
 private:
@@ -225,13 +257,34 @@ private:
     for (MapSite S : Own.Sites) {
       S.Id += Base;
       S.Lane = laneId(M, Own.Lanes[S.Lane]);
-      S.Group = 0;
+      S.Group = S.LocalGroup >= 0 ? groupNamed(Helpers.GroupNames[H][S.LocalGroup]) : 0;
+      S.LocalGroup = -1;
       S.Helper = Own.Kernel;
       M.Sites.push_back(std::move(S));
     }
     for (const auto &F : Own.Flows)
       if (std::find(M.Flows.begin(), M.Flows.end(), F) == M.Flows.end())
         M.Flows.push_back(F);
+  }
+
+  /// The kernel's group for each group name helper H declares, and whether that group picks its
+  /// writer where declared, as constants of the sites struct its twin reads.
+  void addHelperGroups(KernelMapModel &M, const HelperGraph &Helpers, int H) {
+    const std::string &Key = Helpers.Key[H];
+    for (size_t K = 0; K < Helpers.GroupNames[H].size(); ++K) {
+      auto It = IndexOfName.find(Helpers.GroupNames[H][K]);
+      if (It == IndexOfName.end())
+        continue; // refused where it was declared
+      M.HelperGroupIndices.push_back({Key + "_group_" + std::to_string(K), It->second});
+      if (Helpers.ConstantLeadDeclared[H][K])
+        M.HelperLeads.push_back(
+            {Key + "_lead_" + std::to_string(K), !Declared[It->second].LeadAtEntry});
+    }
+  }
+
+  unsigned groupNamed(const std::string &Name) const {
+    auto It = IndexOfName.find(Name);
+    return It == IndexOfName.end() ? 0 : It->second;
   }
 
   /// The twin's name, a template parameter for the group's type, and the group as its first
@@ -270,6 +323,7 @@ private:
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
+  bool OnCallPath = false; // the kernel's callees declare groups: its groups form a Roster
   std::string SiteIdPrefix;              // a helper's twin: its sites are `G::sites::<key> + k`
   std::set<unsigned> Routed;             // ')' of the calls sent to twins
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
@@ -297,18 +351,6 @@ private:
   void edit(Span S, std::string Text) { TwinEdits.push_back({S, std::move(Text)}); }
 
   const Annotation *lexical(unsigned MacroOffset) const { return LexicalAt.lookup(MacroOffset); }
-
-  /// The innermost TRACE_GROUP before Offset whose block still encloses it (inner shadows outer).
-  const AnnotationUse *
-  groupFor(const std::vector<std::pair<const AnnotationUse *, const Annotation *>> &Groups,
-           unsigned Offset) const {
-    const AnnotationUse *Best = nullptr;
-    for (auto [U, A] : Groups)
-      if (isGroupKind(A->Kind) && U->MacroOffset < Offset && U->Block.Begin < Offset &&
-          Offset < U->Block.End && (!Best || Best->Block.Begin <= U->Block.Begin))
-        Best = U;
-    return Best;
-  }
 
   std::string groupVar(const KernelMapModel &M, size_t Index) const {
     if (Index == 0 && M.Groups[0].Name == "block" && !M.Groups[0].SliceThreads)
@@ -400,14 +442,32 @@ private:
       Text += " const uint32_t __cutrace_rows = " + Rows + ";";
       Rows = "__cutrace_rows";
     }
+    std::vector<std::string> Writers;
     for (size_t I = 0; I < M.Groups.size(); ++I) {
       const MapGroup &G = M.Groups[I];
-      std::string Writer = G.SliceThreads ? "cutrace::Slices{" + std::to_string(G.SliceThreads) +
-                                                ", " + std::to_string(G.FirstThread) + "}"
-                           : Declared[I].LeadAtEntry ? std::to_string(Declared[I].Lead)
-                                                     : std::string("cutrace::LeadAtDeclaration{}");
-      Text += " " + groupType + " " + groupVar(M, I) + "(__cutrace_slots, " + RowOf[I] + ", " +
-              Rows + ", " + Writer + ");";
+      Writers.push_back(G.SliceThreads ? "cutrace::Slices{" + std::to_string(G.SliceThreads) +
+                                             ", " + std::to_string(G.FirstThread) + "}"
+                        : Declared[I].LeadAtEntry ? std::to_string(Declared[I].Lead)
+                                                  : std::string("cutrace::LeadAtDeclaration{}"));
+    }
+    if (OnCallPath) {
+      // One roster holds them all: a callee reaches any of them from the group it is handed.
+      std::string Indices, RowList, WriterList;
+      for (size_t I = 0; I < M.Groups.size(); ++I) {
+        Indices += (I ? ", " : "") + std::to_string(I);
+        RowList += (I ? ", " : "") + RowOf[I];
+        WriterList += ", " + Writers[I];
+      }
+      Text += " cutrace::Roster<" + groupType + ", cutrace::Indices<" + Indices +
+              ">> __cutrace_roster(__cutrace_slots, " + Rows + ", {" + RowList + "}" + WriterList +
+              ");";
+      for (size_t I = 0; I < M.Groups.size(); ++I)
+        Text += " auto &" + groupVar(M, I) + " = __cutrace_roster.template group<" +
+                std::to_string(I) + ">();";
+    } else {
+      for (size_t I = 0; I < M.Groups.size(); ++I)
+        Text += " " + groupType + " " + groupVar(M, I) + "(__cutrace_slots, " + RowOf[I] + ", " +
+                Rows + ", " + Writers[I] + ");";
     }
     // After the opening brace, `{` or the digraph `<%`.
     unsigned Open =
@@ -478,7 +538,9 @@ private:
 
   /// A scope object declared straight in a switch body would be jumped over by a later case.
   void checkSwitchPlacement(const AnnotationUse &U, const Annotation &A) {
-    bool DeclaresObject = isScopedRangeKind(A.Kind) || A.Kind == AnnotationKind::RangeStart;
+    // A callee's group declaration declares a reference to the kernel's group.
+    bool DeclaresObject = isScopedRangeKind(A.Kind) || A.Kind == AnnotationKind::RangeStart ||
+                          (isGroupKind(A.Kind) && U.Side == FunctionSide::Device);
     if (DeclaresObject && U.BlockIsSwitchBody && !U.LaterCaseLabels.empty())
       Plan.Problems.push_back(
           {A.MacroOffset, A.spelling().Macro.str() +
@@ -527,16 +589,6 @@ std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To) {
   for (; T != TE; ++T)
     llvm::sys::path::append(Out, *T);
   return Out.str().str();
-}
-
-std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model) {
-  std::map<std::string, TracedTwin> Twins;
-  for (const AnnotationUse &U : Model.Uses)
-    if (U.Side == FunctionSide::Global && U.Kernel >= 0) {
-      const KernelDecl &K = Model.Kernels[U.Kernel];
-      Twins[kernelKey(K)] = {mapSymbol(K), isRegistered(K)};
-    }
-  return Twins;
 }
 
 SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
@@ -692,67 +744,16 @@ void warnUnexpanded(const ScanResult &Scan, const llvm::DenseSet<unsigned> &Expa
                  "list (e.g. -gencode flags after --) so that a parse sees it");
 }
 
-/// Which helpers reach an annotation, and where each call is written; a recursive cycle through
-/// such helpers is an error (each call would need the group, and recursion keeps it in memory).
-HelperGraph helperGraph(const SourceModel &Model,
-                        std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper,
-                        const LineIndex &Lines, TracedPlan &Plan) {
-  HelperGraph G;
-  size_t N = Model.Helpers.size();
-  G.Traced.assign(N, false);
-  G.CallsIn.resize(N);
-  G.Sites.resize(N);
-  for (size_t H = 0; H < N; ++H) {
-    G.Key.push_back(identifierFrom(Model.Helpers[H].QualifiedName) + "_" +
-                    std::to_string(Lines.line(Model.Helpers[H].Body.Begin)));
-    G.TwinName.push_back(twinName(Model.Helpers[H].Name));
-  }
-  auto inside = [](unsigned Offset, Span S) { return S.Begin < Offset && Offset < S.End; };
-  for (const HelperCall &C : Model.HelperCalls) {
-    bool Placed = false;
-    for (size_t K = 0; K < Model.Kernels.size() && !Placed; ++K)
-      if (inside(C.CalleeName.Begin, Model.Kernels[K].Body)) {
-        G.CallsInKernel[K].push_back(&C);
-        Placed = true;
-      }
-    for (size_t H = 0; H < N && !Placed; ++H)
-      if (inside(C.CalleeName.Begin, Model.Helpers[H].Body)) {
-        G.CallsIn[H].push_back(&C);
-        Placed = true;
-      }
-  }
-  for (const auto &[H, Uses] : UsesByHelper)
-    G.Traced[H] = true;
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (size_t H = 0; H < N; ++H)
-      for (const HelperCall *C : G.CallsIn[H])
-        if (!G.Traced[H] && G.Traced[C->Helper])
-          G.Traced[H] = Changed = true;
-  }
-  // Depth-first over traced helpers: a call back into the current path closes a cycle.
-  std::vector<int> State(N, 0); // 0 unvisited, 1 on the path, 2 done
-  std::function<void(int)> Visit = [&](int H) {
-    State[H] = 1;
-    for (const HelperCall *C : G.tracedCallsIn(G.CallsIn[H])) {
-      if (State[C->Helper] == 1)
-        Plan.Problems.push_back(
-            {C->CalleeName.Begin,
-             "recursive call of '" + Model.Helpers[C->Helper].Name +
-                 "': a __device__ function that reaches annotations cannot call itself, directly "
-                 "or through other functions (its twin takes the caller's group)"});
-      else if (State[C->Helper] == 0)
-        Visit(C->Helper);
-    }
-    State[H] = 2;
-  };
-  for (size_t H = 0; H < N; ++H)
-    if (G.Traced[H] && State[H] == 0)
-      Visit(H);
-  return G;
-}
-
 } // namespace
+
+std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model) {
+  std::map<std::string, TracedTwin> Twins;
+  for (const auto &[Index, Uses] : tracedKernels(Model, helperGraph(Model, usesByHelper(Model)))) {
+    const KernelDecl &K = Model.Kernels[Index];
+    Twins[kernelKey(K)] = {mapSymbol(K), isRegistered(K)};
+  }
+  return Twins;
+}
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
                       const TracedOptions &Options) {
@@ -762,13 +763,16 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   AnnotationsByOffset LexicalAt;
   for (const Annotation &A : Scan.Annotations)
     LexicalAt.try_emplace(A.MacroOffset, &A);
-  std::map<int, std::vector<const AnnotationUse *>> UsesByKernel, UsesByHelper;
-  for (const AnnotationUse &U : Model.Uses)
-    if (U.Side == FunctionSide::Global && U.Kernel >= 0)
-      UsesByKernel[U.Kernel].push_back(&U);
-    else if (U.Side == FunctionSide::Device && U.Helper >= 0)
-      UsesByHelper[U.Helper].push_back(&U);
-  HelperGraph Helpers = helperGraph(Model, UsesByHelper, Lines, Plan);
+  std::map<int, std::vector<const AnnotationUse *>> UsesByHelper = usesByHelper(Model);
+  HelperGraph Helpers = helperGraph(Model, UsesByHelper);
+  for (size_t H = 0; H < Model.Helpers.size(); ++H)
+  {
+    Helpers.Key[H] = identifierFrom(Model.Helpers[H].QualifiedName) + "_" +
+                     std::to_string(Lines.line(Model.Helpers[H].Body.Begin));
+    Helpers.TwinName[H] = twinName(Model.Helpers[H].Name);
+  }
+  checkRecursion(Model, Helpers, Plan);
+  std::map<int, std::vector<const AnnotationUse *>> UsesByKernel = tracedKernels(Model, Helpers);
 
   // The originals lose their annotations exactly as strip removes them.
   std::vector<Span> Statements;
@@ -780,15 +784,9 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
 
   // Functions whose twins could not be written, and jumps the twins' scope objects forbid.
   std::vector<const AnnotationUse *> Expandable;
-  // A kernel that reaches annotations only through its calls has a twin too (its markers record
-  // into the block group), whatever instantiation makes the call reach them.
-  for (size_t K = 0; K < Model.Kernels.size(); ++K)
-    if (!Helpers.tracedCallsIn(Helpers.kernelCalls(K)).empty())
-      UsesByKernel[K];
   for (auto &[Kernel, Uses] : UsesByKernel) {
-    const std::vector<const HelperCall *> &Calls = Helpers.kernelCalls(Kernel);
     checkTwinnable(Model.Kernels[Kernel], false,
-                   Uses.empty() ? Calls.front()->CalleeName.Begin : Uses.front()->MacroOffset,
+                   Uses.empty() ? Model.Kernels[Kernel].Body.Begin : Uses.front()->MacroOffset,
                    Plan);
     Expandable.insert(Expandable.end(), Uses.begin(), Uses.end());
   }
@@ -812,8 +810,8 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
       Expanded.insert(U->MacroOffset);
   for (size_t H = 0; H < Model.Helpers.size(); ++H)
     if (Helpers.Traced[H])
-      Helpers.Sites[H] = KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
-                             .planHelper(Model.Helpers[H], UsesByHelper[H], Helpers, H);
+      KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
+          .planHelper(Model.Helpers[H], UsesByHelper[H], Helpers, H);
   std::set<int> ReachedHelpers;
   for (auto &[Kernel, Uses] : UsesByKernel) {
     KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
@@ -846,6 +844,13 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
   planLaunches(Buffer, Model, Reachable, Plan);
   planIncludes(Buffer, Scan, Lines, Options, Plan);
   planRedirects(Buffer, Model, Options, Plan);
+  // A callee's group declarations are checked by every kernel that reaches it: report each once.
+  std::set<std::pair<unsigned, std::string>> Reported;
+  Plan.Problems.erase(std::remove_if(Plan.Problems.begin(), Plan.Problems.end(),
+                                     [&](const Problem &P) {
+                                       return !Reported.insert({P.Offset, P.Message}).second;
+                                     }),
+                      Plan.Problems.end());
   return Plan;
 }
 

@@ -1,6 +1,7 @@
 #include "TracedTwins.h"
 
 #include "StringLiteral.h"
+#include <algorithm>
 #include <cstdio>
 
 namespace cutrace {
@@ -173,15 +174,23 @@ void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const Sourc
                      std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper,
                      const std::vector<Edit> &TwinEdits, const TracedOptions &Options,
                      TracedPlan &Plan) {
-  for (const auto &[H, Uses] : UsesByHelper)
-    if (!Reached.count(H) && !Uses.empty())
-      Plan.Problems.push_back(
-          {Uses.front()->MacroOffset,
-           "'" + Model.Helpers[H].Name +
-               "' is not called from a kernel of this file, so its annotations record nothing (a "
-               "__device__ function records into the group of the kernel that calls it: call it "
-               "from a kernel in the same file)",
-           Severity::Warning});
+  for (const auto &[H, Uses] : UsesByHelper) {
+    if (Reached.count(H) || Uses.empty())
+      continue;
+    bool DeclaresGroups = std::any_of(Uses.begin(), Uses.end(),
+                                      [](const AnnotationUse *U) { return isGroupKind(U->Kind); });
+    Plan.Problems.push_back(
+        {Uses.front()->MacroOffset,
+         "'" + Model.Helpers[H].Name +
+             (DeclaresGroups
+                  ? "' is not called from a kernel of this file, so its annotations record "
+                    "nothing (the groups a __device__ function declares are rows of the kernels "
+                    "that call it, in the same file)"
+                  : "' is not called from a kernel of this file, so its annotations record "
+                    "nothing (a __device__ function records into the group of the kernel that "
+                    "calls it: call it from a kernel in the same file)"),
+         Severity::Warning});
+  }
   for (int H : Reached)
     for (const KernelDeclSite &D : Model.Helpers[H].Decls) {
       if (D.InMacro || D.Range.End <= D.Range.Begin || !D.ParamBegin)

@@ -21,10 +21,6 @@ std::optional<std::string> placementError(const AnnotationUse &Use) {
              "functions and operator() can); call a member function holding them from it";
     if (Use.InLambda && !Use.LambdaByRef)
       return std::string(ByReference);
-    if (isGroupKind(Use.Kind))
-      return std::string(spellingOf(Use.Kind).Macro) +
-             " in a __device__ function: declare groups in the kernel; a helper's markers record "
-             "into the row of the group its caller is in";
     return std::nullopt;
   case FunctionSide::Host:
     return "annotations are only allowed in __global__ and __device__ functions (found in host "

@@ -484,6 +484,109 @@ TEST(TracedRules, HostDeviceTwinIsDeviceOnly) {
       << R.Text;
 }
 
+std::vector<std::string> groupNames(const nlohmann::json &K) {
+  std::vector<std::string> Names;
+  for (const nlohmann::json &G : K["groups"])
+    Names.push_back(G["name"]);
+  return Names;
+}
+
+TEST(TracedRules, KernelWithoutAnnotationsGetsTheRowsItsCalleeDeclares) {
+  // CUTLASS 3's shape: the __global__ body calls the function that decides the warp groups'
+  // roles; the groups declared there are the kernel's rows, and nothing else is (no block row:
+  // the kernel records only through its callee's groups).
+  Rewritten R = rewrite("groups_in_callee");
+  const nlohmann::json &K = kernel(R, "gemm");
+  EXPECT_EQ(groupNames(K), (std::vector<std::string>{"producer", "consumer"}));
+  EXPECT_EQ(K["groups"][1]["slice_threads"], 128);
+  EXPECT_EQ(K["groups"][1]["first_thread"], 128);
+  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::gemm, gemm, gemm_cutrace_traced, 4, 384, "
+                        "0, 0)(in, out, 8);"),
+            std::string::npos)
+      << R.Text;
+  // The callee's markers record into the row of the role that calls them.
+  EXPECT_NE(R.Text.find("load_cutrace_traced(__cutrace_producer_g0, smem, in, k);"),
+            std::string::npos);
+  EXPECT_NE(R.Text.find("acc += mma_cutrace_traced(__cutrace_consumer_g1, smem, k);"),
+            std::string::npos);
+  EXPECT_EQ(K["flows"].size(), 1u) << "a callee's TRACE_DAG is a flow of the kernel";
+}
+
+TEST(TracedRules, CalleeGroupIsARowOfEachKernelThatReachesItNumberedByThatKernel) {
+  Rewritten R = rewrite("callee_groups_two_kernels");
+  const nlohmann::json &First = kernel(R, "first"), &Second = kernel(R, "second");
+  EXPECT_EQ(groupNames(First), (std::vector<std::string>{"block", "stage"}));
+  EXPECT_EQ(groupNames(Second), (std::vector<std::string>{"stage"}));
+  EXPECT_EQ(groupOfSite(First, "stage_read"), 1);
+  EXPECT_EQ(groupOfSite(Second, "stage_read"), 0);
+  // One twin; each kernel's group type tells it where the group is.
+  EXPECT_EQ(count(R.Text, "stage_cutrace_traced(__CutraceGroup &__cutrace_group"), 1u);
+  std::string Header = readFile(inputsDir() / "callee_groups_two_kernels.trace_map.h");
+  EXPECT_NE(Header.find("struct first_sites {\n  static constexpr uint32_t stage_6 = 1;\n"
+                        "  static constexpr uint32_t stage_6_group_0 = 1;"),
+            std::string::npos)
+      << Header;
+  EXPECT_NE(Header.find("struct second_sites {\n  static constexpr uint32_t stage_6 = 0;\n"
+                        "  static constexpr uint32_t stage_6_group_0 = 0;"),
+            std::string::npos)
+      << Header;
+}
+
+TEST(TracedRules, CalleeGroupIsConstructedAtTheKernelsEntryAndEveryCallContinuesIt) {
+  // Called in a loop, a callee must continue its row and cursor: the kernel constructs the group
+  // once, at its entry; the callee only binds a reference to it (also when not inlined).
+  Rewritten R = rewrite("callee_group_in_loop");
+  const nlohmann::json &K = kernel(R, "looped");
+  EXPECT_EQ(groupNames(K), (std::vector<std::string>{"stepper", "drainers"}));
+  EXPECT_EQ(count(R.Text, "cutrace::Roster<"), 1u) << R.Text;
+  EXPECT_NE(R.Text.find("cutrace::Indices<0, 1>> __cutrace_roster(__cutrace_slots, "
+                        "__cutrace_rows, {0, 1}, 32, cutrace::Slices{32, 0}); auto "
+                        "&__cutrace_stepper_0 = __cutrace_roster.template group<0>(); auto "
+                        "&__cutrace_drainers_1 = __cutrace_roster.template group<1>();\n"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("auto &__cutrace_stepper_g0 = __cutrace_group.template "
+                        "group<__CutraceGroup::sites::step_6_group_0>();"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("auto &__cutrace_drainers_g0 = __cutrace_group.template "
+                        "group<__CutraceGroup::sites::drain_12_group_0>();"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_EQ(groupOfSite(K, "step"), 0);
+  EXPECT_EQ(groupOfSite(K, "drain"), 1);
+}
+
+TEST(TracedRules, GroupNameSharedByKernelAndCalleesIsOneRow) {
+  Rewritten R = rewrite("callee_groups_share_names");
+  const nlohmann::json &K = kernel(R, "shared_names");
+  EXPECT_EQ(groupNames(K), (std::vector<std::string>{"producer", "consumer"}));
+  EXPECT_EQ(groupOfSite(K, "setup"), 0);
+  EXPECT_EQ(groupOfSite(K, "produce"), 0);
+  EXPECT_EQ(groupOfSite(K, "even"), 1);
+  EXPECT_EQ(groupOfSite(K, "odd"), 1);
+  // consume_odd computes the consumer's lead: the row's writer is chosen at each declaration,
+  // consume_even's constant one included.
+  EXPECT_NE(R.Text.find("__cutrace_roster(__cutrace_slots, 2, {0, 1}, 0, "
+                        "cutrace::LeadAtDeclaration{});"),
+            std::string::npos)
+      << R.Text;
+  std::string Header = readFile(inputsDir() / "callee_groups_share_names.trace_map.h");
+  EXPECT_NE(Header.find("static constexpr bool consume_even_12_lead_0 = true;"), std::string::npos)
+      << Header;
+  EXPECT_NE(Header.find("static constexpr bool produce_6_lead_0 = false;"), std::string::npos);
+}
+
+TEST(TracedRules, CalleeGroupThatNoKernelCallsWarnsAndGetsNoTwin) {
+  Rewritten R = rewrite("callee_group_uncalled");
+  EXPECT_NE(R.Diagnostics.find("callee_group_uncalled.cu:6:3: warning: 'orphan' is not called "
+                               "from a kernel of this file, so its annotations record nothing"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_EQ(R.Text.find("orphan_cutrace_traced"), std::string::npos) << R.Text;
+  EXPECT_EQ(groupNames(kernel(R, "own_rows")), (std::vector<std::string>{"block"}));
+}
+
 TEST(TracedRules, TwoKernelsPerFileEachGetAMapOthersUntouched) {
   Rewritten R = rewrite("two_kernels");
   ASSERT_EQ(R.Map["kernels"].size(), 2u);

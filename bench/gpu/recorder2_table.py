@@ -11,6 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ncu_csv  # noqa: E402
+from sass_kloop import kloop  # noqa: E402
 from ncu_csv import med, pct, us  # noqa: E402
 
 d = sys.argv[1]
@@ -114,22 +115,6 @@ for tag in stall_tags:
           f"{s(loop) - dep - full:.0f} | {s(x for x in loop if 'CLOCK' in x[1]):.0f} | "
           f"{s(x for x in loop if 'STG' in x[1]):.0f} | {s(prod):.0f} ({len(prod)}) | "
           f"{s(x for x in prod if 'BRA' in x[1] and x[2] > 400):.0f} |")
-
-
-def kloop(path):
-    """The consumer k-loop of a cuobjdump -sass listing: from the target of the backward branch
-    after the wgmma wait (WARPGROUP.DEPBAR) to that branch."""
-    ins = [(int(m.group(1), 16), m.group(2).strip()) for m in
-           (re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", l) for l in open(path)) if m]
-    for i, (_, s) in enumerate(ins):
-        if "WARPGROUP.DEPBAR" not in s:
-            continue
-        for a, t in ins[i:]:
-            m = re.search(r"BRA .*?0x([0-9a-f]+)", t)
-            if m and int(m.group(1), 16) < a:
-                start = [k for k, (b, _) in enumerate(ins) if b == int(m.group(1), 16)][0]
-                return [x for _, x in ins[start:ins.index((a, t)) + 1]]
-    return []
 
 
 print("\n## The consumer k-loop in SASS per build (cuobjdump -sass of the twin)\n")

@@ -33,8 +33,9 @@
 #   CHECKS selects sections (default "demo evil bulk fixture run"), e.g. CHECKS=fixture.
 #   BUILD_DIR holds bin/trace-view and runtime/libcutrace_{analysis,format}.a (default: build)
 #   TRACE_VIEW, GEN_TRACE, GEN_RUN override the binaries (the generators are compiled here when
-#   not given); MAX_FIRST_PAINT_MS (default 2000) bounds the run overview's first paint,
-#   MAX_BULK_FIRST_PAINT_MS (default 2000) the 1M-event pages' (grid and CTA 0: the first render,
+#   not given); MAX_FIRST_PAINT_MS (default: none, the figure is printed) bounds the run
+#   overview's first paint, MAX_BULK_FIRST_PAINT_MS (default none) the 1M-event pages' (grid and
+#   CTA 0: the first render,
 #   or when it is over, the median of it and two more renders; firstPaintMs is
 #   from navigation start to the rendered frame that shows the first paint: docs/viewer.md,
 #   "Large traces").
@@ -54,7 +55,11 @@ trace_view=${TRACE_VIEW:-$build/bin/trace-view}
 [[ -x "$trace_view" ]] || { echo "FAIL: no trace-view at $trace_view"; exit 1; }
 checks=" ${CHECKS:-demo evil bulk fixture run} "
 want() { [[ "$checks" == *" $1 "* ]]; }
-max_ms=${MAX_FIRST_PAINT_MS:-2000}
+max_ms=${MAX_FIRST_PAINT_MS:-}
+# paint_ok MS MAX: the page painted (MS > 0) and, when a budget MAX is given, within it. The suite
+# gives none (it reports the figures, so a busy machine cannot fail it); bench/viewer/first_paint.sh
+# asserts the 2 s budgets.
+paint_ok() { awk -v ms="$1" -v max="$2" 'BEGIN { exit !(ms > 0 && (max == "" || ms <= max)) }'; }
 # generator NAME: $work/NAME compiled from $here/NAME.cpp against the build's libraries.
 generator() {
   local bin=$work/$1
@@ -163,7 +168,7 @@ fi
 
 # 3. A million events.
 if want bulk; then
-bulk_max_ms=${MAX_BULK_FIRST_PAINT_MS:-2000}
+bulk_max_ms=${MAX_BULK_FIRST_PAINT_MS:-}
 "$gen" bulk "$work/bulk.ctrace" --events 1048576 --ctas 64 --groups 2 &&
   "$gen" bulk "$work/one.ctrace" --events 1048576 --ctas 1 --groups 1 &&
   "$trace_view" "$work/bulk.ctrace" --html "$work/bulk.html" 2>/dev/null &&
@@ -173,7 +178,7 @@ bulk_max_ms=${MAX_BULK_FIRST_PAINT_MS:-2000}
 # when the machine was busy, the median of it and two more renders of VIEW is. Prints the figure.
 within_budget() {
   local all=("$1") i
-  if awk -v ms="$1" -v max="$bulk_max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }'; then
+  if paint_ok "$1" "$bulk_max_ms"; then
     echo "$1"
     return 0
   fi
@@ -183,7 +188,7 @@ within_budget() {
   local median
   median=$(printf '%s\n' "${all[@]}" | sort -g | sed -n 2p)
   echo "${median:-${all[0]}} (median of ${all[*]})"
-  awk -v ms="${median:-0}" -v max="$bulk_max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }'
+  paint_ok "${median:-0}" "$bulk_max_ms"
 }
 for t in bulk one; do
   check_counts "$work/$t.ctrace" "$work/$t.html" 0 "${t}_1M_cta0"
@@ -242,7 +247,7 @@ check_run() {
     fail "$1 overview: $launches launches, page: $STATS"
   [[ "$(field "$STATS" launchesWithDetail)" == "$(expect "$e" detail)" ]] ||
     fail "$1 overview: detail count differs: $STATS"
-  awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
+  paint_ok "$ms" "$max_ms" ||
     fail "$1 overview: first paint ${ms} ms exceeds ${max_ms} ms"
   echo "$1 overview ($launches launches, $(( $(expect "$e" html_bytes) / 1024 )) KiB HTML):" \
     "first paint ${ms} ms (load $(field "$STATS" loadMs) ms, paint $(field "$STATS" paintMs) ms," \
@@ -330,7 +335,7 @@ if render "$work/warps.html" "grid&expand=1" warps_grid_expanded; then
     grep -q 'warp ×32 ▾' "$DOM" &&
     pass "warps grid expanded: $ctas CTAs drawn with all $rows rows each, first paint $ms ms" ||
     fail "warps grid expanded: want $rows bands and rows per drawn CTA: $STATS"
-  awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' ||
+  paint_ok "$ms" "$max_ms" ||
     fail "warps grid expanded: first paint ${ms} ms exceeds ${max_ms} ms"
 fi
 # The H200 layernorm fixture (2 CTAs of 1024 threads, TRACE_GROUPS("warp", 32) as group 0):
@@ -348,7 +353,7 @@ if [[ -f "$ln" ]]; then
     ms=$(field "$STATS" firstPaintMs)
     [[ "$(field "$STATS" gridBands)" == 32 && "$(field "$STATS" ctasDrawn)" == 2 &&
        "$(field "$STATS" gridRowsDrawn)" == 64 && "$(field "$STATS" gridBandsDrawn)" == 64 ]] &&
-      awk -v ms="$ms" -v max="$max_ms" 'BEGIN { exit !(ms > 0 && ms <= max) }' &&
+      paint_ok "$ms" "$max_ms" &&
       pass "h200 layernorm grid expanded: 32 rows of both CTAs in their own bands, first paint $ms ms" ||
       fail "h200 layernorm grid expanded: want 32 bands, 64 rows drawn within $max_ms ms: $STATS"
   fi

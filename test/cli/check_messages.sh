@@ -42,18 +42,22 @@ check "Messages.StripProblemWritesNothing" test ! -e twice.strip.cu
 
 cat >device.cu <<'CU'
 #include <cutrace/trace.h>
-__device__ int g(int v) {
-  TRACE_GROUP("helper", 0);
-  TRACE_RECORD("x", v);
-  return v;
+__device__ void a(int *p) {
+  TRACE_GROUP("producer", 0);
+  p[0] = 1;
 }
+__device__ void b(int *p) {
+  TRACE_GROUP("producer", 32);
+  p[1] = 1;
+}
+__global__ void k(int *p) { a(p); b(p); }
 CU
 "$tool" --traced device.cu -o device.traced.cu >out.txt 2>err.txt
 status=$?
-check "Messages.GroupInHelperExits1 ($status)" test $status -eq 1
-check "Messages.GroupInHelperSaysWhereGroupsBelong" grep -q \
-  "device.cu:3:3: error: TRACE_GROUP in a __device__ function: declare groups in the kernel; a helper's markers record into the row of the group its caller is in" err.txt
-check "Messages.GroupInHelperWritesNothing" \
+check "Messages.CalleeGroupLeadsDifferExits1 ($status)" test $status -eq 1
+check "Messages.CalleeGroupLeadsDifferSaysWhereTheFirstIs" grep -q \
+  "device.cu:7:27: error: group 'producer' is declared with lead 0 at device.cu:3:3; every declaration of a name must name the same lead thread" err.txt
+check "Messages.CalleeGroupLeadsDifferWritesNothing" \
   test ! -e device.traced.cu -a ! -e device.trace_map.h -a ! -e device.trace_map.json
 
 cat >ok.cu <<'CU'

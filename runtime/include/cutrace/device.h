@@ -17,6 +17,7 @@
 #endif
 
 #include <cstdint>
+#include <cutrace/device_staging.h>
 #include <cutrace/map.h>
 
 namespace cutrace {
@@ -83,6 +84,31 @@ __device__ __forceinline__ uint64_t globaltimer() {
 
 __device__ __forceinline__ uint64_t cycles() { return uint64_t(clock64()); }
 
+// The low 32 bits of the SM clock as a record stores them. CUTRACE_CLOCK_READ (a measurement
+// switch, docs/PERFORMANCE.md section 7): 0 (default) the low word of clock64(), 1 the 32-bit
+// %clock register read by a volatile asm.
+#if defined(CUTRACE_CLOCK_READ) && CUTRACE_CLOCK_READ == 1
+__device__ __forceinline__ uint32_t clock32() {
+  uint32_t t;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t));
+  return t;
+}
+__device__ __forceinline__ uint32_t clock32_if(bool pred) {
+  uint32_t t;
+  asm volatile("{\n\t"
+               ".reg .pred p;\n\t"
+               "setp.ne.u32 p, %1, 0;\n\t"
+               "mov.u32 %0, 0;\n\t"
+               "@p mov.u32 %0, %%clock;\n\t"
+               "}"
+               : "=r"(t)
+               : "r"(uint32_t(pred)));
+  return t;
+}
+#else
+__device__ __forceinline__ uint32_t clock32() { return uint32_t(clock64()); }
+#endif
+
 // The clock, read only when `pred` holds (0 otherwise): a predicated read, not a branch, so a
 // predicated marker whose condition is false costs no clock read either.
 __device__ __forceinline__ uint64_t cycles_if(bool pred) {
@@ -148,7 +174,8 @@ __device__ __forceinline__ uint32_t cta_threads() { return blockDim.x * blockDim
 //
 // `Sites` names where the sites of each `__device__` function the kernel reaches start in its
 // decode map: a helper's twin takes the group as `G &` and writes `G::sites::<helper> + k`.
-template <uint32_t MaxEvents, Clock C = Clock::clock64, class Sites = void> class Group {
+template <uint32_t MaxEvents, Clock C = Clock::clock64, class Sites = void>
+class Group : private detail::StagingState<(CUTRACE_STAGING_SLOTS > 0 && MaxEvents > 0)> {
   static_assert(MaxEvents < (1u << 31), "max events must be below 2^31");
 
 public:
@@ -183,6 +210,25 @@ public:
     const uint64_t clk = detail::cycles();
     const bool writer = cursor_ < kNotWriter;
     const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
+    if constexpr (kBulk) {
+      // The bulk copies done, then, slot by slot, what they did not copy: the half the cursor is
+      // in, or, in a row that filled up, the part of a half its end cut.
+      const uint32_t half = this->mask_ >> 1;
+      const uint32_t start = min(cursor_ & ~half, kCapacitySlots & ~half);
+      if (writer && this->mask_ != kDirect) {
+        detail::bulk_wait_all();
+        const uint32_t end = min(cursor_, MaxEvents);
+        const uint32_t count = end > start ? end - start : 0;
+        for (uint32_t i = 0; i < count; ++i)
+          detail::copy8<false>(slot(first_ + start + i),
+                               this->ring_ + ((start + i) & this->mask_) * 8);
+      }
+    } else if constexpr (kStaged) {
+      // The row's last block, partly filled, before the end header that says the row is done.
+      const uint32_t start = cursor_ & ~this->mask_;
+      if (writer && this->mask_ != kDirect && start < MaxEvents)
+        flush(start, min(cursor_ & this->mask_, MaxEvents - start));
+    }
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
     detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
@@ -229,11 +275,15 @@ public:
   __device__ __forceinline__ uint32_t stamp() const {
     if constexpr (kNoClockProbe)
       return cursor_;
-    return detail::lo(now());
+    return now32();
   }
   __device__ __forceinline__ uint32_t stamp_if(bool cond) const {
     if constexpr (kNoClockProbe)
       return cursor_;
+#if defined(CUTRACE_CLOCK_READ) && CUTRACE_CLOCK_READ == 1
+    if constexpr (C == Clock::clock64)
+      return detail::clock32_if(cond);
+#endif
     return detail::lo(C == Clock::globaltimer ? detail::globaltimer_if(cond)
                                               : detail::cycles_if(cond));
   }
@@ -270,6 +320,11 @@ public:
       } else if constexpr (kSharedProbe) {
         detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, uint32_t(payload));
         detail::store8_shared_if(cond && c + 1 < MaxEvents, first_ + c + 1, begin, end);
+      } else if constexpr (kStaged) {
+        prepare(c, cond ? c + 2 : c);
+        put(cond && c < MaxEvents, c, 0, head, uint32_t(payload));
+        put(cond && c + 1 < MaxEvents, c, 1, begin, end);
+        settle(c, cond ? c + 2 : c);
       } else {
         detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
         detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
@@ -305,12 +360,50 @@ private:
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
   static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
+  // The staged recorder (cutrace/device_staging.h; docs/PERFORMANCE.md section 7, "Staged in
+  // shared memory"), off by default: measured slower than the direct stores on every program.
+  // With CUTRACE_STAGING_SLOTS = S > 0 each of the CTA's first CUTRACE_STAGING_ROWS rows writes
+  // its records to S + 2 slots of shared memory (S for a block of the row, 2 for a record that
+  // runs past it) and copies each block to the buffer when the block is full and at the row's
+  // end (the destructor, on every return; a trap loses the block in progress). Rows past them,
+  // and every row of a launch in the mapped mode (buffer header word 15 bit 0, set by the host:
+  // records must survive a trap), store straight to the buffer with the same instruction, a
+  // generic-address store. The staging is static shared memory of the traced kernel: where the
+  // launch leaves too little, the runtime runs the original kernel and says so (the twin's
+  // attributes check, runtime/src/capture/twin_attributes.cpp).
+  static constexpr uint32_t kStagingSlots = CUTRACE_STAGING_SLOTS;
+  static constexpr uint32_t kStagingRows = CUTRACE_STAGING_ROWS;
+  static constexpr bool kStaged = kStagingSlots > 0 && kProbe == 0 && !kNarrowRanges;
+  static_assert(kStagingSlots == 0 || (kStagingSlots >= 8 && kStagingSlots <= 4096 &&
+                                       (kStagingSlots & (kStagingSlots - 1)) == 0),
+                "CUTRACE_STAGING_SLOTS must be 0 or a power of two from 8 to 4096");
+  static_assert(kStagingRows <= 64, "CUTRACE_STAGING_ROWS must be 0 to 64");
+  static constexpr uint32_t kStagingRowBytes = (kStagingSlots + 2) * kRecordBytes;
+  static constexpr uint32_t kStagedRows = kStagingRows > 0 ? kStagingRows : 1;
+#if defined(CUTRACE_STAGING_SHARED) && CUTRACE_STAGING_SHARED
+  static constexpr bool kSharedStores = true;
+#else
+  static constexpr bool kSharedStores = false;
+#endif
+  // How a full block reaches the buffer (CUTRACE_STAGING_COPY): 0 the writer copies it, the
+  // copy inline under the block test; 1 the same copy in a function of its own; 2 (Hopper) the
+  // staging is a ring of two halves and a full half goes by one bulk copy (cp.async.bulk),
+  // issued under a predicate: no branch where records are stored.
+#ifdef CUTRACE_STAGING_COPY
+  static constexpr int kCopy = CUTRACE_STAGING_COPY;
+#else
+  static constexpr int kCopy = 0;
+#endif
+  static constexpr bool kBulk = kCopy == 2;
+  static_assert(!kBulk || !kSharedStores, "CUTRACE_STAGING_COPY=2 stores with generic addresses");
+  static constexpr uint32_t kCapacitySlots = MaxEvents + (MaxEvents & 1u); // the row's slots
+  static constexpr uint32_t kDirect = ~0u; // mask_ of a row that stores straight to the buffer
 
-  __device__ __forceinline__ static uint64_t now() {
+  __device__ __forceinline__ static uint32_t now32() {
     if constexpr (C == Clock::globaltimer)
-      return detail::globaltimer();
+      return detail::lo(detail::globaltimer());
     else
-      return detail::cycles();
+      return detail::clock32();
   }
 
   __device__ __forceinline__ static uint32_t kind_head(RecordKind kind, uint32_t site) {
@@ -327,7 +420,7 @@ private:
   // reports how many were attempted. No global memory is read. A payload of 0 is not stored
   // (the decoder's default), so an annotation without one writes one record.
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload) {
-    record_at(detail::lo(now()), kind, site, payload, true);
+    record_at(now32(), kind, site, payload, true);
   }
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload,
                                          bool cond) {
@@ -357,6 +450,17 @@ private:
       return;
     }
     const uint32_t p = c + 1 + uint32_t(long_range);
+    if constexpr (kStaged) {
+      const uint32_t n = cond ? p + uint32_t(paid) : c;
+      prepare(c, n);
+      put(cond && c < MaxEvents, c, 0, head, t);
+      put(cond && long_range && c + 1 < MaxEvents, c, 1, kind_head(RecordKind::ext, site), begin);
+      put(cond && paid && p < MaxEvents, c, p - c, kind_head(RecordKind::payload, site),
+          uint32_t(payload));
+      settle(c, n);
+      cursor_ = n;
+      return;
+    }
     if constexpr (kSharedProbe) {
       detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, t);
       detail::store8_shared_if(cond && long_range && c + 1 < MaxEvents, first_ + c + 1,
@@ -374,6 +478,98 @@ private:
     cursor_ = cond ? p + uint32_t(paid) : c;
   }
 
+  // The staged recorder's store of slot `c` + `k` of a record that starts at slot `c`: to the
+  // row's staging at c's place in the block, or to the buffer (mask_ is ~0 there), when `pred`
+  // holds. One generic-address store; with CUTRACE_STAGING_SHARED=1 a store to shared memory
+  // (or, in a direct row, a global one) under a branch that is the same in every thread.
+  __device__ __forceinline__ void put(bool pred, uint32_t c, uint32_t k, uint32_t a,
+                                      uint32_t b) const {
+    // A ring (bulk copies): every slot at its own place modulo the staging. Otherwise the
+    // record's slots follow its first, the last ones past the block if it ends there.
+    const uint32_t i = kBulk ? (c + k) & this->mask_ : (c & this->mask_) + k;
+    if constexpr (kSharedStores) {
+      if (this->mask_ == kDirect)
+        detail::store8_if(pred, this->ring_ + uint64_t(i) * kRecordBytes, a, b);
+      else
+        detail::store8_sts_if(pred, uint32_t(this->ring_) + i * kRecordBytes, a, b);
+    } else {
+      detail::store8_generic_if(pred, this->ring_ + uint64_t(i) * kRecordBytes, a, b);
+    }
+  }
+
+  // Before a record takes slots c .. n - 1 (bulk copies): when they reach the other half of the
+  // ring, the copy of that half issued a half ago must have read it.
+  __device__ __forceinline__ void prepare(uint32_t c, uint32_t n) {
+    if constexpr (kBulk)
+      detail::bulk_wait_read_if(cursor_ < kNotWriter && (c ^ n) > (this->mask_ >> 1));
+  }
+
+  // After a record took slots c .. n - 1: when they reached the next block, the block is full.
+  // The test is the same in every thread of the row (non-writers' cursors differ only in bit 31),
+  // so the branch does not diverge; only the writer copies.
+  __device__ __forceinline__ void settle(uint32_t c, uint32_t n) {
+    if constexpr (kBulk) {
+      // Half `c` is in is full when n is in the other: one bulk copy of it, when the whole half
+      // lies in the row (the destructor copies the rest of a row that ends inside a half).
+      const uint32_t half = this->mask_ >> 1;
+      const uint32_t start = c & ~half;
+      detail::bulk_copy_if(cursor_ < kNotWriter && (c ^ n) > half && start + half < kCapacitySlots,
+                           slot(first_ + start), this->shared_ + (start & this->mask_) * 8,
+                           (half + 1) * 8);
+      return;
+    }
+    if constexpr (kCopy == 1) {
+      if (__builtin_expect((c ^ n) > this->mask_ && cursor_ < kNotWriter, 0)) {
+        const uint32_t start = c & ~this->mask_;
+        detail::copy_block<kSharedStores>(
+            slot(first_ + start), this->ring_,
+            start < MaxEvents ? min(this->mask_ + 1, MaxEvents - start) : 0, this->mask_ + 1,
+            n & this->mask_);
+      }
+      return;
+    }
+    if ((c ^ n) > this->mask_) {
+      if (cursor_ < kNotWriter) {
+        const uint32_t start = c & ~this->mask_;
+        flush(start, start < MaxEvents ? min(this->mask_ + 1, MaxEvents - start) : 0);
+        // The slots written past the block move to the staging's start, where the next block's
+        // first slots belong.
+        for (uint32_t i = 0; i < (n & this->mask_); ++i)
+          detail::copy8<kSharedStores, kSharedStores>(
+              this->ring_ + i * 8, this->ring_ + (uint64_t(this->mask_) + 1 + i) * 8);
+      }
+    }
+  }
+
+  // Copies the first `count` staged slots to the row's slots `start` .. (16 bytes at a time: the
+  // staging and every block's place in the row are 16-byte aligned).
+  __device__ __forceinline__ void flush(uint32_t start, uint32_t count) const {
+    const uint64_t to = slot(first_ + start);
+#pragma unroll 4
+    for (uint32_t i = 0; i < count / 2; ++i)
+      detail::copy16<kSharedStores>(to + i * 16, this->ring_ + i * 16);
+    if (count & 1u)
+      detail::copy8<kSharedStores>(to + (count - 1) * 8, this->ring_ + (count - 1) * 8);
+  }
+
+  // The staged recorder's row: staging in shared memory for the CTA's first kStagingRows rows
+  // unless the host asked for direct stores (buffer header word 15 bit 0).
+  __device__ __forceinline__ void open_staging(uint32_t row_in_cta) {
+    this->mask_ = kDirect;
+    this->ring_ = slot(first_);
+    if constexpr (kStagingRows > 0) { // 0: the staged code, every row direct (a measurement)
+      if (slots_ != nullptr && row_in_cta < kStagedRows &&
+          (reinterpret_cast<const uint32_t *>(slots_)[15] & kDirectStoresFlag) == 0) {
+        uint8_t *staging =
+            detail::staging_area<kStagedRows * kStagingRowBytes>() + row_in_cta * kStagingRowBytes;
+        this->mask_ = kStagingSlots - 1;
+        this->ring_ = kSharedStores ? uint64_t(__cvta_generic_to_shared(staging))
+                                    : reinterpret_cast<uint64_t>(staging);
+        this->shared_ = uint32_t(__cvta_generic_to_shared(staging));
+      }
+    }
+  }
+
   // The row's first record slot, the cursor, and the start header written by `header_writer`.
   // Slot indices are 32-bit: the host refuses buffers of 2^32 slots (32 GiB) or more. Rows are
   // 16-byte aligned (row_stride_bytes pads the records), so the headers take 16-byte stores.
@@ -384,6 +580,8 @@ private:
              kRowHeaderBytes / kRecordBytes;
     cursor_ = writer ? 0 : kNotWriter;
     at_ = slot(first_);
+    if constexpr (kStaged)
+      open_staging(row);
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
     detail::store16_if(header_writer, slot(first_ - 8), kRowStartTag, detail::smid(),
@@ -435,6 +633,38 @@ private:
   int32_t payload_;
   bool cond_;
   uint32_t begin_;
+};
+
+// Groups declared on a kernel's call path (docs/design.md, "Traced contract"). The kernel
+// constructs every group of its call graph at its entry as the bases of one `Roster`, so a callee
+// that runs many times continues its row and cursor. A callee is handed the group in scope at its
+// call, a `Member`: a `G` to its markers, from which `group<J>()` reaches the kernel's group `J`
+// (the index its type's `sites` gives the name) by a constant offset. No pointer to a group is
+// stored anywhere, so inlined code keeps the groups in registers as it does separate ones.
+template <class R, uint32_t I, class G> class Member : public G {
+public:
+  using G::G;
+
+  // The kernel's group `J` (its decode map's numbering).
+  template <uint32_t J> __device__ __forceinline__ Member<R, J, G> &group() {
+    return static_cast<Member<R, J, G> &>(static_cast<R &>(*this));
+  }
+};
+
+template <uint32_t... I> struct Indices {};
+
+template <class G, class Indices> class Roster;
+
+// Group I is row `row[I]` of the CTA's `rows`, written as `writers` (the I-th) says.
+template <class G, uint32_t... I>
+class Roster<G, Indices<I...>> : public Member<Roster<G, Indices<I...>>, I, G>... {
+public:
+  template <class... Writers>
+  __device__ __forceinline__ Roster(Slots *slots, uint32_t rows,
+                                    const uint32_t (&row)[sizeof...(I)], Writers... writers)
+      : Member<Roster, I, G>(slots, row[I], rows, writers)... {}
+
+  template <uint32_t J> __device__ __forceinline__ Member<Roster, J, G> &group() { return *this; }
 };
 
 } // namespace cutrace

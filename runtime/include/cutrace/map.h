@@ -65,6 +65,10 @@ inline constexpr uint32_t kCompactFormatVersion = 2;
 // version 2. What cutrace/device.h writes; versions 1 and 2 hold 16-byte records.
 inline constexpr uint32_t kRecordFormatVersion = 3;
 enum class BufferLayout : uint32_t { full = 0, compact = 1 };
+// Buffer header word 15 as the device reads it at a group's start: bit 0 set (by the host, in
+// the mapped mode) asks for every record stored straight to the buffer, none staged in shared
+// memory. What the host reads back has word 15 = 0.
+inline constexpr uint32_t kDirectStoresFlag = 1;
 inline constexpr uint32_t kBufferMagic = 0x43525443; // "CTRC" in little-endian byte order
 inline constexpr uint32_t kRowStartTag = 0x54525453; // "STRT"
 inline constexpr uint32_t kRowEndTag = 0x45444E45;   // "ENDE"

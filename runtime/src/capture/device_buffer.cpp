@@ -106,6 +106,11 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
       return E::failure(cuda_error("cudaHostAlloc (mapped trace buffer)", err));
     }
     std::memset(buf.host_, 0, buf.bytes_); // before the launch is queued: nothing reads it yet
+    // Header word 15 bit 0: the device stores every record straight to this memory, none staged
+    // in shared memory, so a trap loses none (docs/FORMAT.md, "Buffer header"). read_back()
+    // writes the header again, word 15 as 0.
+    const uint32_t direct = kDirectStoresFlag;
+    std::memcpy(static_cast<uint8_t *>(buf.host_) + 4 * 15, &direct, sizeof direct);
     if (cudaError_t err = cudaHostGetDevicePointer(&buf.device_, buf.host_, 0); err != cudaSuccess)
       return E::failure(cuda_error("cudaHostGetDevicePointer", err));
     return E{std::move(buf), {}};

@@ -131,6 +131,13 @@ TwinAttributes::Verdict TwinAttributes::check_locked(const detail::LaunchShape &
                    "can have at most %d (static shared memory: %zu bytes, the original %zu)",
                    shape.shmem, m.twin.maxDynamicSharedSizeBytes, m.twin.sharedSizeBytes,
                    original.sharedSizeBytes);
+      // The staged recorder's staging (cutrace/device_staging.h, CUTRACE_STAGING_SLOTS) is static
+      // shared memory of the twin, the difference when it is built in.
+      if (m.twin.sharedSizeBytes > original.sharedSizeBytes)
+        why += format("; if the traced code was built with -DCUTRACE_STAGING_SLOTS, its staging "
+                      "is the %zu bytes more: build it with -DCUTRACE_STAGING_SLOTS=0 (records "
+                      "stored directly) or fewer slots to record this launch",
+                      m.twin.sharedSizeBytes - original.sharedSizeBytes);
       return Verdict::original_with_note;
     }
   }

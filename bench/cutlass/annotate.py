@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Annotates a pinned CUTLASS checkout's Hopper GEMM headers where their pipeline lives.
+
+    annotate.py CUTLASS_DIR OUT_DIR [--no-dag]
+
+Copies CUTLASS_DIR/include to OUT_DIR/include and inserts cutrace annotations, each on a line of
+its own, after anchor lines found in order (each anchor is searched from the previous one on), so
+that stripping the copy gives back the original byte for byte. The kernels' operator() declares
+the rows (a producer row, one consumer row per warpgroup) and the flow; the collective mainloop's
+load() and mma() hold the per-k-tile ranges, with the pipeline's k-tile sequence number
+(PipelineState::count()) as payload so that each consume pairs with the load of its tile.
+Exits 1, writing nothing, when an anchor is missing (another CUTLASS version).
+"""
+import shutil
+import sys
+from pathlib import Path
+
+INCLUDE = '#include <cutrace/trace.h>'
+
+# (anchor, inserted line or lines) in file order; the inserted text goes on the lines after the
+# anchor's line, indented as the line after it (or one level deeper when the anchor opens a block).
+KERNEL_COOPERATIVE = [
+    ('#pragma once', [INCLUDE]),
+    ('operator()(Params const& params, char* smem_buf) {', ['TRACE_DAG("load_tile", "consume");']),
+    ('if (producer_warp_role == ProducerWarpRole::Mainloop) {', ['TRACE_GROUP("producer", 0);']),
+    ('else if (warp_group_role == WarpGroupRole::Consumer0 || warp_group_role == WarpGroupRole::Consumer1) {',
+     ['TRACE_GROUPS("consumer", 128, 128);']),
+    ('if (TileScheduler::compute_epilogue(work_tile_info, params.scheduler)) {',
+     ['TRACE_RANGE("epilogue", "epi");']),
+]
+KERNEL_PINGPONG = [
+    ('#pragma once', [INCLUDE]),
+    ('operator()(Params const& params, char* smem_buf) {', ['TRACE_DAG("load_tile", "consume");']),
+    ('if (producer_warp_role == ProducerWarpRole::Mainloop) {', ['TRACE_GROUP("producer", 0);']),
+    ('else if (warp_group_role == WarpGroupRole::Consumer0 || warp_group_role == WarpGroupRole::Consumer1) {',
+     ['TRACE_GROUPS("consumer", 128, 128);']),
+]
+MAINLOOP = [
+    ('#pragma once', [INCLUDE]),
+    ('pipeline.producer_acquire(smem_pipe_write);',
+     ['TRACE_RANGE("load_tile", "tma", smem_pipe_write.count());']),
+    ('pipeline.consumer_wait(smem_pipe_read, barrier_token);',
+     ['TRACE_RANGE("consume", "mma", smem_pipe_read.count());']),
+    ('pipeline.consumer_wait(smem_pipe_read, barrier_token);',
+     ['TRACE_RANGE("consume", "mma", smem_pipe_read.count());']),
+    ('pipeline.consumer_wait(smem_pipe_read, barrier_token);',
+     ['TRACE_RANGE("consume", "mma", smem_pipe_read.count());']),
+]
+
+MAINLOOP_FP8 = MAINLOOP[:4]  # its prologue is a loop: one wait there, one in the main loop
+
+FILES = {
+    'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_cooperative.hpp': KERNEL_COOPERATIVE,
+    'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_pingpong.hpp': KERNEL_PINGPONG,
+    'cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.hpp': MAINLOOP,
+    'cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized_fp8.hpp': MAINLOOP_FP8,
+}
+
+
+def indent_of(line):
+    return line[:len(line) - len(line.lstrip(' '))]
+
+
+def annotate(text, edits, with_dag):
+    lines = text.split('\n')
+    at = 0
+    for anchor, inserted in edits:
+        found = next((i for i in range(at, len(lines)) if lines[i].strip() == anchor), None)
+        if found is None:
+            raise LookupError(anchor)
+        at = found + 1
+        if not with_dag:
+            inserted = [t for t in inserted if not t.startswith('TRACE_DAG')]
+        if anchor.endswith('{'):
+            pad = indent_of(lines[found]) + '  '
+        else:
+            pad = indent_of(lines[found])
+        lines[at:at] = [pad + t for t in inserted]
+        at += len(inserted)
+    return '\n'.join(lines)
+
+
+def main(argv):
+    args = [a for a in argv[1:] if not a.startswith('--')]
+    if len(args) != 2:
+        print(__doc__.strip().split('\n')[2].strip(), file=sys.stderr)
+        return 2
+    src, out = Path(args[0]) / 'include', Path(args[1]) / 'include'
+    with_dag = '--no-dag' not in argv
+    annotated = {}
+    for rel, edits in FILES.items():
+        try:
+            annotated[rel] = annotate((src / rel).read_text(), edits, with_dag)
+        except LookupError as missing:
+            print(f'{src / rel}: anchor not found: {missing}', file=sys.stderr)
+            return 1
+    tmp = out.with_name(out.name + '.tmp')
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(src, tmp)
+    for rel, text in annotated.items():
+        (tmp / rel).write_text(text)
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+    for rel in FILES:
+        print(out / rel)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,125 @@
+#include "TracedCallGraph.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace cutrace {
+
+const AnnotationUse *innermostGroup(const std::vector<const AnnotationUse *> &Groups,
+                                    unsigned Offset) {
+  const AnnotationUse *Best = nullptr;
+  for (const AnnotationUse *U : Groups)
+    if (U->MacroOffset < Offset && U->Block.Begin < Offset && Offset < U->Block.End &&
+        (!Best || Best->Block.Begin <= U->Block.Begin))
+      Best = U;
+  return Best;
+}
+
+std::map<int, std::vector<const AnnotationUse *>> usesByHelper(const SourceModel &Model) {
+  std::map<int, std::vector<const AnnotationUse *>> Uses;
+  for (const AnnotationUse &U : Model.Uses)
+    if (U.Side == FunctionSide::Device && U.Helper >= 0)
+      Uses[U.Helper].push_back(&U);
+  return Uses;
+}
+
+HelperGraph helperGraph(const SourceModel &Model,
+                        const std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper) {
+  HelperGraph G;
+  size_t N = Model.Helpers.size();
+  G.Traced.assign(N, false);
+  G.CallsIn.resize(N);
+  G.Sites.resize(N);
+  G.Key.resize(N);
+  G.TwinName.resize(N);
+  G.GroupUses.resize(N);
+  G.ReachesGroups.assign(N, false);
+  G.RecordsIntoCaller.assign(N, false);
+  G.GroupNames.resize(N);
+  G.ConstantLeadDeclared.resize(N);
+  G.GroupDecls.resize(N);
+  auto inside = [](unsigned Offset, Span S) { return S.Begin < Offset && Offset < S.End; };
+  for (const HelperCall &C : Model.HelperCalls) {
+    bool Placed = false;
+    for (size_t K = 0; K < Model.Kernels.size() && !Placed; ++K)
+      if (inside(C.CalleeName.Begin, Model.Kernels[K].Body)) {
+        G.CallsInKernel[K].push_back(&C);
+        Placed = true;
+      }
+    for (size_t H = 0; H < N && !Placed; ++H)
+      if (inside(C.CalleeName.Begin, Model.Helpers[H].Body)) {
+        G.CallsIn[H].push_back(&C);
+        Placed = true;
+      }
+  }
+  for (const auto &[H, Uses] : UsesByHelper) {
+    G.Traced[H] = true;
+    for (const AnnotationUse *U : Uses)
+      if (isGroupKind(U->Kind))
+        G.GroupUses[H].push_back(U);
+    std::sort(G.GroupUses[H].begin(), G.GroupUses[H].end(),
+              [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
+    G.ReachesGroups[H] = !G.GroupUses[H].empty();
+    for (const AnnotationUse *U : Uses)
+      if (!isGroupKind(U->Kind) && U->Kind != AnnotationKind::Dag &&
+          !innermostGroup(G.GroupUses[H], U->MacroOffset))
+        G.RecordsIntoCaller[H] = true;
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t H = 0; H < N; ++H)
+      for (const HelperCall *C : G.CallsIn[H])
+        if (!G.Traced[H] && G.Traced[C->Helper])
+          G.Traced[H] = Changed = true;
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t H = 0; H < N; ++H)
+      for (const HelperCall *C : G.tracedCallsIn(G.CallsIn[H])) {
+        if (!G.ReachesGroups[H] && G.ReachesGroups[C->Helper])
+          G.ReachesGroups[H] = Changed = true;
+        if (!G.RecordsIntoCaller[H] && G.needsCallersGroup(*C) &&
+            !innermostGroup(G.GroupUses[H], C->CalleeName.Begin))
+          G.RecordsIntoCaller[H] = Changed = true;
+      }
+  }
+  return G;
+}
+
+void checkRecursion(const SourceModel &Model, const HelperGraph &G, TracedPlan &Plan) {
+  // Depth-first over traced helpers: a call back into the current path closes a cycle.
+  size_t N = Model.Helpers.size();
+  std::vector<int> State(N, 0); // 0 unvisited, 1 on the path, 2 done
+  std::function<void(int)> Visit = [&](int H) {
+    State[H] = 1;
+    for (const HelperCall *C : G.tracedCallsIn(G.CallsIn[H])) {
+      if (State[C->Helper] == 1)
+        Plan.Problems.push_back(
+            {C->CalleeName.Begin,
+             "recursive call of '" + Model.Helpers[C->Helper].Name +
+                 "': a __device__ function that reaches annotations cannot call itself, directly "
+                 "or through other functions (its twin takes the caller's group)"});
+      else if (State[C->Helper] == 0)
+        Visit(C->Helper);
+    }
+    State[H] = 2;
+  };
+  for (size_t H = 0; H < N; ++H)
+    if (G.Traced[H] && State[H] == 0)
+      Visit(H);
+}
+
+std::map<int, std::vector<const AnnotationUse *>> tracedKernels(const SourceModel &Model,
+                                                                const HelperGraph &Helpers) {
+  std::map<int, std::vector<const AnnotationUse *>> UsesByKernel;
+  for (const AnnotationUse &U : Model.Uses)
+    if (U.Side == FunctionSide::Global && U.Kernel >= 0)
+      UsesByKernel[U.Kernel].push_back(&U);
+  for (size_t K = 0; K < Model.Kernels.size(); ++K)
+    if (Model.Kernels[K].Body.End > Model.Kernels[K].Body.Begin &&
+        !Helpers.tracedCallsIn(Helpers.kernelCalls(K)).empty())
+      UsesByKernel[K]; // a kernel without annotations of its own: its callees record
+  return UsesByKernel;
+}
+
+} // namespace cutrace
