@@ -403,18 +403,18 @@ TEST(TracedRules, OutOfClassMemberTwinDeclaredInClassDefinedAfterTheOriginal) {
 TEST(TracedRules, DependentCallsGoThroughADispatcherThatPrefersTheTwin) {
   Rewritten R = rewrite("cutlass_shaped_kernel");
   // device_kernel<Op> reaches annotations only through Op::operator(): it gets a twin whose call
-  // compiles for every Op, with and without a twin.
-  EXPECT_NE(R.Text.find("  cutrace_route_call(0, __cutrace_block, op, params, smem);\n"),
+  // compiles for every Op, with and without a twin, and hands it the kernel's groups.
+  EXPECT_NE(R.Text.find("  cutrace_route_call(0, __cutrace_producer_0, op, params, smem);\n"),
             std::string::npos)
       << R.Text;
-  EXPECT_NE(R.Text.find("cutrace_route_load(0, __cutrace_group, mainloop, params.mainloop, smem, "
-                        "k);"),
+  EXPECT_NE(R.Text.find("cutrace_route_load(0, __cutrace_producer_g0, mainloop, params.mainloop, "
+                        "smem, k);"),
             std::string::npos);
-  EXPECT_NE(R.Text.find("acc = cutrace_route_mma(0, __cutrace_group, mainloop, acc, smem, k);"),
+  EXPECT_NE(R.Text.find("acc = cutrace_route_mma(0, __cutrace_consumer_g1, mainloop, acc, smem, k);"),
             std::string::npos);
   // A static member of a dependent class: the class is the dispatcher's template argument.
-  EXPECT_NE(R.Text.find("float acc = cutrace_route_static_stage_of<Mainloop>(0, __cutrace_group, "
-                        "0);"),
+  EXPECT_NE(R.Text.find("float acc = cutrace_route_static_stage_of<Mainloop>(0, "
+                        "__cutrace_consumer_g1, 0);"),
             std::string::npos);
   // One dispatcher per member name, guarded, before the first line of the source.
   for (const char *Name : {"call", "load", "mma"}) {
@@ -441,6 +441,11 @@ TEST(TracedRules, DependentCallsGoThroughADispatcherThatPrefersTheTwin) {
   for (const nlohmann::json &S : K["sites"])
     Names.insert(S["name"]);
   EXPECT_EQ(Names, (std::set<std::string>{"producer_start", "load", "mma", "stage"}));
+  // The groups operator() declares per warp group are rows of device_kernel (the producer's
+  // markers, load()'s among them, record into the producer row; mma()'s into consumer slices).
+  ASSERT_EQ(K["groups"].size(), 2u);
+  EXPECT_EQ(K["groups"][0]["name"], "producer");
+  EXPECT_EQ(K["groups"][1]["name"], "consumer");
 }
 
 /// The PTX of the entry whose mangled name contains Name (up to the next entry).

@@ -1,6 +1,6 @@
 // Annotations in member functions, written the way CUTLASS 3 writes a kernel: device_kernel<Op>
-// calling Op::operator(), a kernel class template choosing producer or consumer by warp group,
-// load() and mma() of a collective class template (one defined out of class), a
+// calling Op::operator(), a kernel class template declaring producer and consumer rows by warp
+// group, load() and mma() of a collective class template (one defined out of class), a
 // CUTLASS_HOST_DEVICE static member. The traced build keeps every original beside its twin, and
 // the originals compile to the never-annotated machine code.
 #include <cutrace/trace.h>
@@ -52,11 +52,13 @@ template <class Mainloop> struct GemmKernel {
     Mainloop mainloop;
     int warp_group = threadIdx.x / 128;
     if (warp_group == 0) {
+      TRACE_GROUP("producer", 0);
       TRACE_RECORD("producer_start");
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         mainloop.load(params.mainloop, smem, k);
     } else {
-      float acc = 0.0f;
+      TRACE_GROUPS("consumer", 128, 128);
+      float acc = Mainloop::stage_of(0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         acc = mainloop.mma(acc, smem, k);
       params.out[threadIdx.x] = acc;

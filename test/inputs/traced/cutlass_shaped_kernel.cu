@@ -1,8 +1,8 @@
 // A kernel written the way CUTLASS 3 writes one: a generic device_kernel<Operator> whose body
 // calls Operator::operator(), a kernel class template whose operator() picks producer or
-// consumer by warp group, a collective mainloop class template whose load() and mma() hold the
-// pipeline's annotations (CUTLASS_DEVICE and CUTLASS_HOST_DEVICE members), and a second
-// operator without annotations launched through the same device_kernel.
+// consumer by warp group and declares their rows, a collective mainloop class template whose
+// load() and mma() hold the pipeline's annotations (CUTLASS_DEVICE and CUTLASS_HOST_DEVICE
+// members), and a second operator without annotations launched through the same device_kernel.
 #include <cutrace/trace.h>
 
 #define CUTLASS_DEVICE __forceinline__ __device__
@@ -52,10 +52,12 @@ template <class Mainloop> struct GemmKernel {
     Mainloop mainloop;
     int warp_group = threadIdx.x / 128;
     if (warp_group == 0) {
+      TRACE_GROUP("producer", 0);
       TRACE_RECORD("producer_start");
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         mainloop.load(params.mainloop, smem, k);
     } else {
+      TRACE_GROUPS("consumer", 128, 128);
       float acc = Mainloop::stage_of(0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         acc = mainloop.mma(acc, smem, k);

@@ -46,9 +46,9 @@ __device__ __forceinline__ decltype(auto) cutrace_route_static_stage_of(long, G 
 #line 1 "cutlass_shaped_kernel.cu"
 // A kernel written the way CUTLASS 3 writes one: a generic device_kernel<Operator> whose body
 // calls Operator::operator(), a kernel class template whose operator() picks producer or
-// consumer by warp group, a collective mainloop class template whose load() and mma() hold the
-// pipeline's annotations (CUTLASS_DEVICE and CUTLASS_HOST_DEVICE members), and a second
-// operator without annotations launched through the same device_kernel.
+// consumer by warp group and declares their rows, a collective mainloop class template whose
+// load() and mma() hold the pipeline's annotations (CUTLASS_DEVICE and CUTLASS_HOST_DEVICE
+// members), and a second operator without annotations launched through the same device_kernel.
 #include <cutrace/traced.h>
 #include "cutlass_shaped_kernel.trace_map.h"
 #line 7 "cutlass_shaped_kernel.cu"
@@ -62,10 +62,10 @@ template <class Operator> __global__ void device_kernel(typename Operator::Param
   op(params, smem);
 }
 #line 11 "cutlass_shaped_kernel.cu"
-template <class Operator> __global__ void device_kernel_cutrace_traced(typename Operator::Params params, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::device_kernel_sites> __cutrace_block(__cutrace_slots, 0, 1, 0);
+template <class Operator> __global__ void device_kernel_cutrace_traced(typename Operator::Params params, cutrace::Slots* __cutrace_slots = nullptr) { const uint32_t __cutrace_rows = 1 + cutrace::slices_in(cutrace::cta_threads(), 128, 128); cutrace::Roster<cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::device_kernel_sites>, cutrace::Indices<0, 1>> __cutrace_roster(__cutrace_slots, __cutrace_rows, {0, 1}, 0, cutrace::Slices{128, 128}); auto &__cutrace_producer_0 = __cutrace_roster.template group<0>(); auto &__cutrace_consumer_1 = __cutrace_roster.template group<1>();
   extern __shared__ char smem[];
   Operator op;
-  cutrace_route_call(0, __cutrace_block, op, params, smem);
+  cutrace_route_call(0, __cutrace_producer_0, op, params, smem);
 }
 #line 16 "cutlass_shaped_kernel.cu"
 
@@ -130,10 +130,11 @@ template <class Mainloop> struct GemmKernel {
     Mainloop mainloop;
     int warp_group = threadIdx.x / 128;
     if (warp_group == 0) {
-#line 56 "cutlass_shaped_kernel.cu"
+#line 57 "cutlass_shaped_kernel.cu"
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         mainloop.load(params.mainloop, smem, k);
     } else {
+#line 61 "cutlass_shaped_kernel.cu"
       float acc = Mainloop::stage_of(0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
         acc = mainloop.mma(acc, smem, k);
@@ -146,17 +147,19 @@ template <class __CutraceGroup> CUTLASS_DEVICE void cutrace_traced_call(__Cutrac
     Mainloop mainloop;
     int warp_group = threadIdx.x / 128;
     if (warp_group == 0) {
-      __cutrace_group.instant(__CutraceGroup::sites::GemmKernel__operator___50, 0);
+      auto &__cutrace_producer_g0 = __cutrace_group.template group<__CutraceGroup::sites::GemmKernel__operator___50_group_0>(); if constexpr (__CutraceGroup::sites::GemmKernel__operator___50_lead_0) __cutrace_producer_g0.lead((0));
+      __cutrace_producer_g0.instant(__CutraceGroup::sites::GemmKernel__operator___50, 0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
-        cutrace_route_load(0, __cutrace_group, mainloop, params.mainloop, smem, k);
+        cutrace_route_load(0, __cutrace_producer_g0, mainloop, params.mainloop, smem, k);
     } else {
-      float acc = cutrace_route_static_stage_of<Mainloop>(0, __cutrace_group, 0);
+      auto &__cutrace_consumer_g1 = __cutrace_group.template group<__CutraceGroup::sites::GemmKernel__operator___50_group_1>(); /* TRACE_GROUPS("consumer", ...): the kernel's group, constructed at its entry */
+      float acc = cutrace_route_static_stage_of<Mainloop>(0, __cutrace_consumer_g1, 0);
       for (int k = 0; k < params.mainloop.k_tiles; ++k)
-        acc = cutrace_route_mma(0, __cutrace_group, mainloop, acc, smem, k);
+        acc = cutrace_route_mma(0, __cutrace_consumer_g1, mainloop, acc, smem, k);
       params.out[threadIdx.x] = acc;
     }
   }
-#line 65 "cutlass_shaped_kernel.cu"
+#line 67 "cutlass_shaped_kernel.cu"
 };
 
 struct PlainOperator {
