@@ -105,8 +105,7 @@ std::optional<unsigned> writtenOffset(const SourceManager &SM, const FileEntry *
 
 class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
 public:
-  ModelBuilder(ASTContext &Ctx, const Preprocessor &PP, SourceModel &Model,
-               const FileEntry *Target)
+  ModelBuilder(ASTContext &Ctx, const Preprocessor &PP, SourceModel &Model, const FileEntry *Target)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), Model(Model), Target(Target), Effects(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -388,7 +387,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
   llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses;
   std::set<std::pair<unsigned, int>> SeenHelperCalls; // (')' of the call, helper)
-  std::set<unsigned> DependentCalls;                   // ')' of pattern calls on dependent objects
+  std::set<unsigned> DependentCalls;                  // ')' of pattern calls on dependent objects
   std::set<std::pair<unsigned, unsigned>> SeenJumps;
   llvm::DenseMap<const FunctionDecl *, int> HelperIds;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
@@ -751,11 +750,11 @@ private:
                 writtenOffset(SM, Target, T->getTemplateParameters()->getRAngleLoc()))
           Site.TemplateParamsEnd = *RAngle;
       if (unsigned Outer = R->getNumTemplateParameterLists())
-        if (std::optional<unsigned> RAngle = writtenOffset(
-                SM, Target, R->getTemplateParameterList(Outer - 1)->getRAngleLoc()))
+        if (std::optional<unsigned> RAngle =
+                writtenOffset(SM, Target, R->getTemplateParameterList(Outer - 1)->getRAngleLoc()))
           Site.OuterTemplateParamsEnd = *RAngle + 1;
-      if (std::optional<Span> Name = writtenSpan(R->getNameInfo().getBeginLoc(),
-                                                 R->getNameInfo().getEndLoc()))
+      if (std::optional<Span> Name =
+              writtenSpan(R->getNameInfo().getBeginLoc(), R->getNameInfo().getEndLoc()))
         Site.NameEnd = Name->End;
       if (K.HostDevice && !describeHostSpelling(R, Site) && !K.HostSpellingUnknownAt)
         K.HostSpellingUnknownAt = Site.Name;

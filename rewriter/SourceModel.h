@@ -27,16 +27,16 @@ struct AnnotationUse {
   bool BlockIsSwitchBody = false;
   std::vector<unsigned> LaterCaseLabels; // case labels after it in the same switch body
   std::vector<Problem> Problems;         // semantic rule violations (side effects)
-  int Helper = -1;          // index into SourceModel::Helpers when Side == Device
-  bool InLambda = false;    // written in a lambda inside the function named above
-  bool LambdaByRef = false; // ... whose default capture is by reference
-  bool HostDevice = false;  // Side == Device: the function is also __host__
-  bool InMember = false;    // Side == Device: the function is a class member
+  int Helper = -1;                       // index into SourceModel::Helpers when Side == Device
+  bool InLambda = false;                 // written in a lambda inside the function named above
+  bool LambdaByRef = false;              // ... whose default capture is by reference
+  bool HostDevice = false;               // Side == Device: the function is also __host__
+  bool InMember = false;                 // Side == Device: the function is a class member
   /// Side == Device: a member no call can send to a twin (a constructor, a destructor, a
   /// conversion, an operator other than `operator()`), as the error names it; empty otherwise.
   std::string Unroutable;
-  std::optional<int64_t> LeadValue;      // TRACE_GROUP: the lead, when a constant expression
-  unsigned SliceThreads = 0;             // TRACE_GROUPS: size and first, evaluated
+  std::optional<int64_t> LeadValue; // TRACE_GROUP: the lead, when a constant expression
+  unsigned SliceThreads = 0;        // TRACE_GROUPS: size and first, evaluated
   unsigned FirstThread = 0;
 };
 
@@ -47,7 +47,7 @@ struct KernelDeclSite {
   unsigned ParamEnd = 0; // ')' closing the parameter list
   bool HasParams = false;
   bool IsDefinition = false;
-  bool InMacro = false; // written by a macro expansion: cannot be copied
+  bool InMacro = false;           // written by a macro expansion: cannot be copied
   unsigned TemplateParamsEnd = 0; // a template's '>' closing its parameter list; 0 if none
   unsigned ParamBegin = 0;        // '(' opening the parameter list
   unsigned NameEnd = 0;           // just past the name (`operator()` is three tokens)

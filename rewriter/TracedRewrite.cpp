@@ -305,7 +305,8 @@ private:
       if (D.TemplateParamsEnd)
         edit({D.TemplateParamsEnd, D.TemplateParamsEnd}, ", class __CutraceGroup");
       else if (D.OuterTemplateParamsEnd) // `template <class T> void C<T>::f()` defined out of class
-        edit({D.OuterTemplateParamsEnd, D.OuterTemplateParamsEnd}, " template <class __CutraceGroup>");
+        edit({D.OuterTemplateParamsEnd, D.OuterTemplateParamsEnd},
+             " template <class __CutraceGroup>");
       else
         edit({D.Range.Begin, D.Range.Begin}, "template <class __CutraceGroup> ");
       std::string Param = "__CutraceGroup &__cutrace_group";
@@ -323,9 +324,9 @@ private:
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
-  bool OnCallPath = false; // the kernel's callees declare groups: its groups form a Roster
-  std::string SiteIdPrefix;              // a helper's twin: its sites are `G::sites::<key> + k`
-  std::set<unsigned> Routed;             // ')' of the calls sent to twins
+  bool OnCallPath = false;   // the kernel's callees declare groups: its groups form a Roster
+  std::string SiteIdPrefix;  // a helper's twin: its sites are `G::sites::<key> + k`
+  std::set<unsigned> Routed; // ')' of the calls sent to twins
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
   std::map<std::string, size_t> IndexOfName;
   /// What every declaration of one group name agreed on.
@@ -765,8 +766,7 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
     LexicalAt.try_emplace(A.MacroOffset, &A);
   std::map<int, std::vector<const AnnotationUse *>> UsesByHelper = usesByHelper(Model);
   HelperGraph Helpers = helperGraph(Model, UsesByHelper);
-  for (size_t H = 0; H < Model.Helpers.size(); ++H)
-  {
+  for (size_t H = 0; H < Model.Helpers.size(); ++H) {
     Helpers.Key[H] = identifierFrom(Model.Helpers[H].QualifiedName) + "_" +
                      std::to_string(Lines.line(Model.Helpers[H].Body.Begin));
     Helpers.TwinName[H] = twinName(Model.Helpers[H].Name);

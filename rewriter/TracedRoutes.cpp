@@ -29,9 +29,9 @@ std::string routeDefinition(const HelperCall &C, const std::string &TwinName) {
   std::string Head = "template <class G, class O, class... A>\n__device__ __forceinline__ ";
   std::string Object = "static_cast<O &&>(o)";
   std::string Twin = Object + "." + TwinName + "(g, " + Args + ")";
-  std::string Original = Object + (C.CallOperator || C.Member == "operator()"
-                                       ? "(" + Args + ")"
-                                       : "." + C.Member + "(" + Args + ")");
+  std::string Original =
+      Object + (C.CallOperator || C.Member == "operator()" ? "(" + Args + ")"
+                                                           : "." + C.Member + "(" + Args + ")");
   std::string Params = "O &&o, A &&...a";
   if (isStatic(C)) {
     Head = "template <class O, class G, class... A>\n__device__ __forceinline__ ";
@@ -39,9 +39,9 @@ std::string routeDefinition(const HelperCall &C, const std::string &TwinName) {
     Original = "O::" + C.Member + "(" + Args + ")";
     Params = "A &&...a";
   }
-  return "#ifndef " + Guard + "\n#define " + Guard + "\n" + Head + "auto " + Name +
-         "(int, G &g, " + Params + ") -> decltype(" + Twin + ") {\n  return " + Twin + ";\n}\n" +
-         Head + "decltype(auto) " + Name + "(long, G &, " + Params + ") {\n  return " + Original +
+  return "#ifndef " + Guard + "\n#define " + Guard + "\n" + Head + "auto " + Name + "(int, G &g, " +
+         Params + ") -> decltype(" + Twin + ") {\n  return " + Twin + ";\n}\n" + Head +
+         "decltype(auto) " + Name + "(long, G &, " + Params + ") {\n  return " + Original +
          ";\n}\n#endif\n";
 }
 

@@ -339,8 +339,8 @@ TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
            "Accumulator::round_up_cutrace_traced(__cutrace_warp_0, threadIdx.x)", // static
            "acc.reset_cutrace_traced(__cutrace_warp_0);",
            "acc.scale_by_cutrace_traced(__cutrace_warp_0, 2.0f);", // defined out of class
-           "this->add_cutrace_traced(__cutrace_group, p[i]);",       // this-> in a member twin
-           "    add_cutrace_traced(__cutrace_group, -total);",       // implicit this
+           "this->add_cutrace_traced(__cutrace_group, p[i]);",     // this-> in a member twin
+           "    add_cutrace_traced(__cutrace_group, -total);",     // implicit this
        })
     EXPECT_NE(R.Text.find(Call), std::string::npos) << Call << "\n" << R.Text;
   // Qualifiers of the original stay on the twin: const, static, ref-qualifier and noexcept.
@@ -366,8 +366,7 @@ TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
   EXPECT_EQ(Helpers, (std::set<std::string>{"Accumulator::add", "Accumulator::mean",
                                             "Accumulator::round_up", "Accumulator::add_all",
                                             "Accumulator::reset", "Accumulator::scale_by",
-                                            "Scaler::operator()",
-                                            "Scaler::apply"}));
+                                            "Scaler::operator()", "Scaler::apply"}));
 }
 
 TEST(TracedRules, OutOfClassMemberTwinDeclaredInClassDefinedAfterTheOriginal) {
@@ -377,9 +376,9 @@ TEST(TracedRules, OutOfClassMemberTwinDeclaredInClassDefinedAfterTheOriginal) {
                                     "apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) "
                                     "const;\n");
   size_t Defined = R.Text.find("template <class T> __device__ T Scaler<T>::apply(T v) const {");
-  size_t TwinDefined = R.Text.find(
-      "template <class T> template <class __CutraceGroup> __device__ T "
-      "Scaler<T>::apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) const {");
+  size_t TwinDefined =
+      R.Text.find("template <class T> template <class __CutraceGroup> __device__ T "
+                  "Scaler<T>::apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) const {");
   ASSERT_NE(TwinDeclared, std::string::npos) << R.Text;
   ASSERT_NE(TwinDefined, std::string::npos) << R.Text;
   EXPECT_LT(InClass, TwinDeclared);
@@ -410,8 +409,9 @@ TEST(TracedRules, DependentCallsGoThroughADispatcherThatPrefersTheTwin) {
   EXPECT_NE(R.Text.find("cutrace_route_load(0, __cutrace_producer_g0, mainloop, params.mainloop, "
                         "smem, k);"),
             std::string::npos);
-  EXPECT_NE(R.Text.find("acc = cutrace_route_mma(0, __cutrace_consumer_g1, mainloop, acc, smem, k);"),
-            std::string::npos);
+  EXPECT_NE(
+      R.Text.find("acc = cutrace_route_mma(0, __cutrace_consumer_g1, mainloop, acc, smem, k);"),
+      std::string::npos);
   // A static member of a dependent class: the class is the dispatcher's template argument.
   EXPECT_NE(R.Text.find("float acc = cutrace_route_static_stage_of<Mainloop>(0, "
                         "__cutrace_consumer_g1, 0);"),
@@ -433,9 +433,10 @@ TEST(TracedRules, DependentCallsGoThroughADispatcherThatPrefersTheTwin) {
   EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::device_kernel, device_kernel<Gemm>, "
                         "device_kernel_cutrace_traced<Gemm>,"),
             std::string::npos);
-  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::device_kernel, "
-                        "device_kernel<PlainOperator>, device_kernel_cutrace_traced<PlainOperator>"),
-            std::string::npos);
+  EXPECT_NE(
+      R.Text.find("cutrace::launchPair(cutrace_map::device_kernel, "
+                  "device_kernel<PlainOperator>, device_kernel_cutrace_traced<PlainOperator>"),
+      std::string::npos);
   const nlohmann::json &K = kernel(R, "device_kernel");
   std::set<std::string> Names;
   for (const nlohmann::json &S : K["sites"])
@@ -463,9 +464,10 @@ TEST(TracedRules, DispatcherCallsTheTwinOnlyWhereTheInstanceHasOne) {
   TracedRun T = runTraced("cutlass_shaped_kernel");
   ASSERT_EQ(T.Result.Status, 0) << T.Result.Output;
   fs::path Ptx = T.Dir / "out.ptx";
-  CommandResult Nvcc = runCommand(std::string(CUTRACE_NVCC) +
-                                  " -std=c++17 -arch=sm_90a -ptx -I " CUTRACE_RUNTIME_INCLUDE " -I " +
-                                  quote(T.Dir) + " " + quote(T.traced()) + " -o " + quote(Ptx));
+  CommandResult Nvcc =
+      runCommand(std::string(CUTRACE_NVCC) +
+                 " -std=c++17 -arch=sm_90a -ptx -I " CUTRACE_RUNTIME_INCLUDE " -I " + quote(T.Dir) +
+                 " " + quote(T.traced()) + " -o " + quote(Ptx));
   ASSERT_EQ(Nvcc.Status, 0) << Nvcc.Output;
   std::string Text = readFile(Ptx);
   std::string Gemm = ptxEntry(Text, "device_kernel_cutrace_tracedI10GemmKernel");
