@@ -87,8 +87,25 @@ function(cutrace_instrument target)
   set(includes "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>>")
   set(defines "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>>")
   set(standard "$<TARGET_PROPERTY:${target},CUDA_STANDARD>")
+  # The directories the compiler gets as -isystem (SYSTEM ones of linked targets, every one of an
+  # imported target) are system directories for the tool too, so that it copies the same headers
+  # as cutrace-nvcc does with the same flags (docs/cmake.md, "Library headers").
+  set(system_dirs "$<TARGET_PROPERTY:${target},SYSTEM_INCLUDE_DIRECTORIES>")
+  get_target_property(no_system_from_imported ${target} NO_SYSTEM_FROM_IMPORTED)
+  get_target_property(linked ${target} LINK_LIBRARIES)
+  foreach(lib IN LISTS linked)
+    if(TARGET "${lib}" AND NOT no_system_from_imported)
+      get_target_property(imported ${lib} IMPORTED)
+      if(imported)
+        list(APPEND system_dirs "$<TARGET_PROPERTY:${lib},INTERFACE_INCLUDE_DIRECTORIES>")
+      endif()
+    endif()
+  endforeach()
+  list(JOIN system_dirs "$<SEMICOLON>" system_dirs) # one argument until the genex splits it
+  set(system_dirs "$<REMOVE_DUPLICATES:${system_dirs}>")
   set(tool_flags
       "$<$<BOOL:${includes}>:--extra-arg=-I$<JOIN:${includes},$<SEMICOLON>--extra-arg=-I>>"
+      "$<$<BOOL:${system_dirs}>:--extra-arg=-isystem$<JOIN:${system_dirs},$<SEMICOLON>--extra-arg=-isystem>>"
       "$<$<BOOL:${defines}>:--extra-arg=-D$<JOIN:${defines},$<SEMICOLON>--extra-arg=-D>>"
       "$<$<BOOL:${standard}>:--extra-arg=-std=c++${standard}>")
   set(scan_flags

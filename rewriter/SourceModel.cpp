@@ -1,6 +1,7 @@
 #include "SourceModel.h"
 
 #include "AnnotationScanner.h"
+#include "HeaderSelection.h"
 #include "SideEffects.h"
 #include "compat/CrashGuard.h"
 
@@ -132,6 +133,9 @@ public:
   /// Bodies are kept so that a Clang error in a function holding an annotation Clang could not
   /// make a call of is still known to be inside an annotated function (rewriter/Verify.cpp).
   bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition &&
+        FD->hasAttr<CUDAGlobalAttr>())
+      recordExplicitInstantiation(FD);
     if (!FD->doesThisDeclarationHaveABody() || !FD->getBody())
       return true;
     SourceRange Body = FD->getBody()->getSourceRange();
@@ -342,6 +346,13 @@ private:
     std::optional<unsigned> At = writtenOffset(SM, Target, NameLoc);
     if (!At)
       return;
+    // A later instantiation's reference may name an explicit specialization: no twin of it.
+    if (auto It = ValueUseAt.find(*At); It != ValueUseAt.end()) {
+      if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+        unroutable(Model.ValueUses[It->second], "it names an explicit specialization, which has "
+                                                "no traced twin");
+      return;
+    }
     const Expr *E = Ref;
     DynTypedNodeList Parents = Ctx.getParents(*E);
     while (!Parents.empty()) {
@@ -351,6 +362,9 @@ private:
       E = Up;
       Parents = Ctx.getParents(*E);
     }
+    // A template parameter's argument, substituted into an instantiation: written elsewhere.
+    if (!Parents.empty() && Parents[0].get<SubstNonTypeTemplateParmExpr>())
+      return;
     KernelValueUse Use;
     if (!Parents.empty())
       if (auto *Call = Parents[0].get<CallExpr>()) {
@@ -363,18 +377,149 @@ private:
           Callee = *Lookup->decls_begin();
         if (Callee && Callee->getIdentifier()) {
           llvm::StringRef Name = Callee->getName();
-          if (isLaunchApi(Name))
-            return;
+          Use.LaunchApiCall = isLaunchApi(Name);
+          if (std::optional<unsigned> CallAt = writtenOffset(SM, Target, Call->getBeginLoc()))
+            Use.LaunchApiAt = *CallAt;
           Use.AttributeCall = Name.starts_with("cudaFunc") || Name.starts_with("cudaOccupancy");
-          if (!Use.AttributeCall && SM.isInSystemHeader(Callee->getLocation()))
+          const bool Wrapped = Name == "cudaGetKernel" || Name == "cudaFuncSetCacheConfig";
+          if (Wrapped && Call->getNumArgs() == 2 &&
+              Call->getArg(Name == "cudaGetKernel" ? 1 : 0) == E)
+            renameApiCall(Call, Name, Use);
+          if (!Use.AttributeCall && !Use.LaunchApiCall && !Wrapped &&
+              SM.isInSystemHeader(Callee->getLocation()))
             Use.LibraryCall = Callee->getQualifiedNameAsString();
         }
       }
-    if (!SeenValueUses.insert(*At).second)
-      return;
     const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
     Use.Kernel = kernelIndex(canonicalKernel(Pattern ? Pattern : FD));
     Use.Offset = *At;
+    Use.InDeviceCode = inDeviceCode(Ref);
+    describeValue(Ref, FD, Use);
+    ValueUseAt[*At] = Model.ValueUses.size();
+    Model.ValueUses.push_back(Use);
+  }
+
+  static void unroutable(KernelValueUse &Use, std::string Why) {
+    Use.Value = {};
+    if (Use.WhyNotRoutable.empty())
+      Use.WhyNotRoutable = std::move(Why);
+  }
+
+  /// The name token of the call's function, where the file writes it.
+  void renameApiCall(const CallExpr *Call, llvm::StringRef Name, KernelValueUse &Use) {
+    const Expr *Callee = Call->getCallee()->IgnoreImplicit();
+    SourceLocation Loc = Callee->getExprLoc();
+    if (auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+      Loc = Ref->getLocation();
+    else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
+      Loc = Lookup->getNameLoc();
+    if (std::optional<Span> S = tokenSpan(argumentLoc(Loc), argumentLoc(Loc))) {
+      Use.ApiFunction = Name.str();
+      Use.ApiName = *S;
+    }
+  }
+
+  /// The span a traced build replaces by the registering form of the same pointer: the reference
+  /// with its `&`, or the reference that decays to a pointer; and why not, when it cannot.
+  void describeValue(const Expr *Ref, const FunctionDecl *FD, KernelValueUse &Use) {
+    bool Explicit = false, Overloaded = false, Deduced = false;
+    // Template arguments left out are deduced unless their parameters have defaults, which the
+    // twin's template repeats.
+    if (auto *D = dyn_cast<DeclRefExpr>(Ref)) {
+      const FunctionTemplateDecl *T = FD->getPrimaryTemplate();
+      Explicit = D->hasExplicitTemplateArgs();
+      Deduced = T && D->getNumTemplateArgs() < T->getTemplateParameters()->getMinRequiredArguments();
+      Overloaded = hasOverloads(FD);
+    } else if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Ref)) {
+      Explicit = Lookup->hasExplicitTemplateArgs();
+      for (const NamedDecl *D : Lookup->decls())
+        if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
+          Deduced |= Lookup->getNumTemplateArgs() <
+                     T->getTemplateParameters()->getMinRequiredArguments();
+      Overloaded = Lookup->getNumDecls() > 1;
+    }
+    if (!FD->getPrimaryTemplate() && !FD->getDescribedFunctionTemplate() &&
+        !isa<UnresolvedLookupExpr>(Ref))
+      return; // not a template: its twin registers itself
+    if (!Explicit || Deduced)
+      return unroutable(Use, "its template arguments are deduced, not written");
+    if (Overloaded)
+      return unroutable(Use, "its name is overloaded there");
+    if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+      return unroutable(Use, "it names an explicit specialization, which has no traced twin");
+    if (Use.InDeviceCode)
+      return unroutable(Use, "it is in device code");
+    const Expr *Value = Ref;
+    DynTypedNodeList Parents = Ctx.getParents(*Ref);
+    while (!Parents.empty() && Parents[0].get<ParenExpr>()) {
+      Value = Parents[0].get<ParenExpr>();
+      Parents = Ctx.getParents(*Value);
+    }
+    const Expr *Up = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (auto *Unary = dyn_cast_or_null<UnaryOperator>(Up); Unary && Unary->getOpcode() == UO_AddrOf)
+      Value = Unary;
+    else if (auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Up);
+             !isa<UnresolvedLookupExpr>(Ref) &&
+             !(Cast && Cast->getCastKind() == CK_FunctionToPointerDecay))
+      return unroutable(Use, "it is used as a function, not as a pointer");
+    SourceLocation End = splitTokenLoc(Value->getEndLoc());
+    std::optional<Span> S = tokenSpan(argumentLoc(Value->getBeginLoc()), argumentLoc(End));
+    if (S && End != Value->getEndLoc())
+      S->End = SM.getFileOffset(End) + 1; // the first '>' of `>>`
+    if (!S)
+      return unroutable(Use, "it is written inside a macro expansion");
+    Use.Value = *S;
+  }
+
+  /// The `>` that closes a template argument list written as the first half of `>>`: Clang
+  /// names it by a location of its own, expanded from that character of the file.
+  SourceLocation splitTokenLoc(SourceLocation Loc) const {
+    if (!Loc.isMacroID())
+      return Loc;
+    CharSourceRange R = SM.getImmediateExpansionRange(Loc);
+    if (R.isTokenRange() || !R.getBegin().isFileID() || SM.getCharacterData(R.getBegin())[0] != '>')
+      return Loc;
+    return R.getBegin();
+  }
+
+  /// `template __global__ void k<float>(float *);`: the instance is registered where it is made.
+  void recordExplicitInstantiation(const FunctionDecl *FD) {
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    std::optional<unsigned> At = writtenOffset(SM, Target, FD->getPointOfInstantiation());
+    if (!Pattern || !At || FD->getPointOfInstantiation().isMacroID() || ValueUseAt.count(*At))
+      return;
+    llvm::StringRef Text =
+        SM.getBufferData(SM.getFileID(SM.getFileLoc(FD->getPointOfInstantiation())));
+    size_t Semi = *At;
+    for (int Depth = 0; Semi < Text.size(); ++Semi) {
+      char C = Text[Semi];
+      Depth += (C == '(' || C == '<' || C == '[') - (C == ')' || C == '>' || C == ']');
+      if (C == ';' && Depth <= 0)
+        break;
+    }
+    if (Semi >= Text.size())
+      return;
+    KernelValueUse Use;
+    Use.Kernel = kernelIndex(canonicalKernel(Pattern));
+    Use.Offset = *At;
+    Use.ExplicitInstantiation = true;
+    Use.DeclEnd = static_cast<unsigned>(Semi + 1);
+    std::string Args;
+    llvm::raw_string_ostream OS(Args);
+    if (const ASTTemplateArgumentListInfo *Written = FD->getTemplateSpecializationArgsAsWritten();
+        Written && Written->getLAngleLoc().isValid()) {
+      std::optional<Span> S =
+          tokenSpan(SM.getFileLoc(Written->getLAngleLoc()), SM.getFileLoc(Written->getRAngleLoc()));
+      if (S)
+        OS << Text.substr(S->Begin, S->size());
+    }
+    if (Args.empty())
+      printTemplateArgumentList(OS, FD->getTemplateSpecializationArgs()->asArray(),
+                                Ctx.getPrintingPolicy());
+    Use.TemplateArgs = Args;
+    if (hasOverloads(Pattern))
+      unroutable(Use, "its name is overloaded there");
+    ValueUseAt[*At] = Model.ValueUses.size();
     Model.ValueUses.push_back(Use);
   }
 
@@ -385,9 +530,10 @@ private:
   const FileEntry *Target; // the file the model describes
   SideEffectJudge Effects; // rewriter/SideEffects.h: what payloads, leads and conditions may call
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
-  llvm::DenseSet<unsigned> SeenLaunches, SeenValueUses;
+  llvm::DenseSet<unsigned> SeenLaunches;
   std::set<std::pair<unsigned, int>> SeenHelperCalls; // (')' of the call, helper)
   std::set<unsigned> DependentCalls;                  // ')' of pattern calls on dependent objects
+  llvm::DenseMap<unsigned, size_t> ValueUseAt; // name offset -> index in Model.ValueUses
   std::set<std::pair<unsigned, unsigned>> SeenJumps;
   llvm::DenseMap<const FunctionDecl *, int> HelperIds;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
@@ -1011,13 +1157,6 @@ private:
   }
 };
 
-/// Every #include of the translation unit: who includes what, and where it is written.
-struct Inclusion {
-  const FileEntry *Includer = nullptr;
-  const FileEntry *Included = nullptr;
-  IncludeSite Site;
-};
-
 class IncludeRecorder : public PPCallbacks {
 public:
   IncludeRecorder(const SourceManager &SM, std::vector<Inclusion> &Out) : SM(SM), Out(Out) {}
@@ -1043,68 +1182,6 @@ private:
   std::vector<Inclusion> &Out;
 };
 
-/// A header the traced build must copy: it is the user's (not a system header, not the tool's
-/// own), and it holds annotations or includes, directly or not, a header that does.
-class HeaderSelection {
-public:
-  HeaderSelection(const SourceManager &SM, const std::vector<Inclusion> &Inclusions)
-      : SM(SM), Inclusions(Inclusions) {}
-
-  /// What a needed header holds.
-  struct Content {
-    bool Annotations = false, Launches = false;
-  };
-
-  std::vector<std::pair<const FileEntry *, Content>> select() {
-    llvm::DenseMap<const FileEntry *, Content> Holds;
-    for (const Inclusion &I : Inclusions)
-      if (!Holds.count(I.Included) && isProjectFile(I.Included))
-        Holds[I.Included] = contentOf(I.Included);
-    llvm::DenseSet<const FileEntry *> Needed;
-    for (auto &[File, C] : Holds)
-      if (C.Annotations || C.Launches)
-        Needed.insert(File);
-    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
-    for (bool Grew = true; Grew;) {
-      Grew = false;
-      for (const Inclusion &I : Inclusions)
-        if (Needed.contains(I.Included) && I.Includer != Main && isProjectFile(I.Includer))
-          Grew |= Needed.insert(I.Includer).second;
-    }
-    std::vector<std::pair<const FileEntry *, Content>> Out;
-    for (const FileEntry *F : Needed)
-      Out.push_back({F, Holds.lookup(F)});
-    return Out;
-  }
-
-private:
-  const SourceManager &SM;
-  const std::vector<Inclusion> &Inclusions;
-
-  bool isProjectFile(const FileEntry *F) const {
-    if (!F)
-      return false;
-    llvm::StringRef Name = F->tryGetRealPathName();
-    if (Name.empty() || Name.starts_with("/__cutrace__/"))
-      return false;
-    FileID ID = SM.translateFile(F);
-    // At the end of the file: `#pragma GCC system_header` makes the rest of a header a system one.
-    return ID.isValid() && !SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForEndOfFile(ID)));
-  }
-
-  /// Cheap text tests first: most headers hold neither.
-  Content contentOf(const FileEntry *F) const {
-    std::optional<llvm::StringRef> Text = SM.getBufferDataOrNone(SM.translateFile(F));
-    Content C;
-    if (!Text)
-      return C;
-    C.Annotations = Text->contains("TRACE_") && !scanAnnotations(*Text).Annotations.empty();
-    C.Launches = Text->contains("<<<") || Text->contains("cudaLaunchKernel") ||
-                 Text->contains("cudaLaunchCooperativeKernel");
-    return C;
-  }
-};
-
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
@@ -1116,12 +1193,9 @@ public:
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     ModelBuilder(Ctx, PP, Outcome.Model, Main).build(Ctx.getTranslationUnitDecl());
     Outcome.Model.Includes = includesOf(Main);
-    for (auto [File, Holds] : HeaderSelection(SM, Inclusions).select()) {
-      HeaderModel H;
+    for (auto &[File, H] : selectHeaders(Ctx, Inclusions)) {
       H.Path = File->tryGetRealPathName().str();
-      H.Annotated = Holds.Annotations;
-      H.Launches = Holds.Launches;
-      if (H.Annotated || H.Launches)
+      if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses)
         ModelBuilder(Ctx, PP, H.Model, File).build(Ctx.getTranslationUnitDecl());
       H.Model.Includes = includesOf(File);
       Outcome.Headers.push_back(std::move(H));

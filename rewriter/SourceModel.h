@@ -148,12 +148,29 @@ struct HelperCall {
   std::string Member; // the member's name as a dispatcher spells it (`load`, `operator()`)
 };
 
-/// A kernel named other than as a launch's callee (a pointer taken, a template argument).
+/// A kernel named other than as a launch's callee (a pointer taken, a template argument), or an
+/// explicit instantiation of a kernel template.
 struct KernelValueUse {
   int Kernel = -1;
-  unsigned Offset = 0;
+  unsigned Offset = 0;        // the kernel's name token
   bool AttributeCall = false; // an argument of cudaFunc* / cudaOccupancy*: no launch follows
+  bool LaunchApiCall = false; // the kernel argument of cudaLaunchKernel* (a launch site)...
+  unsigned LaunchApiAt = 0;   // ... whose first character is here
   std::string LibraryCall;    // the function of a system header it is passed to, if any
+  /// The value as written, `&ns::k<A>` or `ns::k<A>`, when it is one span of the file and names
+  /// one instance by its written template arguments (the traced build routes it); else empty.
+  Span Value;
+  std::string WhyNotRoutable; // when Value is empty: why, said in the warning and at exit
+  bool InDeviceCode = false;  // dynamic parallelism: the host runtime is not there
+  /// cudaGetKernel or cudaFuncSetCacheConfig called with the kernel: the function's name token,
+  /// which the traced build renames into the runtime's wrapper.
+  std::string ApiFunction;
+  Span ApiName;
+  /// An explicit instantiation definition (`template __global__ void k<float>(float *);`): the
+  /// template arguments spelled and where the declaration ends (just past its ';').
+  bool ExplicitInstantiation = false;
+  std::string TemplateArgs;
+  unsigned DeclEnd = 0;
 };
 
 struct ClangDiagnostic {
@@ -186,14 +203,16 @@ struct SourceModel {
                                              // included (template instantiations repeat theirs)
 };
 
-/// A project header of the translation unit (not a system or CUDA header) that holds
-/// annotations or kernel launches, or includes one that does: the traced build needs its own
-/// copy of it.
+/// A header of the translation unit the traced build needs its own copy of (the rules are in
+/// rewriter/HeaderSelection.h): it holds one of the things below, or includes a header that does.
 struct HeaderModel {
   std::string Path; // absolute
   bool Annotated = false;
-  bool Launches = false; // writes `<<<` or calls the CUDA launch API
-  SourceModel Model;     // offsets in that header
+  bool Launches = false;      // writes `<<<` or calls the CUDA launch API (not a system header)
+  bool TracedKernels = false; // defines a kernel that reaches annotated code
+  bool TracedUses = false;    // launches, or takes as a value, a kernel that reaches annotated code
+  bool System = false;        // a system header (-isystem, the pragma, or included from one)
+  SourceModel Model;          // offsets in that header
 };
 
 struct ParseOutcome {

@@ -1,4 +1,6 @@
 #include "TracedLaunches.h"
+#include "TracedTwins.h"
+#include "TracedValues.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -41,8 +43,9 @@ const char *runtimeLaunchFunction(llvm::StringRef Api) {
 class LaunchPlanner {
 public:
   LaunchPlanner(llvm::StringRef Buffer, const SourceModel &Model,
-                const std::map<int, TracedTwin> &Twins, TracedPlan &Plan)
-      : Buffer(Buffer), Model(Model), Twins(Twins), Plan(Plan) {
+                const std::map<int, TracedTwin> &Twins, const ValueEdits &Values, TracedPlan &Plan)
+      : Buffer(Buffer), Model(Model), Twins(Twins), Values(Values),
+        ValueEditTaken(Values.Edits.size(), false), Plan(Plan) {
     // One edit of a macro body serves every expansion: each must take `cutrace::via(k, ...)`,
     // which needs one function (no overload set, no template left to deduce) and every argument.
     for (const LaunchSite &L : Model.Launches)
@@ -66,10 +69,16 @@ public:
       return planTwinLaunch(L, *Twin);
     // Not annotated here: the runtime looks the kernel up in its twin registry at launch time.
     const KernelDecl *K = L.Kernel >= 0 ? &Model.Kernels[L.Kernel] : nullptr;
-    if (K && (K->DefinitionVisible || L.DeducedTemplate || L.OverloadedName))
+    if (K && (K->DefinitionVisible || L.DeducedTemplate))
       return;
-    edit({L.Callee.Begin, L.ConfigEnd},
-         "cutrace::via(" + text(Buffer, L.Callee) + ", " + configArgs(L) + ")");
+    // An overload defined elsewhere: the cast names the one the launch resolves to, whose
+    // registered twin the registry finds.
+    std::string Callee = callee(L.Callee);
+    if (L.OverloadedName && (!K || K->IsTemplate || K->HasParameterPack))
+      return;
+    if (L.OverloadedName)
+      Callee = "static_cast<void (*)(" + K->ParamTypesQualified + ")>(" + Callee + ")";
+    edit({L.Callee.Begin, L.ConfigEnd}, "cutrace::via(" + Callee + ", " + configArgs(L) + ")");
     if (L.OmitsDefaultedArgs)
       edit({L.ArgsEnd, L.ArgsEnd}, spelledDefaults(L));
     Plan.EditedLaunches.push_back(L.Offset);
@@ -79,6 +88,8 @@ private:
   llvm::StringRef Buffer;
   const SourceModel &Model;
   const std::map<int, TracedTwin> &Twins;
+  const ValueEdits &Values;
+  std::vector<bool> ValueEditTaken; // copied into a launch's edit, by index in Values.Edits
   TracedPlan &Plan;
   llvm::DenseSet<unsigned> MacroEdits;       // macro bodies already edited, by offset
   llvm::DenseSet<unsigned> UneditableBodies; // ... and those no edit can serve, by offset
@@ -112,9 +123,8 @@ private:
                       "registration");
     if (!MacroEdits.insert(B.Callee.Begin).second)
       return;
-    edit({B.Callee.Begin, B.ConfigEnd}, "cutrace::via(" + text(Buffer, B.Callee) + ", " + B.Grid +
-                                            ", " + B.Block + ", " + B.Shmem + ", " + B.Stream +
-                                            ")");
+    edit({B.Callee.Begin, B.ConfigEnd}, "cutrace::via(" + callee(B.Callee) + ", " + B.Grid + ", " +
+                                            B.Block + ", " + B.Shmem + ", " + B.Stream + ")");
     Plan.EditedLaunches.push_back(L.Offset);
   }
 
@@ -136,7 +146,7 @@ private:
       Plan.EditedLaunches.push_back(L.Offset);
       return;
     }
-    std::string Callee = text(Buffer, L.Callee);
+    std::string Callee = callee(L.Callee);
     unsigned NameAt = L.CalleeName - L.Callee.Begin;
     std::string TwinCallee =
         Callee.substr(0, NameAt) + twinName(K.Name) + Callee.substr(NameAt + K.Name.size());
@@ -184,57 +194,53 @@ private:
     return std::nullopt;
   }
 
+  /// The value planner routed the call's kernel argument.
+  bool routesItsKernel(const LaunchSite &L) const {
+    return Values.RoutedLaunchApiCalls.contains(L.Offset);
+  }
+
+  /// A callee as written, with the value edits inside it applied (they go with it).
+  std::string callee(Span S) {
+    for (size_t I = 0; I < Values.Edits.size(); ++I)
+      if (Values.Edits[I].Range.Begin >= S.Begin && Values.Edits[I].Range.End <= S.End)
+        ValueEditTaken[I] = true;
+    return applyWithin(Buffer, S, Values.Edits);
+  }
+
+public:
+  /// The value edits no launch copied.
+  void planUntakenValueEdits() {
+    for (size_t I = 0; I < Values.Edits.size(); ++I)
+      if (!ValueEditTaken[I])
+        Plan.Edits.push_back(Values.Edits[I]);
+  }
+
+private:
   void planApiCall(const LaunchSite &L, const TracedTwin *Twin) {
     if (L.InMacro || L.ApiName.End <= L.ApiName.Begin) {
       if (Twin)
         cannotRecord(L, "the " + L.ApiFunction + " call is written inside a macro expansion");
       return;
     }
-    if (Twin && Model.Kernels[L.Kernel].IsTemplate)
+    if (Twin && !Twin->Registered && !routesItsKernel(L))
       cannotRecord(L, "a template kernel launched through " + L.ApiFunction +
-                          " has no run-time twin registration");
+                          " has no run-time twin registration where its instance is not named "
+                          "with its template arguments");
     edit(L.ApiName, runtimeLaunchFunction(L.ApiFunction));
     Plan.EditedLaunches.push_back(L.Offset);
   }
 };
 
-/// Value uses of annotated kernels that cannot record: a library function that launches what it
-/// is given, or a template kernel whose instance no launch of this program has registered yet.
-void planValueUses(const SourceModel &Model, const std::map<int, TracedTwin> &Twins,
-                   TracedPlan &Plan) {
-  for (const KernelValueUse &U : Model.ValueUses) {
-    auto It = Twins.find(U.Kernel);
-    if (It == Twins.end() || U.AttributeCall)
-      continue;
-    const KernelDecl &K = Model.Kernels[U.Kernel];
-    std::string HowToRecord = "; to record them, launch " + K.Name +
-                              " with <<<>>> or cudaLaunchKernel* in this program, or launch " +
-                              twinName(K.Name) +
-                              " with slots from cutrace::Recorder (docs/guide.md)";
-    if (!U.LibraryCall.empty())
-      warnAt(Plan, U.Offset,
-             "'" + K.Name + "' is passed to '" + U.LibraryCall +
-                 "' from a library header: launches it makes run the kernel unrecorded, as in "
-                 "the plain build" +
-                 HowToRecord);
-    else if (!It->second.Registered)
-      warnAt(Plan, U.Offset,
-             "'" + K.Name +
-                 "' is used as a value here: a template kernel's instance records through a "
-                 "pointer only after a <<<>>> launch of that instance has run; until then its "
-                 "launches run unrecorded" +
-                 HowToRecord);
-  }
-}
-
 } // namespace
 
-void planLaunches(llvm::StringRef Buffer, const SourceModel &Model,
-                  const std::map<int, TracedTwin> &Twins, TracedPlan &Plan) {
-  LaunchPlanner Launches(Buffer, Model, Twins, Plan);
+void planLaunches(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel &Model,
+                  const std::map<int, TracedTwin> &Twins, const TracedOptions &Options,
+                  TracedPlan &Plan) {
+  ValueEdits Values = planValueUses(Buffer, Lines, Model, Twins, Options, Plan);
+  LaunchPlanner Launches(Buffer, Model, Twins, Values, Plan);
   for (const LaunchSite &L : Model.Launches)
     Launches.plan(L);
-  planValueUses(Model, Twins, Plan);
+  Launches.planUntakenValueEdits();
 }
 
 } // namespace cutrace

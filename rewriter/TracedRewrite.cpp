@@ -841,7 +841,7 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
     if (It != Options.HeaderTwins.end())
       Reachable.try_emplace(static_cast<int>(I), It->second);
   }
-  planLaunches(Buffer, Model, Reachable, Plan);
+  planLaunches(Buffer, Lines, Model, Reachable, Options, Plan);
   planIncludes(Buffer, Scan, Lines, Options, Plan);
   planRedirects(Buffer, Model, Options, Plan);
   // A callee's group declarations are checked by every kernel that reaches it: report each once.

@@ -710,6 +710,48 @@ TEST(TracedRules, EveryLaunchFormIsRoutedAndLibraryLaunchersAreWarnedAbout) {
   EXPECT_EQ(count(R.Diagnostics, "warning:"), 1u) << "tables and pointers record: no warning";
 }
 
+TEST(TracedRules, TemplateInstancesTakenAsValuesRegisterTheirPairAndStayTheSamePointer) {
+  Rewritten R = rewrite("value_uses");
+  const std::string Scale2 =
+      "cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, 2>, cutrace_map::scale>"
+      "::value";
+  for (const std::string &Routed : std::vector<std::string>{
+           "ScaleKernel table[] = {cutrace::Registered<&scale<float, 2>, "
+           "&scale_cutrace_traced<float, "
+           "2>, cutrace_map::scale>::value, cutrace::Registered<&scale<float, 3>, "
+           "&scale_cutrace_traced<float, 3>, cutrace_map::scale>::value};",
+           std::string("const void *kernel = (void const *)cutrace::Registered<&device_kernel<Op>, "
+                       "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value;"),
+           std::string("cudaFuncSetAttribute(cutrace::Registered<&device_kernel<Op>, "
+                       "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value, "),
+           std::string(
+               "template __global__ void scale<int, 4>(int *, int); "
+               "static_assert(cutrace::Registered<&scale<int, 4>, &scale_cutrace_traced<int, "
+               "4>, cutrace_map::scale>::value != nullptr, \"\");"),
+           std::string("cutrace::via(Fixed<cutrace::Registered<&scale<float, 5>, "
+                       "&scale_cutrace_traced<float, 5>, cutrace_map::scale>::value>::kernel, "),
+           "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, " + Scale2 + ", 128, 0);",
+           "cutrace::funcSetCacheConfig(" + Scale2 + ", cudaFuncCachePreferL1);",
+           "cutrace::getKernel(&handle, " + Scale2 + ");",
+           std::string(
+               "cutrace::launchKernelExC(&cfg, (void const *)cutrace::Registered<&scale<float, "
+               "6>, &scale_cutrace_traced<float, 6>, cutrace_map::scale>::value, args);")})
+    EXPECT_NE(R.Text.find(Routed), std::string::npos) << Routed << "\n" << R.Text;
+  // The one use the rewrite cannot route: warned where it is, and named to the runtime, which
+  // counts the launches of that kernel it sees and says them at exit.
+  EXPECT_NE(R.Diagnostics.find("value_uses.cu:67:27: warning: 'device_kernel' is used as a value "
+                               "here and its instance cannot be registered (its template "
+                               "arguments are deduced, not written)"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_EQ(count(R.Diagnostics, "warning:"), 1u) << R.Diagnostics;
+  EXPECT_NE(R.Text.find("cutrace::registerUnrouted(cutrace_map::device_kernel, \"its instance was "
+                        "taken as a value at value_uses.cu:67 and never registered (its template "
+                        "arguments are deduced, not written)\");"),
+            std::string::npos)
+      << R.Text;
+}
+
 TEST(TracedRules, AnnotationInABranchNoParseCompiledIsDroppedWithAWarning) {
   Rewritten R = rewrite("arch_branches");
   EXPECT_EQ(R.Text.find("TRACE_"), std::string::npos) << R.Text;
@@ -828,6 +870,14 @@ TEST(TracedRules, EveryOverloadGetsItsTwinItsOwnMapAndItsLaunches) {
   EXPECT_EQ(count(R.Text, "fill_cutrace_traced<<<"), 3u) << R.Text;
   for (const std::string &S : Symbols)
     EXPECT_EQ(count(R.Text, "cutrace::launch(cutrace_map::" + S + ","), 1u) << S << "\n" << R.Text;
+  // Overloads defined in another file: the registry path, cast to the overload the launch picks.
+  EXPECT_NE(R.Text.find("cutrace::via(static_cast<void (*)(int *)>(external), 1, 32, 0, 0)(a);"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("cutrace::via(static_cast<void (*)(float *, float)>(external), 1, 32, 0, "
+                        "s)(b, 1.0f);"),
+            std::string::npos)
+      << R.Text;
   EXPECT_NE(
       R.Text.find("cutrace::registerTwin((const void *)static_cast<void (*)(float *)>(&fill), "
                   "(const void *)static_cast<void (*)(float *, cutrace::Slots *)>("

@@ -1,5 +1,6 @@
 #include "pipeline/Emit.h"
 
+#include "HeaderSelection.h"
 #include "Strip.h"
 #include "Verify.h"
 #include "pipeline/Check.h"
@@ -150,7 +151,7 @@ std::map<std::string, std::string> spelledCopies(const std::map<std::string, std
 
 /// The passes' view of each project header that needs a traced copy, merged per header.
 struct HeaderPasses {
-  bool Annotated = false, Launches = false;
+  HeaderModel Holds; // what some pass saw in it (no model)
   std::vector<const SourceModel *> Models;
 };
 
@@ -159,11 +160,23 @@ std::map<std::string, HeaderPasses> headersOf(llvm::ArrayRef<ParseOutcome> Passe
   for (const ParseOutcome &P : Passes)
     for (const HeaderModel &H : P.Headers) {
       HeaderPasses &Entry = Headers[H.Path];
-      Entry.Annotated |= H.Annotated;
-      Entry.Launches |= H.Launches;
+      Entry.Holds.Annotated |= H.Annotated;
+      Entry.Holds.Launches |= H.Launches;
+      Entry.Holds.TracedKernels |= H.TracedKernels;
+      Entry.Holds.TracedUses |= H.TracedUses;
+      Entry.Holds.System |= H.System;
       Entry.Models.push_back(&H.Model);
     }
   return Headers;
+}
+
+/// One line per traced copy, for --explain: which header, of which kind, and why.
+std::string copiesNoted(const std::map<std::string, HeaderPasses> &Headers) {
+  std::string Out;
+  for (auto &[Path, H] : Headers)
+    Out += "note: traced copy of " + std::string(H.Holds.System ? "system " : "") + "header '" +
+           Path + "': " + copyReason(H.Holds) + "\n";
+  return Out;
 }
 
 /// Checks a header's annotations (the rules of the main file) and plans its traced copy.
@@ -184,7 +197,7 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
   E.Copy = Copies.at(Path);
   Options.ShadowOf = spelledCopies(Copies, llvm::sys::path::parent_path(E.Copy));
   SourceModel Model = mergeSourceModels(H.Models);
-  ScanResult Scan = H.Annotated ? scanAnnotations(F.text()) : ScanResult{};
+  ScanResult Scan = H.Holds.Annotated ? scanAnnotations(F.text()) : ScanResult{};
   std::vector<ParseOutcome> Views;
   for (size_t I = 0; I < H.Models.size() && I < Passes.size(); ++I) {
     ParseOutcome View;
@@ -204,7 +217,8 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
   Options.LinePath = Path;
   Options.MapInclude = (Stem + ".trace_map.h").str();
   Options.QuoteIncludesFrom = llvm::sys::path::parent_path(E.Copy).str();
-  Options.WithRuntime = H.Annotated || H.Launches;
+  Options.WithRuntime =
+      H.Holds.Annotated || H.Holds.Launches || H.Holds.TracedKernels || H.Holds.TracedUses;
   E.Plan = planTraced(F.text(), Scan, Model, Options);
   showProblems(F, E.Plan.Problems, Shown);
   if (hasErrors(E.Plan.Problems)) {
@@ -270,7 +284,7 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   std::string SourceDir = llvm::sys::path::parent_path(absolute(F.Path)).str();
   for (auto &[Path, H] : Headers) {
     Copies[Path] = copyPath(Paths.HeaderDir, SourceDir, Path);
-    if (H.Annotated)
+    if (H.Holds.Annotated)
       for (auto &[Name, Twin] : twinsOf(mergeSourceModels(H.Models)))
         Options.HeaderTwins.try_emplace(Name, Twin);
   }
@@ -287,12 +301,14 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
       Copies, llvm::sys::path::parent_path(absolute(Paths.Output == "-" ? "x" : Paths.Output)));
   E.Plan = planTraced(F.text(), Scan, E.Model, Options);
   addLimitProblems(E.Plan, Options.SourceName);
-  std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown);
+  std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown) + copiesNoted(Headers);
   std::vector<Count> Counts = {
       {"kernels", static_cast<unsigned>(E.Plan.KernelSpans.size())},
       {"launch sites", static_cast<unsigned>(E.Plan.EditedLaunches.size())},
       {"edits", static_cast<unsigned>(E.Plan.Edits.size())},
       {"warnings", countLevel(E.Plan.Problems, Severity::Warning)}};
+  if (!E.Headers.empty())
+    Counts.push_back({"header copies", static_cast<unsigned>(E.Headers.size())});
   if (hasErrors(E.Plan.Problems)) {
     Log.fail(stage::Plan, "the plan has errors", std::move(PlanDiagnostics), std::move(Counts));
     Status = AnnotationErrors;

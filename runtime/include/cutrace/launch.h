@@ -13,6 +13,7 @@
 #define CUTRACE_LAUNCH_H
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,46 @@ namespace cutrace {
 // defines it; registering the same pair again (a header seen by several files) is harmless.
 // The first pair registered for an original is kept. Thread-safe; needs no GPU; returns true.
 bool registerTwin(const void *original, const void *twin, const KernelMap &map, unsigned params);
+
+// Records that launches of the traced kernel `map` may escape the twin registry, and why, said at
+// exit with their count (docs/launches.md, "Launches cutrace cannot record"). Emitted by
+// trace-rewrite --traced, once per value use it cannot route (`why` names the place), in a static
+// initializer of that file. Thread-safe; needs no GPU; returns true.
+bool registerUnrouted(const KernelMap &map, const char *why);
+
+namespace detail {
+
+// A kernel's pointer type and its twin's: P... then `Slots *`.
+template <class F> struct KernelType;
+template <class... P> struct KernelType<void (*)(P...)> {
+  static constexpr unsigned params = sizeof...(P);
+  using twin = void (*)(P..., Slots *);
+};
+
+// The twin registered for `original`, or nullptr.
+const void *registered_twin(const void *original);
+
+// A cudaKernel_t handle made from `func` (getKernel() below): its launches are counted at exit.
+void note_handle(cudaKernel_t handle, const void *func);
+// A launch through a handle, which cutrace cannot route: counted when the selection asked for it.
+void count_handle_launch(cudaKernel_t handle);
+
+} // namespace detail
+
+// What trace-rewrite --traced writes for a value use of a traced template kernel's instance:
+// `&K<A...>` (or `K<A...>` decaying to its pointer) becomes
+// `cutrace::Registered<&K<A...>, &K_cutrace_traced<A...>, cutrace_map::K>::value`, the same
+// pointer, still a constant expression. Naming `value` instantiates `registered`, whose dynamic
+// initializer registers the pair at start-up, before main, once per instance.
+template <auto Original, auto Twin, const KernelMap &Map> struct Registered {
+  static_assert(
+      std::is_same_v<decltype(Twin), typename detail::KernelType<decltype(Original)>::twin>,
+      "the twin takes the original's parameters and then cutrace::Slots *");
+  static inline const bool registered =
+      registerTwin((const void *)Original, (const void *)Twin, Map,
+                   detail::KernelType<decltype(Original)>::params);
+  static constexpr decltype(Original) value = ((void)&registered, Original);
+};
 
 // Everything that calls CUDA inline lives in a namespace named after the caller's default-stream
 // mode, so translation units built with and without --default-stream per-thread never share
@@ -61,7 +102,9 @@ inline constexpr unsigned kUnknownParams = ~0u;
 // The registry path: the twin registered for `original`, with a buffer from cutrace::launch(),
 // when the session records this launch and the twin can run it; else {original, nullptr, 0}.
 // `params` (or kUnknownParams) must equal the registered count. An unregistered kernel costs one
-// hash lookup under a shared lock, no allocation and no CUDA call.
+// hash lookup under a shared lock, no allocation and no CUDA call while the program has no
+// registerUnrouted() entry; with one, its name is asked of CUDA once per pointer, so a launch of
+// an unrouted traced kernel can be counted at exit.
 LaunchChoice choose_launch(const void *original, unsigned params, const LaunchShape &shape);
 // The static path: the same for a pair named at the launch site; registers it on first use.
 LaunchChoice choose_pair_launch(const KernelMap &map, const void *original, const void *twin,
@@ -238,11 +281,38 @@ cudaError_t launchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpT
   }(std::forward<ActTypes>(args)...);
 }
 
-// A cudaKernel_t handle is not looked up: the launch runs unchanged and is not recorded.
+// A cudaKernel_t handle cannot be routed: the launch runs unchanged and is not recorded; when the
+// handle came from getKernel() of a traced kernel, the launch is counted and reported at exit.
 template <class... ActTypes>
 cudaError_t launchKernelEx(const cudaLaunchConfig_t *config, const cudaKernel_t kernel,
                            ActTypes &&...args) {
+  detail::count_handle_launch(kernel);
   return ::cudaLaunchKernelEx(config, kernel, std::forward<ActTypes>(args)...);
+}
+
+// cudaGetKernel, same arguments and result: remembers which kernel the handle names.
+inline cudaError_t getKernel(cudaKernel_t *kernel, const void *func) {
+  const cudaError_t err = ::cudaGetKernel(kernel, func);
+  if (err == cudaSuccess && kernel != nullptr)
+    detail::note_handle(*kernel, func);
+  return err;
+}
+
+template <class T> cudaError_t getKernel(cudaKernel_t *kernel, T *func) {
+  return getKernel(kernel, (const void *)func);
+}
+
+// cudaFuncSetCacheConfig, same arguments and result: the registered twin gets the same
+// preference, so a recorded launch runs with the cache split the original would.
+inline cudaError_t funcSetCacheConfig(const void *func, cudaFuncCache config) {
+  const cudaError_t err = ::cudaFuncSetCacheConfig(func, config);
+  if (const void *twin = detail::registered_twin(func); err == cudaSuccess && twin != nullptr)
+    (void)::cudaFuncSetCacheConfig(twin, config);
+  return err;
+}
+
+template <class T> cudaError_t funcSetCacheConfig(T *func, cudaFuncCache config) {
+  return funcSetCacheConfig((const void *)func, config);
 }
 
 } // namespace CUTRACE_LAUNCH_STREAM_MODE

@@ -10,6 +10,7 @@
 #include "launch_selection.h"
 #include "outputs.h"
 #include "run_file.h"
+#include "unrecorded.h"
 
 #include <nlohmann/json.hpp>
 
@@ -142,11 +143,14 @@ public:
   void finish() {
     flush();
     std::lock_guard<std::mutex> lock(mu_);
-    if (finished_ || run_ == nullptr)
+    if (finished_)
       return;
     finished_ = true;
-    const std::string path = run_->finish(end_json());
-    print_exit_line(path);
+    const std::string path = run_ != nullptr ? run_->finish(end_json()) : std::string();
+    if (run_ != nullptr)
+      print_exit_line(path);
+    for (const std::string &line : detail::unrecorded_lines())
+      std::fprintf(stderr, "%s\n", line.c_str());
     if (!path.empty())
       detail::write_run_outputs(path, default_output_formats(), !render_at_exit_);
   }
@@ -161,6 +165,11 @@ public:
                    dir_.c_str());
     if (selection)
       set_selection(std::move(*selection));
+  }
+
+  void report_at_exit() {
+    std::lock_guard<std::mutex> lock(mu_);
+    register_exit_hook();
   }
 
   void disable() {
@@ -473,6 +482,7 @@ Slots *record_launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t s
                      uint32_t index) {
   return session().record(map, grid, block, stream, index);
 }
+void report_at_exit() { session().report_at_exit(); }
 void launched(Slots *slots) {
   if (slots != nullptr)
     session().launched(slots);

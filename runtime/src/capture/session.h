@@ -23,6 +23,10 @@ Admission admit(const KernelMap &map);
 Slots *record_launch(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
                      uint32_t index);
 
+// A launch that ran unrecorded although the selection asked for it is about to be counted: the
+// exit report (docs/launches.md, "At exit") is made sure to run.
+void report_at_exit();
+
 } // namespace cutrace::detail
 
 #endif // CUTRACE_SRC_SESSION_H

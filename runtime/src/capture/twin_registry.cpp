@@ -2,6 +2,7 @@
 // every launch entry point of launch.h makes: twin with a fresh buffer, or the original as is.
 #include "session.h"
 #include "twin_attributes.h"
+#include "unrecorded.h"
 
 #include <atomic>
 #include <cstdio>
@@ -98,10 +99,22 @@ bool registerTwin(const void *original, const void *twin, const KernelMap &map, 
 
 namespace detail {
 
+const void *registered_twin(const void *original) {
+  const Twin *t = registry().find(original);
+  return t == nullptr ? nullptr : t->twin;
+}
+
+const KernelMap *registered_map(const void *original) {
+  const Twin *t = registry().find(original);
+  return t == nullptr ? nullptr : t->map;
+}
+
 LaunchChoice choose_launch(const void *original, unsigned params, const LaunchShape &shape) {
   Twin *t = registry().find(original);
-  if (t == nullptr)
+  if (t == nullptr) {
+    count_unregistered_launch(original);
     return {original, nullptr, 0};
+  }
   return choose(*t, params, shape);
 }
 

@@ -39,7 +39,7 @@ template <class K> void launch_with(K kernel, float *x, int n) {
   kernel<<<(n + 127) / 128, 128>>>(x, 1.0f, n);
 }
 
-// An attribute call on a template kernel inside a template: no launch follows, no warning.
+// An attribute call on a template kernel inside a template registers the instance's pair.
 template <int Step> void configure_stride() {
   cudaFuncSetAttribute(stride<Step>, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
 }

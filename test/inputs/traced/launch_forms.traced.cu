@@ -78,9 +78,9 @@ template <class K> void launch_with(K kernel, float *x, int n) {
   cutrace::via(kernel, (n + 127) / 128, 128, 0, 0)(x, 1.0f, n);
 }
 
-// An attribute call on a template kernel inside a template: no launch follows, no warning.
+// An attribute call on a template kernel inside a template registers the instance's pair.
 template <int Step> void configure_stride() {
-  cudaFuncSetAttribute(stride<Step>, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+  cudaFuncSetAttribute(cutrace::Registered<&stride<Step>, &stride_cutrace_traced<Step>, cutrace_map::stride>::value, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
 }
 
 void run(float *x, float *y, int n, cudaStream_t s) {

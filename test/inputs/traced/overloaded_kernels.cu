@@ -16,7 +16,14 @@ __global__ void fill(float *x, float v) {
   x[threadIdx.x] = v;
 }
 
+// Overloads defined in another file: each launch goes through the registry, cast to the overload
+// it resolves to, whose twin that file registers.
+__global__ void external(int *x);
+__global__ void external(float *x, float v = 1.0f);
+
 void run(int *a, float *b, cudaStream_t s) {
+  external<<<1, 32>>>(a);
+  external<<<1, 32, 0, s>>>(b);
   fill<<<1, 32>>>(a);
   fill<<<1, 32, 0, s>>>(b);
   fill<<<1, 32>>>(b, 2.0f);

@@ -47,7 +47,14 @@ static const bool fill_cutrace_traced_ff9b8dcf_registered = cutrace::registerTwi
 #endif
 #line 18 "overloaded_kernels.cu"
 
+// Overloads defined in another file: each launch goes through the registry, cast to the overload
+// it resolves to, whose twin that file registers.
+__global__ void external(int *x);
+__global__ void external(float *x, float v = 1.0f);
+
 void run(int *a, float *b, cudaStream_t s) {
+  cutrace::via(static_cast<void (*)(int *)>(external), 1, 32, 0, 0)(a);
+  cutrace::via(static_cast<void (*)(float *, float)>(external), 1, 32, 0, s)(b, 1.0f);
   fill_cutrace_traced<<<1, 32>>>(a, cutrace::launch(cutrace_map::fill_8a091050, 1, 32, 0));
   fill_cutrace_traced<<<1, 32, 0, s>>>(b, cutrace::launch(cutrace_map::fill_0a74c88f, 1, 32, s));
   fill_cutrace_traced<<<1, 32>>>(b, 2.0f, cutrace::launch(cutrace_map::fill_ff9b8dcf, 1, 32, 0));
