@@ -106,8 +106,8 @@ std::optional<unsigned> writtenOffset(const SourceManager &SM, const FileEntry *
 
 class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
 public:
-  ModelBuilder(ASTContext &Ctx, SourceModel &Model, const FileEntry *Target)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Target(Target), Effects(Ctx) {}
+  ModelBuilder(ASTContext &Ctx, const Preprocessor &PP, SourceModel &Model, const FileEntry *Target)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), Model(Model), Target(Target), Effects(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -117,8 +117,17 @@ public:
     else {
       recordLaunchApiCall(Call);
       recordHelperCall(Call);
+      recordDependentCall(Call);
     }
     return true;
+  }
+
+  /// The model of the translation unit's code written in the file.
+  void build(TranslationUnitDecl *TU) {
+    TraverseDecl(TU);
+    // Instantiations resolve the calls their pattern left dependent.
+    for (HelperCall &C : Model.HelperCalls)
+      C.Dispatch = DependentCalls.count(C.RParen) > 0;
   }
 
   /// Bodies are kept so that a Clang error in a function holding an annotation Clang could not
@@ -516,11 +525,14 @@ private:
 
   ASTContext &Ctx;
   const SourceManager &SM;
+  const Preprocessor &PP; // macro definitions, for the spelling of device-only twins
   SourceModel &Model;
   const FileEntry *Target; // the file the model describes
   SideEffectJudge Effects; // rewriter/SideEffects.h: what payloads, leads and conditions may call
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
-  llvm::DenseSet<unsigned> SeenLaunches, SeenHelperCalls;
+  llvm::DenseSet<unsigned> SeenLaunches;
+  std::set<std::pair<unsigned, int>> SeenHelperCalls; // (')' of the call, helper)
+  std::set<unsigned> DependentCalls;                  // ')' of pattern calls on dependent objects
   llvm::DenseMap<unsigned, size_t> ValueUseAt; // name offset -> index in Model.ValueUses
   std::set<std::pair<unsigned, unsigned>> SeenJumps;
   llvm::DenseMap<const FunctionDecl *, int> HelperIds;
@@ -659,35 +671,34 @@ private:
     return (Pattern ? Pattern : FD)->getCanonicalDecl();
   }
 
-  /// A call of a __device__ function defined in the main file, from device code written there:
-  /// the traced build sends it to the function's twin when the function reaches an annotation.
+  /// A call of a __device__ function or member defined in the main file, from device code
+  /// written there: the traced build sends it to the function's twin when the function reaches
+  /// an annotation.
   void recordHelperCall(const CallExpr *Call) {
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD || !FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>() ||
-        isa<CXXMethodDecl>(FD) || !inDeviceCode(Call))
+        isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(FD))
       return;
+    if (auto *Op = dyn_cast<CXXOperatorCallExpr>(Call); Op && Op->getOperator() != OO_Call)
+      return; // an operator other than () cannot be sent to a twin (Verify refuses annotations)
     const FunctionDecl *Canonical = patternOf(FD), *Definition = nullptr;
     if (!Canonical->isDefined(Definition) || !writtenOffset(SM, Target, Definition->getLocation()))
       return;
-    auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    if (!Ref)
-      return; // a call through a pointer: it reaches the original (docs/annotations.md)
-    std::optional<unsigned> Name = writtenOffset(SM, Target, Ref->getLocation());
     std::optional<unsigned> RParen = writtenOffset(SM, Target, Call->getRParenLoc());
-    std::optional<Token> Open =
-        Lexer::findNextToken(SM.getFileLoc(Ref->getEndLoc()), SM, Ctx.getLangOpts());
-    std::optional<unsigned> LParen = Open && Open->is(tok::l_paren)
-                                         ? writtenOffset(SM, Target, Open->getLocation())
-                                         : std::nullopt;
-    if (!Name || !RParen || !LParen || !SeenHelperCalls.insert(*Name).second)
+    if (!RParen || !inDeviceCode(Call))
       return;
     HelperCall C;
-    C.LParen = *LParen;
-    C.Helper = helperIndex(Canonical);
-    C.CalleeName = {*Name, *Name + static_cast<unsigned>(FD->getName().size())};
     C.RParen = *RParen;
-    C.HasArgs = Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0));
-    C.InMacro = Ref->getLocation().isMacroID() || Call->getRParenLoc().isMacroID();
+    C.InMacro = Call->getRParenLoc().isMacroID();
+    if (!describeCallee(Call, C))
+      return; // a call through a pointer: it reaches the original (docs/annotations.md)
+    C.Helper = helperIndex(Canonical);
+    if (!SeenHelperCalls.insert({C.RParen, C.Helper}).second)
+      return;
+    C.HasArgs = Call->getNumArgs() > (C.CallOperator ? 1u : 0u) &&
+                !isa<CXXDefaultArgExpr>(Call->getArg(C.CallOperator ? 1 : 0));
+    C.Member = isa<CXXMethodDecl>(FD) ? FD->getNameAsString() : "";
+    C.InLambdaByCopy = inLambdaWithoutReferenceCapture(Call);
     Model.HelperCalls.push_back(C);
     // A kernel calling a __device__ function of the file is known even without annotations or
     // launches of its own: a group declared on its call path makes it a traced kernel.
@@ -709,6 +720,109 @@ private:
       Parents = Ctx.getParents(Node);
     }
     return nullptr;
+  }
+
+  /// True when a lambda between S and its function does not capture by reference by default.
+  bool inLambdaWithoutReferenceCapture(const Stmt *S) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty()) {
+      if (auto *Lambda = Parents[0].get<LambdaExpr>();
+          Lambda && Lambda->getCaptureDefault() != LCD_ByRef)
+        return true;
+      if (auto *FD = Parents[0].get<FunctionDecl>()) {
+        if (!isLambdaCallOperator(FD))
+          return false;
+        if (cast<CXXMethodDecl>(FD)->getParent()->getLambdaCaptureDefault() != LCD_ByRef)
+          return true;
+      }
+      Parents = Ctx.getParents(Parents[0]);
+    }
+    return false;
+  }
+
+  /// In a template's pattern, a call whose callee depends on a template parameter through the
+  /// object it is called on (`mainloop.load(x)`, `op(x)`, `Op::f(x)`): its instantiations may
+  /// reach functions with and without twins (HelperCall::Dispatch).
+  void recordDependentCall(const CallExpr *Call) {
+    const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    if (!Callee->isTypeDependent() || isa<UnresolvedLookupExpr, UnresolvedMemberExpr>(Callee))
+      return;
+    if (std::optional<unsigned> RParen = writtenOffset(SM, Target, Call->getRParenLoc()))
+      DependentCalls.insert(*RParen);
+  }
+
+  /// A span written in the model's file from token B through token E.
+  std::optional<Span> writtenSpan(SourceLocation B, SourceLocation E) const {
+    if (B.isMacroID() || E.isMacroID())
+      return std::nullopt;
+    std::optional<unsigned> Begin = writtenOffset(SM, Target, B);
+    std::optional<unsigned> End = writtenOffset(SM, Target, E);
+    if (!Begin || !End)
+      return std::nullopt;
+    return Span{*Begin, endOfToken(E)};
+  }
+
+  /// The '(' after the token at Loc, where it is written.
+  std::optional<unsigned> parenAfter(SourceLocation Loc) const {
+    std::optional<Token> Open = Lexer::findNextToken(SM.getFileLoc(Loc), SM, Ctx.getLangOpts());
+    if (!Open || !Open->is(tok::l_paren))
+      return std::nullopt;
+    return writtenOffset(SM, Target, Open->getLocation());
+  }
+
+  /// How the call names its callee: the spans its routing edits.
+  bool describeCallee(const CallExpr *Call, HelperCall &C) {
+    const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    SourceLocation NameBegin, NameEnd, Last;
+    if (auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      const Expr *Object = Op->getArg(0);
+      std::optional<Span> O = writtenSpan(Object->getBeginLoc(), Object->getEndLoc());
+      if (!O)
+        return false;
+      C.CallOperator = true;
+      C.Object = C.CalleeName = *O;
+      Last = Object->getEndLoc();
+    } else if (auto *Member = dyn_cast<MemberExpr>(Callee)) {
+      NameBegin = Member->getMemberNameInfo().getBeginLoc();
+      NameEnd = Member->getMemberNameInfo().getEndLoc();
+      Last = Member->getEndLoc();
+      C.ExplicitTemplateArgs = Member->hasExplicitTemplateArgs();
+      C.ImplicitThis = Member->isImplicitAccess();
+      if (!C.ImplicitThis) {
+        const Expr *Base = Member->getBase();
+        std::optional<Span> O = writtenSpan(Base->getBeginLoc(), Base->getEndLoc());
+        if (!O)
+          return false;
+        C.Object = *O;
+        C.Arrow = Member->isArrow();
+      }
+    } else if (auto *Ref = dyn_cast<DeclRefExpr>(Callee)) {
+      NameBegin = Ref->getNameInfo().getBeginLoc();
+      NameEnd = Ref->getNameInfo().getEndLoc();
+      Last = Ref->getEndLoc();
+      C.ExplicitTemplateArgs = Ref->hasExplicitTemplateArgs();
+      if (NestedNameSpecifierLoc Q = Ref->getQualifierLoc()) {
+        // `Op::f(x)`: the dispatcher names the class `Op` as a template argument.
+        std::optional<Span> QS = writtenSpan(Q.getBeginLoc(), Q.getEndLoc());
+        if (!QS)
+          return false;
+        C.Qualifier = *QS;
+      }
+    } else {
+      return false;
+    }
+    if (NameBegin.isValid()) {
+      std::optional<Span> Name = writtenSpan(NameBegin, NameEnd);
+      if (!Name)
+        return false;
+      C.CalleeName = *Name;
+      C.InMacro |= NameBegin.isMacroID();
+    }
+    std::optional<unsigned> LParen = parenAfter(Last);
+    if (!LParen)
+      return false;
+    C.LParen = *LParen;
+    return true;
   }
 
   KernelDecl describeFunction(const FunctionDecl *Canonical) {
@@ -737,6 +851,10 @@ private:
       return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
     });
     K.NumParams = Canonical->getNumParams();
+    K.IsMember = isa<CXXMethodDecl>(Canonical);
+    // Clang makes constexpr functions __host__ __device__ implicitly: those keep their spelling.
+    const auto *Host = Canonical->getAttr<CUDAHostAttr>();
+    K.HostDevice = Host && !Host->isImplicit() && Canonical->hasAttr<CUDADeviceAttr>();
     const FunctionDecl *Definition = nullptr;
     K.DefinitionVisible = Canonical->isDefined(Definition);
     for (const FunctionDecl *R : Decls) {
@@ -754,6 +872,9 @@ private:
       if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
         Outer = T;
       SourceLocation Begin = Outer->getBeginLoc(), End = Outer->getEndLoc();
+      // Out of class, the enclosing classes' template headers come first.
+      if (R->getNumTemplateParameterLists())
+        Begin = R->getTemplateParameterList(0)->getTemplateLoc();
       // A name, a parenthesis or the end a macro writes leaves no text to copy or edit.
       Site.InMacro = R->getLocation().isMacroID() || End.isMacroID() ||
                      TL.getLParenLoc().isMacroID() || TL.getRParenLoc().isMacroID();
@@ -774,9 +895,82 @@ private:
         if (std::optional<unsigned> RAngle =
                 writtenOffset(SM, Target, T->getTemplateParameters()->getRAngleLoc()))
           Site.TemplateParamsEnd = *RAngle;
+      if (unsigned Outer = R->getNumTemplateParameterLists())
+        if (std::optional<unsigned> RAngle =
+                writtenOffset(SM, Target, R->getTemplateParameterList(Outer - 1)->getRAngleLoc()))
+          Site.OuterTemplateParamsEnd = *RAngle + 1;
+      if (std::optional<Span> Name =
+              writtenSpan(R->getNameInfo().getBeginLoc(), R->getNameInfo().getEndLoc()))
+        Site.NameEnd = Name->End;
+      if (K.HostDevice && !describeHostSpelling(R, Site) && !K.HostSpellingUnknownAt)
+        K.HostSpellingUnknownAt = Site.Name;
       K.Decls.push_back(Site);
     }
     return K;
+  }
+
+  /// Where a declaration of a __host__ __device__ function says __host__, and the spelling of
+  /// its twin, which is __device__ only: `__host__` goes, a macro (CUTLASS_HOST_DEVICE) becomes
+  /// its expansion without `__host__`. False when no such spelling is found.
+  bool describeHostSpelling(const FunctionDecl *R, KernelDeclSite &Site) {
+    const auto *Host = R->getAttr<CUDAHostAttr>();
+    if (!Host || Host->isImplicit() || !Host->getLocation().isMacroID())
+      return false;
+    SourceLocation Token = SM.getExpansionLoc(Host->getLocation());
+    std::optional<unsigned> At = writtenOffset(SM, Target, Token);
+    if (!At)
+      return false;
+    unsigned End = endOfToken(Token);
+    std::string Name = SM.getBufferData(SM.getFileID(Token)).substr(*At, End - *At).str();
+    std::optional<std::string> DeviceOnly = withoutHost(Name, 0);
+    if (!DeviceOnly)
+      return false;
+    Site.HostSpelling = {*At, End};
+    Site.DeviceOnlySpelling = *DeviceOnly;
+    return true;
+  }
+
+  /// Name's expansion with every `__host__` left out; a macro that never names `__host__` is kept
+  /// as written (its meaning may differ between this parse and the compiler's headers).
+  std::optional<std::string> withoutHost(const std::string &Name, unsigned Depth) const {
+    if (Name == "__host__")
+      return "";
+    const IdentifierInfo *Id = PP.getIdentifierInfo(Name);
+    const MacroInfo *Macro = Id ? PP.getMacroInfo(Id) : nullptr;
+    if (!Macro || Depth > 8)
+      return std::nullopt;
+    if (Macro->isFunctionLike())
+      return std::nullopt;
+    std::string Out;
+    bool Changed = false;
+    for (const Token &T : Macro->tokens()) {
+      std::string Spelled = PP.getSpelling(T);
+      std::optional<std::string> Inner;
+      if (T.is(tok::identifier) || T.getIdentifierInfo())
+        Inner = withoutHost(Spelled, Depth + 1);
+      Changed |= Inner.has_value();
+      std::string Piece = Inner ? *Inner : Spelled;
+      if (!Piece.empty())
+        Out += (Out.empty() ? "" : " ") + Piece;
+    }
+    if (!Changed)
+      return std::nullopt;
+    return Out;
+  }
+
+  /// A member whose calls are not written as calls of a name or of `operator()`, so they
+  /// cannot be sent to a twin: what it is, for the error; empty when it can have one.
+  static std::string unroutable(const FunctionDecl *FD) {
+    if (isa<CXXConstructorDecl>(FD))
+      return "a constructor";
+    if (isa<CXXDestructorDecl>(FD))
+      return "a destructor";
+    if (isa<CXXConversionDecl>(FD))
+      return "a conversion function";
+    OverloadedOperatorKind Op = FD->getOverloadedOperator();
+    if (Op != OO_None && Op != OO_Call)
+      return "'" + FD->getNameAsString() + "'";
+    return "";
   }
 
   /// Walks up from an annotation to its block and its function.
@@ -825,7 +1019,8 @@ private:
           if (Use.Side == FunctionSide::Device) {
             Use.HostDevice = FD->hasAttr<CUDAHostAttr>();
             Use.InMember = isa<CXXMethodDecl>(FD);
-            if (!Use.InMember)
+            Use.Unroutable = unroutable(FD);
+            if (Use.Unroutable.empty())
               Use.Helper = helperIndex(patternOf(FD));
           }
         }
@@ -989,18 +1184,19 @@ private:
 
 class ModelConsumer : public ASTConsumer {
 public:
-  ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions)
-      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions) {}
+  ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
+                const Preprocessor &PP)
+      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     Reached = true;
     const SourceManager &SM = Ctx.getSourceManager();
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
-    ModelBuilder(Ctx, Outcome.Model, Main).TraverseDecl(Ctx.getTranslationUnitDecl());
+    ModelBuilder(Ctx, PP, Outcome.Model, Main).build(Ctx.getTranslationUnitDecl());
     Outcome.Model.Includes = includesOf(Main);
     for (auto &[File, H] : selectHeaders(Ctx, Inclusions)) {
       H.Path = File->tryGetRealPathName().str();
       if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses)
-        ModelBuilder(Ctx, H.Model, File).TraverseDecl(Ctx.getTranslationUnitDecl());
+        ModelBuilder(Ctx, PP, H.Model, File).build(Ctx.getTranslationUnitDecl());
       H.Model.Includes = includesOf(File);
       Outcome.Headers.push_back(std::move(H));
     }
@@ -1012,6 +1208,7 @@ private:
   ParseOutcome &Outcome;
   bool &Reached;
   const std::vector<Inclusion> &Inclusions;
+  const Preprocessor &PP;
 
   /// A header included several times (no guard) lists its directives once.
   std::vector<IncludeSite> includesOf(const FileEntry *File) const {
@@ -1035,7 +1232,7 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
-    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions);
+    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor());
   }
 
 private:

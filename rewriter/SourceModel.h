@@ -27,13 +27,16 @@ struct AnnotationUse {
   bool BlockIsSwitchBody = false;
   std::vector<unsigned> LaterCaseLabels; // case labels after it in the same switch body
   std::vector<Problem> Problems;         // semantic rule violations (side effects)
-  int Helper = -1;          // index into SourceModel::Helpers when Side == Device
-  bool InLambda = false;    // written in a lambda inside the function named above
-  bool LambdaByRef = false; // ... whose default capture is by reference
-  bool HostDevice = false;  // Side == Device: the function is also __host__
-  bool InMember = false;    // Side == Device: the function is a class member
-  std::optional<int64_t> LeadValue;      // TRACE_GROUP: the lead, when a constant expression
-  unsigned SliceThreads = 0;             // TRACE_GROUPS: size and first, evaluated
+  int Helper = -1;                       // index into SourceModel::Helpers when Side == Device
+  bool InLambda = false;                 // written in a lambda inside the function named above
+  bool LambdaByRef = false;              // ... whose default capture is by reference
+  bool HostDevice = false;               // Side == Device: the function is also __host__
+  bool InMember = false;                 // Side == Device: the function is a class member
+  /// Side == Device: a member no call can send to a twin (a constructor, a destructor, a
+  /// conversion, an operator other than `operator()`), as the error names it; empty otherwise.
+  std::string Unroutable;
+  std::optional<int64_t> LeadValue; // TRACE_GROUP: the lead, when a constant expression
+  unsigned SliceThreads = 0;        // TRACE_GROUPS: size and first, evaluated
   unsigned FirstThread = 0;
 };
 
@@ -44,9 +47,17 @@ struct KernelDeclSite {
   unsigned ParamEnd = 0; // ')' closing the parameter list
   bool HasParams = false;
   bool IsDefinition = false;
-  bool InMacro = false; // written by a macro expansion: cannot be copied
+  bool InMacro = false;           // written by a macro expansion: cannot be copied
   unsigned TemplateParamsEnd = 0; // a template's '>' closing its parameter list; 0 if none
   unsigned ParamBegin = 0;        // '(' opening the parameter list
+  unsigned NameEnd = 0;           // just past the name (`operator()` is three tokens)
+  /// Just past the last template header of the enclosing classes, written before an out-of-class
+  /// member definition (`template <class T> void C<T>::f()`); 0 if none.
+  unsigned OuterTemplateParamsEnd = 0;
+  /// A __host__ __device__ function: the token that makes it __host__ (`__host__`, or a macro
+  /// such as CUTLASS_HOST_DEVICE), and what the device-only twin writes instead.
+  Span HostSpelling;
+  std::string DeviceOnlySpelling;
 };
 
 /// A jump written in a function body of the main file: a `goto` to its label, or a `switch` to
@@ -75,6 +86,11 @@ struct KernelDecl {
   bool HasParameterPack = false;
   bool DefinitionVisible = false; // defined somewhere in the translation unit
   bool Instantiated = false;      // a template with at least one instantiation in this parse
+  bool IsMember = false;          // a member function (its twin is a member too)
+  bool HostDevice = false;        // __host__ __device__: its twin is __device__ only
+  /// HostDevice, and a declaration's host spelling could not be made device-only (a macro with
+  /// parameters, `__attribute__((host))`): where, for the error.
+  unsigned HostSpellingUnknownAt = 0;
 };
 
 /// A `<<<>>>` launch, or a call of the CUDA launch API, written in the main file.
@@ -106,14 +122,30 @@ struct LaunchSite {
   } Body;
 };
 
-/// A call, written in device code of the main file, of a __device__ function defined there.
+/// A call, written in device code of the main file, of a __device__ function or member defined
+/// there: `h(x)`, `ns::h<4>(x)`, `obj.f(x)`, `p->f(x)`, `f(x)` in a member, `C::f(x)`, `op(x)`.
 struct HelperCall {
   int Helper = -1;     // index into SourceModel::Helpers
-  Span CalleeName;     // the function's name token as written (`h` of `ns::h<4>(x)`)
+  Span CalleeName;     // the function's name as written (`h` of `ns::h<4>(x)`, `operator()`);
+                       // for `op(x)`, the object `op`
   unsigned LParen = 0; // '(' opening the argument list
-  unsigned RParen = 0; // ')' closing the argument list
+  unsigned RParen = 0; // ')' closing the argument list: identifies the call in every instantiation
   bool HasArgs = false;
   bool InMacro = false;
+  bool CallOperator = false; // `op(x)`: the object's operator()
+  Span Object;               // `obj` of `obj.f(x)`, `p` of `p->f(x)`, `op` of `op(x)`; empty for
+                             // `f(x)` and `C::f(x)`
+  Span Qualifier;            // `Op::` of `Op::f(x)`; empty if none
+  bool Arrow = false;        // `p->f(x)`
+  bool ImplicitThis = false; // `f(x)` naming a non-static member inside a member
+  bool ExplicitTemplateArgs = false;
+  bool InLambdaByCopy = false; // in a lambda whose default capture is not `[&]`: the group is
+                               // out of its reach
+  /// In a template, the callee depends on a template parameter (`mainloop.load(x)`, `op(x)` with
+  /// a dependent type): instantiations may call functions that have no twin, so the traced build
+  /// routes the call through a dispatcher (docs/design.md, "Calls routed to twins").
+  bool Dispatch = false;
+  std::string Member; // the member's name as a dispatcher spells it (`load`, `operator()`)
 };
 
 /// A kernel named other than as a launch's callee (a pointer taken, a template argument), or an

@@ -31,6 +31,7 @@ HelperGraph helperGraph(const SourceModel &Model,
   G.CallsIn.resize(N);
   G.Sites.resize(N);
   G.Key.resize(N);
+  G.TwinName.resize(N);
   G.GroupUses.resize(N);
   G.ReachesGroups.assign(N, false);
   G.RecordsIntoCaller.assign(N, false);
@@ -116,8 +117,8 @@ std::map<int, std::vector<const AnnotationUse *>> tracedKernels(const SourceMode
       UsesByKernel[U.Kernel].push_back(&U);
   for (size_t K = 0; K < Model.Kernels.size(); ++K)
     if (Model.Kernels[K].Body.End > Model.Kernels[K].Body.Begin &&
-        Helpers.reachGroups(Helpers.tracedCallsIn(Helpers.kernelCalls(K))))
-      UsesByKernel[K]; // a kernel without annotations of its own: rows from its callees
+        !Helpers.tracedCallsIn(Helpers.kernelCalls(K)).empty())
+      UsesByKernel[K]; // a kernel without annotations of its own: its callees record
   return UsesByKernel;
 }
 

@@ -25,6 +25,7 @@ const AnnotationUse *innermostGroup(const std::vector<const AnnotationUse *> &Gr
 struct HelperGraph {
   std::vector<bool> Traced;                             // by helper index
   std::vector<std::string> Key;                         // `G::sites::<Key>`, by helper index
+  std::vector<std::string> TwinName;                    // by helper index
   std::vector<std::vector<const HelperCall *>> CallsIn; // calls written in each helper's body
   std::map<int, std::vector<const HelperCall *>> CallsInKernel;
   std::vector<KernelMapModel> Sites; // each traced helper's own sites, ids from 0
@@ -97,8 +98,9 @@ HelperGraph helperGraph(const SourceModel &Model,
 /// the group, and recursion keeps it in memory).
 void checkRecursion(const SourceModel &Model, const HelperGraph &G, TracedPlan &Plan);
 
-/// The kernels that get a twin: those holding annotations, and those whose call path declares a
-/// group (the group defines rows of every kernel that reaches it), with their own annotations.
+/// The kernels that get a twin: those holding annotations, and those whose calls reach an
+/// annotated function, in any instantiation (markers only: into its block group; groups declared
+/// on the call path: rows of every kernel that reaches them), with their own annotations.
 std::map<int, std::vector<const AnnotationUse *>> tracedKernels(const SourceModel &Model,
                                                                 const HelperGraph &Helpers);
 

@@ -5,6 +5,7 @@
 #include "TracedCallGraph.h"
 #include "TracedJumps.h"
 #include "TracedLaunches.h"
+#include "TracedRoutes.h"
 #include "TracedTwins.h"
 
 #include "LineIndex.h"
@@ -218,10 +219,34 @@ public:
 
 private:
   /// `h(x)` -> `h_cutrace_traced(group, x)`: the twin takes the group first, so default
-  /// arguments of the helper stay last.
+  /// arguments of the helper stay last. A call site that instantiations send to several
+  /// functions is edited once.
   void callTwin(const HelperCall &C, const HelperGraph &Helpers, const std::string &GroupVar) {
-    edit(C.CalleeName, twinName(Buffer.substr(C.CalleeName.Begin, C.CalleeName.size())));
-    edit({C.LParen + 1, C.LParen + 1}, GroupVar + (C.HasArgs ? ", " : ""));
+    if (!Routed.insert(C.RParen).second)
+      return;
+    const std::string &Twin = Helpers.TwinName[C.Helper];
+    if (C.Dispatch && C.ExplicitTemplateArgs) {
+      Plan.Problems.push_back(
+          {C.CalleeName.Begin,
+           "this call names template arguments and its callee depends on a template parameter, "
+           "so the traced build cannot route it to the twin of '" +
+               Buffer.substr(C.CalleeName.Begin, C.CalleeName.size()).str() +
+               "'; let the arguments deduce them, or call through a member that does"});
+      return;
+    }
+    if (C.InLambdaByCopy) {
+      Plan.Problems.push_back(
+          {C.CalleeName.Begin,
+           "this call reaches annotations (through '" +
+               Buffer.substr(C.CalleeName.Begin, C.CalleeName.size()).str() +
+               "'), but it is in a lambda that does not capture by reference, so the traced "
+               "build cannot pass it the group; give the lambda a [&] default capture"});
+      return;
+    }
+    if (C.Dispatch)
+      Plan.Routes.try_emplace(routeName(C), routeDefinition(C, Twin));
+    for (Edit &E : routeEdits(Buffer, C, Twin, GroupVar))
+      edit(E.Range, std::move(E.Text));
   }
 
   /// The helper's sites in this kernel's map, after the kernel's own, and where they start.
@@ -263,14 +288,25 @@ private:
   }
 
   /// The twin's name, a template parameter for the group's type, and the group as its first
-  /// parameter, in the copy of every declaration of the helper written here.
+  /// parameter, in the copy of every declaration of the helper written here; a
+  /// __host__ __device__ function's twin is __device__ only (only traced device code calls it).
   void addGroupParameter(const KernelDecl &Helper) {
     for (const KernelDeclSite &D : Helper.Decls) {
       if (D.InMacro || !D.ParamBegin)
         continue;
-      edit({D.Name, D.Name + static_cast<unsigned>(Helper.Name.size())}, twinName(Helper.Name));
+      unsigned NameEnd = D.NameEnd ? D.NameEnd : D.Name + static_cast<unsigned>(Helper.Name.size());
+      edit({D.Name, NameEnd}, twinName(Helper.Name));
+      if (D.HostSpelling.End > D.HostSpelling.Begin) {
+        Span Host = D.HostSpelling;
+        while (D.DeviceOnlySpelling.empty() && Host.End < Buffer.size() && Buffer[Host.End] == ' ')
+          ++Host.End; // `__host__ __device__` -> `__device__`
+        edit(Host, D.DeviceOnlySpelling);
+      }
       if (D.TemplateParamsEnd)
         edit({D.TemplateParamsEnd, D.TemplateParamsEnd}, ", class __CutraceGroup");
+      else if (D.OuterTemplateParamsEnd) // `template <class T> void C<T>::f()` defined out of class
+        edit({D.OuterTemplateParamsEnd, D.OuterTemplateParamsEnd},
+             " template <class __CutraceGroup>");
       else
         edit({D.Range.Begin, D.Range.Begin}, "template <class __CutraceGroup> ");
       std::string Param = "__CutraceGroup &__cutrace_group";
@@ -288,8 +324,9 @@ private:
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
   std::string groupType;
-  bool OnCallPath = false; // the kernel's callees declare groups: its groups form a Roster
-  std::string SiteIdPrefix;              // a helper's twin: its sites are `G::sites::<key> + k`
+  bool OnCallPath = false;   // the kernel's callees declare groups: its groups form a Roster
+  std::string SiteIdPrefix;  // a helper's twin: its sites are `G::sites::<key> + k`
+  std::set<unsigned> Routed; // ')' of the calls sent to twins
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
   std::map<std::string, size_t> IndexOfName;
   /// What every declaration of one group name agreed on.
@@ -566,8 +603,9 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   SourceModel Merged;
   std::map<std::string, int> KernelByName, HelperByKey;
   // What Merged already holds, by offset.
-  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets, CallOffsets;
+  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets;
   std::set<std::pair<unsigned, unsigned>> JumpEnds;
+  std::set<std::pair<unsigned, int>> CallsSeen; // (')' of the call, helper)
   for (const SourceModel *PassModel : Models) {
     const SourceModel &Pass = *PassModel;
     std::vector<int> Remap;
@@ -598,10 +636,9 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       HelperRemap.push_back(It->second);
     }
     for (HelperCall C : Pass.HelperCalls) {
-      if (!CallOffsets.insert(C.CalleeName.Begin).second)
-        continue;
       C.Helper = HelperRemap[C.Helper];
-      Merged.HelperCalls.push_back(C);
+      if (CallsSeen.insert({C.RParen, C.Helper}).second)
+        Merged.HelperCalls.push_back(C);
     }
     for (AnnotationUse U : Pass.Uses) {
       if (!UseOffsets.insert(U.MacroOffset).second)
@@ -639,6 +676,9 @@ void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineInde
   std::string Includes = "#include <cutrace/traced.h>\n#include \"" + Options.MapInclude + "\"";
   std::string Banner = std::string(TracedBanner) + " from " + escapeForComment(Options.SourceName) +
                        "; edit the source, not this file.\n";
+  // Dispatchers need nothing but nvcc's own macros: they go first, before any code can call them.
+  for (const auto &[Name, Definition] : Plan.Routes)
+    Banner += Definition;
   std::string File = lineFile(Options);
   // After a UTF-8 byte-order mark, which must stay the first bytes of the file.
   unsigned Top = Buffer.starts_with("\xEF\xBB\xBF") ? 3 : 0;
@@ -726,9 +766,11 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
     LexicalAt.try_emplace(A.MacroOffset, &A);
   std::map<int, std::vector<const AnnotationUse *>> UsesByHelper = usesByHelper(Model);
   HelperGraph Helpers = helperGraph(Model, UsesByHelper);
-  for (size_t H = 0; H < Model.Helpers.size(); ++H)
+  for (size_t H = 0; H < Model.Helpers.size(); ++H) {
     Helpers.Key[H] = identifierFrom(Model.Helpers[H].QualifiedName) + "_" +
                      std::to_string(Lines.line(Model.Helpers[H].Body.Begin));
+    Helpers.TwinName[H] = twinName(Model.Helpers[H].Name);
+  }
   checkRecursion(Model, Helpers, Plan);
   std::map<int, std::vector<const AnnotationUse *>> UsesByKernel = tracedKernels(Model, Helpers);
 

@@ -43,8 +43,11 @@ std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To);
 /// The twins a file's annotated kernels get, by qualified name.
 std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model);
 
-/// The name of an annotated kernel's traced twin (docs/design.md, "Traced contract").
-inline std::string twinName(llvm::StringRef Kernel) { return Kernel.str() + "_cutrace_traced"; }
+/// The name of a traced function's twin (docs/design.md, "Traced contract"); `operator()`'s is
+/// `cutrace_traced_call`.
+inline std::string twinName(llvm::StringRef Function) {
+  return Function == "operator()" ? "cutrace_traced_call" : Function.str() + "_cutrace_traced";
+}
 
 struct TracedPlan {
   std::vector<Edit> Edits;
@@ -53,6 +56,9 @@ struct TracedPlan {
   /// Per kernel: its body span, and the launch sites edited; for reports.
   std::vector<std::pair<std::string, Span>> KernelSpans;
   std::vector<unsigned> EditedLaunches; // offsets of the launch sites rewritten
+  /// Dispatchers of the calls routed through one (rewriter/TracedRoutes.h), by name: written
+  /// once at the top of the file.
+  std::map<std::string, std::string> Routes;
 };
 
 /// Both passes' models merged: kernels by qualified name, annotations and launches by offset.

@@ -133,6 +133,14 @@ void checkTwinnable(const KernelDecl &F, bool Helper, unsigned At, TracedPlan &P
                twinName(F.Name) + "'; write the declaration in the file, not through a macro"});
       return;
     }
+  if (F.HostSpellingUnknownAt) {
+    Plan.Problems.push_back(
+        {F.HostSpellingUnknownAt,
+         What + " is __host__ __device__ by a spelling the traced build cannot rewrite (a macro "
+                "with parameters, or __attribute__((host))); its twin must be __device__ only: "
+                "write __host__ __device__, or a macro without parameters that expands to them"});
+    return;
+  }
   if (F.IsExplicitSpecialization)
     Plan.Problems.push_back(
         {At, What +
@@ -178,9 +186,9 @@ void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const Sourc
                   ? "' is not called from a kernel of this file, so its annotations record "
                     "nothing (the groups a __device__ function declares are rows of the kernels "
                     "that call it, in the same file)"
-                  : "' is not called from an annotated kernel of this file, so its annotations "
-                    "record nothing (a __device__ function records into its caller's group: call "
-                    "it from a kernel that has annotations, in the same file)"),
+                  : "' is not called from a kernel of this file, so its annotations record "
+                    "nothing (a __device__ function records into the group of the kernel that "
+                    "calls it: call it from a kernel in the same file)"),
          Severity::Warning});
   }
   for (int H : Reached)

@@ -15,12 +15,10 @@ std::optional<std::string> placementError(const AnnotationUse &Use) {
       return std::string(ByReference);
     return std::nullopt;
   case FunctionSide::Device:
-    if (Use.HostDevice)
-      return "annotations in __host__ __device__ functions are not supported (found in '" +
-             Use.FunctionName + "'); make it a __device__ function";
-    if (Use.InMember)
-      return "annotations in member functions are not supported (found in '" + Use.FunctionName +
-             "'); call a free __device__ function from it";
+    if (!Use.Unroutable.empty())
+      return "annotations in " + Use.Unroutable +
+             " are not supported: its calls cannot be sent to a traced twin (only named "
+             "functions and operator() can); call a member function holding them from it";
     if (Use.InLambda && !Use.LambdaByRef)
       return std::string(ByReference);
     return std::nullopt;

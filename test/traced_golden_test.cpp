@@ -295,21 +295,200 @@ TEST(TracedRules, HelperMarkersRecordIntoTheCallersGroupAtSitesItsTypeNames) {
                         "__CutraceGroup::sites::scale_21, (t));"),
             std::string::npos)
       << R.Text;
-  // The unannotated kernel keeps calling the originals.
+  // The unannotated kernel's original keeps calling the originals; its twin calls the twins,
+  // recording into its block group.
   EXPECT_NE(R.Text.find("out[threadIdx.x] = scale(warp_sum(in[threadIdx.x]), 3);"),
             std::string::npos);
+  EXPECT_NE(R.Text.find("out[threadIdx.x] = scale_cutrace_traced(__cutrace_block, "
+                        "warp_sum_cutrace_traced(__cutrace_block, in[threadIdx.x]), 3);"),
+            std::string::npos)
+      << R.Text;
   std::string Header = readFile(inputsDir() / "device_helpers.trace_map.h");
   EXPECT_NE(Header.find("struct rows_sites {"), std::string::npos) << Header;
 }
 
-TEST(TracedRules, HelperNoAnnotatedKernelCallsWarnsAndGetsNoTwin) {
+TEST(TracedRules, HelperNoKernelReachesWarnsAndGetsNoTwin) {
   Rewritten R = rewrite("helper_uncalled");
-  EXPECT_NE(R.Diagnostics.find("helper_uncalled.cu:6:3: warning: 'halve' is not called from an "
-                               "annotated kernel of this file, so its annotations record nothing"),
+  EXPECT_NE(R.Diagnostics.find("helper_uncalled.cu:7:3: warning: 'halve' is not called from a "
+                               "kernel of this file, so its annotations record nothing"),
             std::string::npos)
       << R.Diagnostics;
   EXPECT_EQ(R.Text.find("halve_cutrace_traced"), std::string::npos) << R.Text;
-  EXPECT_NE(R.Text.find("x[threadIdx.x] = halve(x[threadIdx.x]);"), std::string::npos);
+  EXPECT_NE(R.Text.find("return halve(v);"), std::string::npos);
+}
+
+TEST(TracedRules, KernelWithoutAnnotationsReachingAnnotatedHelperGetsATwin) {
+  Rewritten R = rewrite("helper_uncalled");
+  const nlohmann::json &K = kernel(R, "plain_kernel");
+  ASSERT_EQ(K["sites"].size(), 1u);
+  EXPECT_EQ(K["sites"][0]["helper"], "third");
+  EXPECT_EQ(K["groups"][0]["name"], "block");
+  EXPECT_NE(R.Text.find("x[threadIdx.x] = third_cutrace_traced(__cutrace_block, x[threadIdx.x]);"),
+            std::string::npos)
+      << R.Text;
+}
+
+TEST(TracedRules, MemberTwinsAreMembersCalledThroughTheSameObject) {
+  Rewritten R = rewrite("member_functions");
+  for (const char *Call : {
+           "acc.add_cutrace_traced(__cutrace_warp_0, in[threadIdx.x]);", // object
+           "p->add_all_cutrace_traced<4>(__cutrace_warp_0, in);",        // pointer, member template
+           "float m = p->mean_cutrace_traced(__cutrace_warp_0);",        // no arguments
+           "half.cutrace_traced_call(__cutrace_warp_0, m)",              // operator()
+           "half.cutrace_traced_call(__cutrace_warp_0, 1.0f)", // operator() called by name
+           "Accumulator::round_up_cutrace_traced(__cutrace_warp_0, threadIdx.x)", // static
+           "acc.reset_cutrace_traced(__cutrace_warp_0);",
+           "acc.scale_by_cutrace_traced(__cutrace_warp_0, 2.0f);", // defined out of class
+           "this->add_cutrace_traced(__cutrace_group, p[i]);",     // this-> in a member twin
+           "    add_cutrace_traced(__cutrace_group, -total);",     // implicit this
+       })
+    EXPECT_NE(R.Text.find(Call), std::string::npos) << Call << "\n" << R.Text;
+  // Qualifiers of the original stay on the twin: const, static, ref-qualifier and noexcept.
+  for (const char *Declaration : {
+           "template <class __CutraceGroup> __device__ float "
+           "mean_cutrace_traced(__CutraceGroup &__cutrace_group) const {",
+           "template <class __CutraceGroup> static __device__ int "
+           "round_up_cutrace_traced(__CutraceGroup &__cutrace_group, int n) {",
+           "template <class __CutraceGroup> __device__ void "
+           "reset_cutrace_traced(__CutraceGroup &__cutrace_group) & noexcept {",
+           "template <int N, class __CutraceGroup> __device__ void "
+           "add_all_cutrace_traced(__CutraceGroup &__cutrace_group, const float *p) {",
+       })
+    EXPECT_NE(R.Text.find(Declaration), std::string::npos) << Declaration << "\n" << R.Text;
+  // A lambda capturing by reference in a member records into the group the member received.
+  EXPECT_NE(R.Text.find("__cutrace_group.instant(__CutraceGroup::sites::Accumulator__reset_31 + 1, "
+                        "(steps));"),
+            std::string::npos);
+  const nlohmann::json &K = kernel(R, "members");
+  std::set<std::string> Helpers;
+  for (const nlohmann::json &S : K["sites"])
+    Helpers.insert(S.value("helper", ""));
+  EXPECT_EQ(Helpers, (std::set<std::string>{"Accumulator::add", "Accumulator::mean",
+                                            "Accumulator::round_up", "Accumulator::add_all",
+                                            "Accumulator::reset", "Accumulator::scale_by",
+                                            "Scaler::operator()", "Scaler::apply"}));
+}
+
+TEST(TracedRules, OutOfClassMemberTwinDeclaredInClassDefinedAfterTheOriginal) {
+  Rewritten R = rewrite("member_functions");
+  size_t InClass = R.Text.find("  __device__ T apply(T v) const;\n");
+  size_t TwinDeclared = R.Text.find("template <class __CutraceGroup> __device__ T "
+                                    "apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) "
+                                    "const;\n");
+  size_t Defined = R.Text.find("template <class T> __device__ T Scaler<T>::apply(T v) const {");
+  size_t TwinDefined =
+      R.Text.find("template <class T> template <class __CutraceGroup> __device__ T "
+                  "Scaler<T>::apply_cutrace_traced(__CutraceGroup &__cutrace_group, T v) const {");
+  ASSERT_NE(TwinDeclared, std::string::npos) << R.Text;
+  ASSERT_NE(TwinDefined, std::string::npos) << R.Text;
+  EXPECT_LT(InClass, TwinDeclared);
+  EXPECT_LT(TwinDeclared, Defined);
+  EXPECT_LT(Defined, TwinDefined);
+  // A member of a plain class defined out of class: its twin is a template of its own.
+  EXPECT_NE(R.Text.find("template <class __CutraceGroup> __device__ void "
+                        "Accumulator::scale_by_cutrace_traced(__CutraceGroup &__cutrace_group, "
+                        "float f) {"),
+            std::string::npos);
+  // A member template of a class template: both template headers, the group's parameter last.
+  Rewritten C = rewrite("cutlass_shaped_kernel");
+  EXPECT_NE(C.Text.find("template <int Stages>\ntemplate <class SmemT, class __CutraceGroup>\n"
+                        "CUTLASS_DEVICE void CollectiveMainloop<Stages>::load_cutrace_traced("
+                        "__CutraceGroup &__cutrace_group, Params const &p, SmemT *smem, int k) "
+                        "const {"),
+            std::string::npos)
+      << C.Text;
+}
+
+TEST(TracedRules, DependentCallsGoThroughADispatcherThatPrefersTheTwin) {
+  Rewritten R = rewrite("cutlass_shaped_kernel");
+  // device_kernel<Op> reaches annotations only through Op::operator(): it gets a twin whose call
+  // compiles for every Op, with and without a twin, and hands it the kernel's groups.
+  EXPECT_NE(R.Text.find("  cutrace_route_call(0, __cutrace_producer_0, op, params, smem);\n"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("cutrace_route_load(0, __cutrace_producer_g0, mainloop, params.mainloop, "
+                        "smem, k);"),
+            std::string::npos);
+  EXPECT_NE(
+      R.Text.find("acc = cutrace_route_mma(0, __cutrace_consumer_g1, mainloop, acc, smem, k);"),
+      std::string::npos);
+  // A static member of a dependent class: the class is the dispatcher's template argument.
+  EXPECT_NE(R.Text.find("float acc = cutrace_route_static_stage_of<Mainloop>(0, "
+                        "__cutrace_consumer_g1, 0);"),
+            std::string::npos);
+  // One dispatcher per member name, guarded, before the first line of the source.
+  for (const char *Name : {"call", "load", "mma"}) {
+    std::string Guard = std::string("#define CUTRACE_ROUTE_") + Name + "\n";
+    EXPECT_EQ(count(R.Text, Guard), 1u) << Guard;
+    EXPECT_LT(R.Text.find(Guard), R.Text.find("#line 1 ")) << Guard;
+  }
+  EXPECT_NE(R.Text.find("auto cutrace_route_load(int, G &g, O &&o, A &&...a) -> "
+                        "decltype(static_cast<O &&>(o).load_cutrace_traced(g, static_cast<A &&>(a)"
+                        "...))"),
+            std::string::npos);
+  EXPECT_NE(R.Text.find("decltype(auto) cutrace_route_load(long, G &, O &&o, A &&...a) {\n"
+                        "  return static_cast<O &&>(o).load(static_cast<A &&>(a)...);"),
+            std::string::npos);
+  // Both instances launch through the twin; one map lists every site its instances reach.
+  EXPECT_NE(R.Text.find("cutrace::launchPair(cutrace_map::device_kernel, device_kernel<Gemm>, "
+                        "device_kernel_cutrace_traced<Gemm>,"),
+            std::string::npos);
+  EXPECT_NE(
+      R.Text.find("cutrace::launchPair(cutrace_map::device_kernel, "
+                  "device_kernel<PlainOperator>, device_kernel_cutrace_traced<PlainOperator>"),
+      std::string::npos);
+  const nlohmann::json &K = kernel(R, "device_kernel");
+  std::set<std::string> Names;
+  for (const nlohmann::json &S : K["sites"])
+    Names.insert(S["name"]);
+  EXPECT_EQ(Names, (std::set<std::string>{"producer_start", "load", "mma", "stage"}));
+  // The groups operator() declares per warp group are rows of device_kernel (the producer's
+  // markers, load()'s among them, record into the producer row; mma()'s into consumer slices).
+  ASSERT_EQ(K["groups"].size(), 2u);
+  EXPECT_EQ(K["groups"][0]["name"], "producer");
+  EXPECT_EQ(K["groups"][1]["name"], "consumer");
+}
+
+/// The PTX of the entry whose mangled name contains Name (up to the next entry).
+std::string ptxEntry(const std::string &Ptx, const std::string &Name) {
+  size_t At = Ptx.find(".entry ");
+  for (; At != std::string::npos; At = Ptx.find(".entry ", At + 1)) {
+    size_t LineEnd = Ptx.find('(', At);
+    if (Ptx.substr(At, LineEnd - At).find(Name) != std::string::npos)
+      return Ptx.substr(At, Ptx.find(".entry ", At + 1) - At);
+  }
+  return "";
+}
+
+TEST(TracedRules, DispatcherCallsTheTwinOnlyWhereTheInstanceHasOne) {
+  TracedRun T = runTraced("cutlass_shaped_kernel");
+  ASSERT_EQ(T.Result.Status, 0) << T.Result.Output;
+  fs::path Ptx = T.Dir / "out.ptx";
+  CommandResult Nvcc =
+      runCommand(std::string(CUTRACE_NVCC) +
+                 " -std=c++17 -arch=sm_90a -ptx -I " CUTRACE_RUNTIME_INCLUDE " -I " + quote(T.Dir) +
+                 " " + quote(T.traced()) + " -o " + quote(Ptx));
+  ASSERT_EQ(Nvcc.Status, 0) << Nvcc.Output;
+  std::string Text = readFile(Ptx);
+  std::string Gemm = ptxEntry(Text, "device_kernel_cutrace_tracedI10GemmKernel");
+  std::string Plain = ptxEntry(Text, "device_kernel_cutrace_tracedI13PlainOperator");
+  ASSERT_FALSE(Gemm.empty() || Plain.empty()) << Text.substr(0, 4000);
+  // Both twins hold the block group; only Gemm's reaches the four markers of operator(),
+  // load(), mma() and stage_of() through the dispatchers, each reading the clock.
+  EXPECT_GE(count(Gemm, "%clock64"), count(Plain, "%clock64") + 4);
+  EXPECT_EQ(count(ptxEntry(Text, "_Z13device_kernelI10GemmKernel"), "%clock64"), 0u)
+      << "the original records nothing";
+}
+
+TEST(TracedRules, HostDeviceTwinIsDeviceOnly) {
+  Rewritten R = rewrite("cutlass_shaped_kernel");
+  // CUTLASS_HOST_DEVICE is `__forceinline__ __host__ __device__`: the twin drops __host__, so
+  // the host compilation has nothing to record; the original keeps its spelling.
+  EXPECT_NE(R.Text.find("  CUTLASS_HOST_DEVICE static int stage_of(int k) {"), std::string::npos);
+  EXPECT_NE(R.Text.find("template <class __CutraceGroup> __forceinline__ __device__ static int "
+                        "stage_of_cutrace_traced(__CutraceGroup &__cutrace_group, int k) {"),
+            std::string::npos)
+      << R.Text;
 }
 
 std::vector<std::string> groupNames(const nlohmann::json &K) {

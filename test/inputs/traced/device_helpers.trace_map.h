@@ -13,4 +13,11 @@ inline constexpr cutrace::KernelMap rows{
     "rows", 1, 1024, cutrace::Clock::clock64,
     R"cutrace_json({"format_version":1,"kernel":"rows","source":"device_helpers.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"warp","lead":"slice","slice_threads":32,"first_thread":0}],"lanes":["main","reduce","mem"],"sites":[{"id":0,"kind":"range","name":"tile","lane":0,"group":0,"loc":"device_helpers.cu:29:5"},{"id":1,"kind":"record","name":"finish","lane":0,"group":0,"loc":"device_helpers.cu:34:5"},{"id":2,"kind":"range","name":"warp_sum","lane":1,"group":0,"loc":"device_helpers.cu:7:3","helper":"warp_sum"},{"id":3,"kind":"record","name":"load","lane":2,"group":0,"loc":"device_helpers.cu:14:3","helper":"load_tile"},{"id":4,"kind":"record","name":"scale_sampled","lane":0,"group":0,"loc":"device_helpers.cu:22:3","helper":"scale"}],"flows":[],"annotations":[{"macro":"TRACE_GROUPS","loc":"device_helpers.cu:27:3"},{"macro":"TRACE_RANGE_IF","loc":"device_helpers.cu:29:5"},{"macro":"TRACE_RECORD","loc":"device_helpers.cu:34:5"}]})cutrace_json",
     rows_slices, 1};
+struct unannotated_sites {
+  static constexpr uint32_t warp_sum_6 = 0;
+  static constexpr uint32_t scale_21 = 1;
+};
+inline constexpr cutrace::KernelMap unannotated{
+    "unannotated", 1, 1024, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"unannotated","source":"device_helpers.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["reduce","main"],"sites":[{"id":0,"kind":"range","name":"warp_sum","lane":0,"group":0,"loc":"device_helpers.cu:7:3","helper":"warp_sum"},{"id":1,"kind":"record","name":"scale_sampled","lane":1,"group":0,"loc":"device_helpers.cu:22:3","helper":"scale"}],"flows":[],"annotations":[]})cutrace_json"};
 } // namespace cutrace_map

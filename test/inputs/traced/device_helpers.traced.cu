@@ -85,12 +85,20 @@ static const bool rows_cutrace_traced_registered = cutrace::registerTwin((const 
 __global__ void unannotated(const float *in, float *out) {
   out[threadIdx.x] = scale(warp_sum(in[threadIdx.x]), 3);
 }
+#line 40 "device_helpers.cu"
+__global__ void unannotated_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024, cutrace::Clock::clock64, cutrace_map::unannotated_sites> __cutrace_block(__cutrace_slots, 0, 1, 0);
+  out[threadIdx.x] = scale_cutrace_traced(__cutrace_block, warp_sum_cutrace_traced(__cutrace_block, in[threadIdx.x]), 3);
+}
+#if !defined(__CUDA_ARCH__)
+static const bool unannotated_cutrace_traced_registered = cutrace::registerTwin((const void *)&unannotated, (const void *)&unannotated_cutrace_traced, cutrace_map::unannotated, 2);
+#endif
+#line 43 "device_helpers.cu"
 
 int main() {
   float *in, *out;
   cudaMalloc(&in, 1024 * sizeof(float));
   cudaMalloc(&out, 1024 * sizeof(float));
   cutrace::launchPair(cutrace_map::rows, rows, rows_cutrace_traced, 2, 128, 0, 0)(in, out, 8);
-  unannotated<<<1, 32>>>(in, out);
+  cutrace::launchPair(cutrace_map::unannotated, unannotated, unannotated_cutrace_traced, 1, 32, 0, 0)(in, out);
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

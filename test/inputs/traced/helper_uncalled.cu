@@ -1,5 +1,6 @@
-// A helper with annotations that only an unannotated kernel calls records nothing: the traced
-// build warns, gives it no twin, and the kernel keeps calling the original.
+// A helper with annotations that no kernel of the file reaches records nothing: the traced build
+// warns and gives it no twin. A kernel without annotations that calls an annotated helper gets a
+// twin of its own (its calls record into its block group).
 #include <cutrace/trace.h>
 
 __device__ float halve(float v) {
@@ -7,7 +8,14 @@ __device__ float halve(float v) {
   return v * 0.5f;
 }
 
-__global__ void plain_kernel(float *x) { x[threadIdx.x] = halve(x[threadIdx.x]); }
+__device__ float unused(float v) { return halve(v); }
+
+__device__ float third(float v) {
+  TRACE_RECORD("third");
+  return v / 3.0f;
+}
+
+__global__ void plain_kernel(float *x) { x[threadIdx.x] = third(x[threadIdx.x]); }
 
 __global__ void traced_kernel(float *x) {
   TRACE_RANGE("body");

@@ -3,7 +3,13 @@
 #include <cutrace/map.h>
 
 namespace cutrace_map {
+struct plain_kernel_sites {
+  static constexpr uint32_t third_13 = 0;
+};
+inline constexpr cutrace::KernelMap plain_kernel{
+    "plain_kernel", 1, 1024, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"plain_kernel","source":"helper_uncalled.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"record","name":"third","lane":0,"group":0,"loc":"helper_uncalled.cu:14:3","helper":"third"}],"flows":[],"annotations":[]})cutrace_json"};
 inline constexpr cutrace::KernelMap traced_kernel{
     "traced_kernel", 1, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"traced_kernel","source":"helper_uncalled.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"body","lane":0,"group":0,"loc":"helper_uncalled.cu:13:3"}],"flows":[],"annotations":[{"macro":"TRACE_RANGE","loc":"helper_uncalled.cu:13:3"}]})cutrace_json"};
+    R"cutrace_json({"format_version":1,"kernel":"traced_kernel","source":"helper_uncalled.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"body","lane":0,"group":0,"loc":"helper_uncalled.cu:21:3"}],"flows":[],"annotations":[{"macro":"TRACE_RANGE","loc":"helper_uncalled.cu:21:3"}]})cutrace_json"};
 } // namespace cutrace_map
