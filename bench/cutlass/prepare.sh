@@ -48,7 +48,7 @@ for ex in "${examples[@]}"; do
 done
 mkdir -p "$carry/json" && cp -r /usr/include/nlohmann "$carry/json/"  # the runtime's JSON headers
 tar -czf "$carry/cutlass.tgz" -C "$cutlass" include tools/util/include examples/common \
-  "$(dirname "${examples[0]}")" "$(dirname "${examples[1]}")"
+  "examples/$(dirname "${examples[0]}")" "examples/$(dirname "${examples[1]}")"
 g++ -static "$build"/trace-view/CMakeFiles/trace-view.dir/*.o "$build"/runtime/libcutrace_sqlite.a \
   "$build"/runtime/libcutrace_analysis.a "$build"/runtime/libcutrace_format.a -l:libsqlite3.a \
   -lpthread -ldl -lm -o .carry/bin/trace-view
