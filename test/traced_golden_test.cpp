@@ -1,5 +1,6 @@
 // trace-rewrite --traced on test/inputs/traced: outputs equal their reviewed goldens, compile with
-// nvcc for sm_80 and sm_90, and obey the traced rules (docs/design.md) named by each test.
+// nvcc for sm_80, sm_90 and sm_90a (Hopper's arch-specific code paths), and obey the traced rules
+// (docs/design.md) named by each test.
 //
 // Regenerate goldens after an intended change, then review the diff:
 //   CUTRACE_UPDATE_GOLDENS=1 ./build/test/traced_golden_tests
@@ -117,7 +118,7 @@ TEST_P(Traced, MatchesReviewedGolden) {
   }
 }
 
-TEST_P(Traced, CompilesWithNvccForSm80AndSm90) {
+TEST_P(Traced, CompilesWithNvccForSm80Sm90AndSm90a) {
   if (expectedError(GetParam()))
     GTEST_SKIP() << "input is expected to be rejected";
   TracedRun T = runTraced(GetParam());
@@ -125,7 +126,8 @@ TEST_P(Traced, CompilesWithNvccForSm80AndSm90) {
   CommandResult Nvcc =
       runCommand(std::string(CUTRACE_NVCC) +
                  " -std=c++17 -gencode arch=compute_80,code=sm_80"
-                 " -gencode arch=compute_90,code=sm_90 -I " CUTRACE_RUNTIME_INCLUDE " -I " +
+                 " -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90a,code=sm_90a"
+                 " -I " CUTRACE_RUNTIME_INCLUDE " -I " +
                  quote(T.Dir) + " -I " + quote(inputsDir()) + " -c " + quote(T.traced()) + " -o " +
                  quote(T.Dir / "out.o"));
   EXPECT_EQ(Nvcc.Status, 0) << Nvcc.Output;
