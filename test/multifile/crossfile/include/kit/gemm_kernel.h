@@ -13,6 +13,7 @@ struct GemmKernel {
     int k_tiles;
   };
   __device__ void operator()(Params const &params, char *smem) {
+#if defined(__CUDA_ARCH__) // device code only, as CUTLASS guards its kernels' bodies
     float *tile = reinterpret_cast<float *>(smem);
     Mainloop collective_mainloop;
     if (threadIdx.x < 128) {
@@ -22,6 +23,7 @@ struct GemmKernel {
       TRACE_GROUPS("consumer", 128, 128);
       params.out[blockIdx.x] = collective_mainloop.mma(tile, params.k_tiles);
     }
+#endif
   }
 };
 
