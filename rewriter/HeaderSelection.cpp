@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Path.h"
 
 namespace cutrace {
 namespace {
@@ -85,6 +86,20 @@ public:
     return Reach;
   }
 
+  /// Every function a kernel calls, directly or not (the kernel included).
+  llvm::DenseSet<const FunctionDecl *> reachedFrom(const FunctionDecl *Kernel) const {
+    llvm::DenseSet<const FunctionDecl *> Seen{Kernel};
+    llvm::SmallVector<const FunctionDecl *, 32> Work{Kernel};
+    while (!Work.empty()) {
+      auto It = Callees.find(Work.pop_back_val());
+      if (It != Callees.end())
+        for (const FunctionDecl *Callee : It->second)
+          if (Seen.insert(Callee).second)
+            Work.push_back(Callee);
+    }
+    return Seen;
+  }
+
   using FileUse = std::pair<const FunctionDecl *, const FileEntry *>;
   std::vector<FileUse> KernelFiles; // where each kernel (template instances too) is defined
   std::vector<FileUse> KernelNames; // where each kernel is launched or named
@@ -94,10 +109,13 @@ private:
   std::vector<const FunctionDecl *> Enclosing;
   llvm::DenseSet<const FunctionDecl *> Annotated;
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const FunctionDecl *, 4>> Callers;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const FunctionDecl *, 4>> Callees;
 
   void edge(const FunctionDecl *Callee) {
-    if (Callee && !Enclosing.empty())
+    if (Callee && !Enclosing.empty()) {
       Callers[Callee->getCanonicalDecl()].push_back(Enclosing.back());
+      Callees[Enclosing.back()].push_back(Callee->getCanonicalDecl());
+    }
   }
   const FileEntry *fileOf(SourceLocation Loc) const {
     return Loc.isValid() ? SM.getFileEntryForID(SM.getFileID(SM.getExpansionLoc(Loc))) : nullptr;
@@ -186,6 +204,36 @@ private:
 std::vector<std::pair<const FileEntry *, HeaderModel>>
 selectHeaders(ASTContext &Ctx, const std::vector<Inclusion> &Inclusions) {
   return Selection(Ctx, Inclusions).select();
+}
+
+std::map<const FileEntry *, std::map<unsigned, std::string>>
+reachedFromKernelsElsewhere(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CallGraph Graph(SM);
+  Graph.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // Where a function's body is written: a template instance's is its pattern's.
+  auto bodyOf = [&](const FunctionDecl *F) -> std::pair<const FileEntry *, unsigned> {
+    if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+      F = Pattern;
+    const FunctionDecl *Definition = nullptr;
+    if (!F->hasBody(Definition) || !Definition->getBody())
+      return {nullptr, 0};
+    SourceLocation Brace = SM.getExpansionLoc(Definition->getBody()->getBeginLoc());
+    return {SM.getFileEntryForID(SM.getFileID(Brace)), SM.getFileOffset(Brace)};
+  };
+  std::map<const FileEntry *, std::map<unsigned, std::string>> Out;
+  for (auto &[Kernel, File] : Graph.KernelFiles) {
+    if (!File)
+      continue;
+    std::string Named = "'" + Kernel->getQualifiedNameAsString() + "' (" +
+                        llvm::sys::path::filename(File->tryGetRealPathName()).str() + ")";
+    for (const FunctionDecl *F : Graph.reachedFrom(Kernel)) {
+      auto [Where, Brace] = bodyOf(F);
+      if (Where && Where != File)
+        Out[Where].try_emplace(Brace, Named);
+    }
+  }
+  return Out;
 }
 
 std::string copyReason(const HeaderModel &H) {

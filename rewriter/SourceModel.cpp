@@ -1193,11 +1193,14 @@ public:
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     ModelBuilder(Ctx, PP, Outcome.Model, Main).build(Ctx.getTranslationUnitDecl());
     Outcome.Model.Includes = includesOf(Main);
+    auto Elsewhere = reachedFromKernelsElsewhere(Ctx);
+    Outcome.Model.ReachedFromKernelElsewhere = Elsewhere[Main];
     for (auto &[File, H] : selectHeaders(Ctx, Inclusions)) {
       H.Path = File->tryGetRealPathName().str();
       if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses)
         ModelBuilder(Ctx, PP, H.Model, File).build(Ctx.getTranslationUnitDecl());
       H.Model.Includes = includesOf(File);
+      H.Model.ReachedFromKernelElsewhere = Elsewhere[File];
       Outcome.Headers.push_back(std::move(H));
     }
     std::sort(Outcome.Headers.begin(), Outcome.Headers.end(),

@@ -7,6 +7,7 @@
 #include "Problem.h"
 #include "compat/CudaCompat.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -201,6 +202,11 @@ struct SourceModel {
   std::vector<unsigned> FunctionsWithErrors; // offsets of function bodies' '{' holding errors
   std::vector<Span> FunctionBodies;          // every function body written in the file, braces
                                              // included (template instantiations repeat theirs)
+  /// Functions defined in the file that a kernel of another file of the translation unit
+  /// reaches through calls: the '{' of the body -> that kernel, as warnings name it
+  /// (`'kit::device_kernel' (device_kernel.h)`). Twins reach callees of the kernel's own file
+  /// only, so the warning says where the kernel is.
+  std::map<unsigned, std::string> ReachedFromKernelElsewhere;
 };
 
 /// A header of the translation unit the traced build needs its own copy of (the rules are in

@@ -612,6 +612,8 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
     for (const IncludeSite &I : Pass.Includes)
       if (IncludeOffsets.insert(I.FileName.Begin).second)
         Merged.Includes.push_back(I);
+    Merged.ReachedFromKernelElsewhere.insert(Pass.ReachedFromKernelElsewhere.begin(),
+                                             Pass.ReachedFromKernelElsewhere.end());
     for (const KernelDecl &K : Pass.Kernels) {
       auto [It, New] = KernelByName.try_emplace(kernelKey(K), Merged.Kernels.size());
       if (New)

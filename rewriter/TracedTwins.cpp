@@ -179,15 +179,20 @@ void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const Sourc
       continue;
     bool DeclaresGroups = std::any_of(Uses.begin(), Uses.end(),
                                       [](const AnnotationUse *U) { return isGroupKind(U->Kind); });
+    auto Elsewhere = Model.ReachedFromKernelElsewhere.find(Model.Helpers[H].Body.Begin);
+    std::string Why =
+        Elsewhere != Model.ReachedFromKernelElsewhere.end()
+            ? "' is reached only from kernel " + Elsewhere->second +
+                  ", defined in another file; a twin reaches callees in its kernel's own file "
+                  "only, so its annotations record nothing"
+            : "' is not called from a kernel of this file, so its annotations record nothing";
     Plan.Problems.push_back(
         {Uses.front()->MacroOffset,
-         "'" + Model.Helpers[H].Name +
+         "'" + Model.Helpers[H].Name + Why +
              (DeclaresGroups
-                  ? "' is not called from a kernel of this file, so its annotations record "
-                    "nothing (the groups a __device__ function declares are rows of the kernels "
+                  ? " (the groups a __device__ function declares are rows of the kernels "
                     "that call it, in the same file)"
-                  : "' is not called from a kernel of this file, so its annotations record "
-                    "nothing (a __device__ function records into the group of the kernel that "
+                  : " (a __device__ function records into the group of the kernel that "
                     "calls it: call it from a kernel in the same file)"),
          Severity::Warning});
   }
