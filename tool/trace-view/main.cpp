@@ -7,6 +7,7 @@
 // Exit status: 0 done; 1 an output could not be written; 2 bad usage, or an input that cannot be
 // read or decoded at all (a --launch or --cta the input does not have included). Decode problems
 // in a readable file are warnings (the exports show them).
+#include <cutrace/completeness.h>
 #include <cutrace/ctrace.h>
 #include <cutrace/export.h>
 #include <cutrace/run_trace.h>
@@ -235,11 +236,16 @@ cutrace::RunTrace decode_whole_run(const cutrace::Run &run, const std::string &p
 }
 
 void warn_about(const cutrace::RunTrace &run) {
-  if (run.launches.empty())
+  if (run.launches.empty() && run.lost.empty())
     std::fprintf(stderr, "trace-view: warning: no launch to show\n");
   if (!run.problems.empty())
     std::fprintf(stderr, "trace-view: warning: %zu problems, first: %s\n", run.problems.size(),
                  run.problems.front().c_str());
+  // Each launch without figures by name, and why (the outputs say it too).
+  const cutrace::RunCompleteness gaps = cutrace::run_completeness(run);
+  for (const cutrace::UndecodedLaunch &u : gaps.undecoded)
+    std::fprintf(stderr, "trace-view: warning: %s not decoded: %s\n",
+                 cutrace::undecoded_name(u).c_str(), u.why.c_str());
   size_t with_problems = 0;
   const cutrace::RunLaunch *first = nullptr;
   for (const cutrace::RunLaunch &l : run.launches)
@@ -255,6 +261,26 @@ void warn_about(const cutrace::RunTrace &run) {
                  with_problems, run.launches.size(),
                  static_cast<unsigned long long>(first->sequence), first->trace.kernel.c_str(),
                  first->trace.problems.front().c_str());
+}
+
+// The same file named twice (or one process's run under two names) would be merged as two
+// processes: said before anything is read twice as two.
+void warn_about_repeats(const std::vector<std::string> &inputs,
+                        const std::vector<cutrace::RunTrace> &runs) {
+  for (size_t i = 0; i < inputs.size(); ++i)
+    for (size_t j = i + 1; j < inputs.size(); ++j) {
+      std::error_code ec;
+      const bool same_file = std::filesystem::equivalent(inputs[i], inputs[j], ec);
+      const cutrace::RunProcess &a = runs[i].processes.front(), &b = runs[j].processes.front();
+      const bool same_process = !same_file && a.pid != 0 && a.pid == b.pid && a.host == b.host &&
+                                a.program == b.program && runs[i].origin_ns == runs[j].origin_ns;
+      if (same_file || same_process)
+        std::fprintf(stderr,
+                     "trace-view: warning: %s and %s are %s: the outputs show it twice, as two "
+                     "processes\n",
+                     inputs[i].c_str(), inputs[j].c_str(),
+                     same_file ? "the same file" : "the same run (same program, pid, host, start)");
+    }
 }
 
 int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
@@ -292,6 +318,8 @@ int run(int argc, char **argv) {
                   launches_held(raw) + ")");
     runs.push_back(decode_whole_run(raw, path, options));
   }
+  if (runs.size() > 1)
+    warn_about_repeats(args.inputs, runs);
   cutrace::RunTrace run =
       runs.size() == 1 ? std::move(runs.front()) : cutrace::merge_runs(std::move(runs));
   warn_about(run);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <cutrace/completeness.h>
 #include <cutrace/decode.h>
 #include <cutrace/run.h>
 
@@ -57,6 +58,8 @@ struct RunLaunch {
   double offset_ns = 0;             // trace.origin_ns on the run axis: add to trace's *_ns
   std::optional<double> enqueue_ns; // host enqueue time on the run axis, when the clock is aligned
   Trace trace;                      // the launch as decode() gives it; empty when `detail` is false
+  // Without detail: the gaps its row headers tell (dropped events, rows never ended).
+  Completeness header_gaps;
   // False when the run was read with a buffer budget that left this launch's records out
   // (RunReadOptions): begin_ns/end_ns still hold, the CTAs are not known.
   bool detail = true;
@@ -72,6 +75,9 @@ struct RunTrace {
   uint64_t origin_ns = 0;
   bool host_aligned = false;
   std::vector<std::string> problems;
+  // Launch sections the files hold but that could not be read (cut short, damaged); the launches
+  // that were read but did not decode are in `launches`, with their problems.
+  std::vector<UndecodedLaunch> lost;
 };
 
 // Called after each decoded launch, for progress on long runs.

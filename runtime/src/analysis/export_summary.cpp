@@ -151,6 +151,7 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
   s.backward_flows = t.backward_flows;
   s.unpaired_flows = t.unpaired_flows;
   s.problems = t.problems;
+  s.completeness = completeness_of(t);
 
   std::map<std::pair<std::string, bool>, NameSamples> by_name; // (name, instant)
   std::map<uint32_t, GroupSummary> groups;
@@ -317,6 +318,7 @@ std::string format_summary(const TraceSummary &s) {
                     std::to_string(h.block[0]) + "," + std::to_string(h.block[1]) + "," +
                     std::to_string(h.block[2]) + ")  clock " +
                     (h.clock == Clock::clock64 ? "clock64" : "globaltimer") + "\n";
+  out += completeness_line(s.completeness) + "\n";
   out += "rows " + std::to_string(s.rows_started) + " started";
   if (s.rows_killed)
     out += " (" + std::to_string(s.rows_killed) + " never ended: kernel trapped or killed)";
@@ -373,6 +375,7 @@ std::string format_summary(const TraceSummary &s) {
   c.add({"flows drawn", count(s.flows)});
   c.add({"dropped events (overflow)", count(s.dropped)});
   c.add({"incomplete slices", count(s.incomplete)});
+  c.add({"rows never ended", count(s.completeness.rows_never_ended)});
   c.add({"unmatched ends", count(s.unmatched_ends)});
   c.add({"unknown site ids", count(s.unknown_sites)});
   c.add({"invalid records", count(s.invalid_records)});

@@ -224,6 +224,9 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
       // Without its records (RunReadOptions) or without a map to read them by, the launch still
       // takes its place on the axis from its row headers: no launch of the file is left out.
       l.detail = false;
+      l.header_gaps.dropped_events = rec.gaps.dropped_events;
+      l.header_gaps.rows_overflowed = rec.gaps.rows_overflowed;
+      l.header_gaps.rows_never_ended = rec.gaps.rows_never_ended;
       l.trace.kernel = readable ? out.maps[rec.map].kernel
                                 : "(decode map " + std::to_string(rec.map) + " unreadable)";
       if (!readable)
@@ -242,6 +245,15 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     out.launches.push_back(std::move(l));
     if (progress)
       progress(done, run.launches.size());
+  }
+  for (const LostLaunch &lost : run.lost) {
+    UndecodedLaunch u;
+    u.file = file;
+    u.sequence = lost.sequence;
+    if (lost.map && *lost.map < out.maps.size())
+      u.kernel = out.maps[*lost.map].kernel;
+    u.why = lost.why;
+    out.lost.push_back(std::move(u));
   }
   place_on_axis(out, raw, enqueue);
   sort_by_begin(out);
@@ -313,6 +325,8 @@ RunTrace merge_runs(std::vector<RunTrace> runs) {
     }
     for (std::string &problem : r.problems)
       out.problems.push_back(std::move(problem));
+    for (UndecodedLaunch &lost : r.lost)
+      out.lost.push_back(std::move(lost));
   }
   out.origin_ns = origin;
   out.host_aligned = aligned;

@@ -119,8 +119,33 @@ void keep_within(LaunchRecord &l, uint64_t &kept, uint64_t budget) {
     return;
   }
   std::tie(l.first_ns, l.last_ns) = buffer_extent_ns(l.buffer.data(), l.buffer.size());
+  l.gaps = buffer_gaps(l.buffer.data(), l.buffer.size());
   l.buffer_dropped = true;
   std::vector<uint8_t>().swap(l.buffer);
+}
+
+// A launch section that is not kept: a problem, and what its fixed fields (when whole) say.
+void skip_launch(Run &run, const std::vector<uint8_t> &body, const std::string &why) {
+  run.problems.push_back(why + "; skipped");
+  LostLaunch lost;
+  lost.why = why;
+  if (body.size() >= kLaunchFixedBytes) {
+    lost.map = bytes::u32(body.data());
+    lost.sequence = bytes::u64(body.data() + 56);
+  }
+  run.lost.push_back(std::move(lost));
+}
+
+// A launch section cut short: its fixed fields when the file still holds them.
+template <class Source> LostLaunch lost_launch(Source &in, const std::string &why) {
+  LostLaunch lost;
+  lost.why = why;
+  uint8_t fixed[kLaunchFixedBytes];
+  if (in.left() >= kLaunchFixedBytes && in.read(fixed, sizeof fixed)) {
+    lost.map = bytes::u32(fixed);
+    lost.sequence = bytes::u64(fixed + 56);
+  }
+  return lost;
 }
 
 // Sections of a version 2 run. A section cut short (a program killed while writing) ends the run
@@ -145,6 +170,11 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
       run.problems.push_back("run truncated: section " + std::to_string(i) + " needs " +
                              std::to_string(length) + " bytes, " + std::to_string(in.left()) +
                              " left; it and anything after it are not read");
+      if (section_tag == kLaunchTag)
+        run.lost.push_back(lost_launch(in, "its section was cut short (the file ends " +
+                                                  std::to_string(length - in.left()) +
+                                                  " bytes early: the program was killed or "
+                                                  "crashed while writing it)"));
       break;
     }
     const bool known = section_tag == kRunTag || section_tag == kDeviceTag ||
@@ -168,15 +198,16 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
     else if (section_tag == kEndTag)
       run.end_json = text;
     else if (length < kLaunchFixedBytes)
-      run.problems.push_back("launch section " + std::to_string(i) + " is too short; skipped");
+      skip_launch(run, body, "launch section " + std::to_string(i) + " is too short");
     else if (flags & ~kLaunchDeltaCoded)
-      run.problems.push_back("launch section " + std::to_string(i) + " has unknown flags " +
-                             std::to_string(flags) + "; skipped");
+      skip_launch(run, body,
+                  "launch section " + std::to_string(i) + " has unknown flags " +
+                      std::to_string(flags));
     else if (flags & kLaunchDeltaCoded) {
       std::optional<LaunchRecord> l = coded_launch_from(body.data(), length);
       if (!l)
-        run.problems.push_back("launch section " + std::to_string(i) +
-                               ": its delta-coded buffer is damaged; skipped");
+        skip_launch(run, body,
+                    "launch section " + std::to_string(i) + ": its delta-coded buffer is damaged");
       else {
         run.launches.push_back(std::move(*l));
         keep_within(run.launches.back(), kept, options.max_buffer_bytes);
