@@ -168,6 +168,7 @@ int analyze_command(int argc, char **argv) {
   report.header = trace.header;
   report.launch = launch.sequence;
   report.cta = args.cta;
+  report.completeness = cutrace::completeness_of(trace);
   auto wanted = [&args](const char *what) { return args.only.count(what) != 0; };
   if (wanted("handoff"))
     report.handoffs = cutrace::analyze_handoffs(launch.map, trace);

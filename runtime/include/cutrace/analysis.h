@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <cutrace/completeness.h>
 #include <cutrace/decode.h>
 #include <cutrace/export.h>
 
@@ -39,6 +40,7 @@ struct HandoffPair {
   uint64_t count = 0;  // flows
   uint64_t waited = 0; // flows with wait > 0
   Durations wait_ns, wait_cycles, gap_ns, gap_cycles, after_ns, after_cycles;
+  uint64_t incomplete = 0; // flows whose src or dst slice is incomplete (cut, never ended)
   uint32_t dst_rows = 0;  // distinct rows holding the pair's dst slices
   double dst_life_ns = 0; // Σ life of those rows
   double wait_fraction() const { return dst_life_ns > 0 ? wait_ns.total / dst_life_ns : 0; }
@@ -57,6 +59,10 @@ struct RowBusy {
   uint32_t cta = 0, smid = 0, group = 0;
   std::string label; // Row::label
   double life_ns = 0, busy_ns = 0, wait_ns = 0;
+  uint32_t dropped = 0;     // events the row lost to overflow
+  bool never_ended = false; // Row::never_ended(): its life ends at its last event
+  uint32_t incomplete = 0;  // its incomplete slices
+  bool gaps() const { return dropped || never_ended || incomplete; }
   double idle_ns() const { return life_ns - busy_ns; }
   double busy_excluding_waits_ns() const { return busy_ns - wait_ns; }
 };
@@ -66,6 +72,7 @@ struct BusyTotals {
   std::string name; // the group's name, or the row label
   uint32_t group = 0;
   uint32_t rows = 0, ctas = 0;
+  uint32_t rows_with_gaps = 0; // rows that dropped events, never ended or hold incomplete slices
   double life_ns = 0, busy_ns = 0, wait_ns = 0;
   double idle_ns() const { return life_ns - busy_ns; }
   double busy_excluding_waits_ns() const { return busy_ns - wait_ns; }
@@ -89,6 +96,7 @@ struct CtaSpan {
   uint32_t cta = 0, smid = 0;
   double start_ns = 0;  // earliest row start of the CTA
   double finish_ns = 0; // latest row end of the CTA
+  bool cut = false;     // a row of it never ended: its finish is its last event, not its end
 };
 
 struct SmSpan {
@@ -126,6 +134,7 @@ TailReport analyze_tail(const Trace &trace);
 struct Histogram {
   std::string name;
   uint64_t count = 0;
+  uint64_t incomplete = 0; // incomplete slices among them (their durations are cut short)
   double min_ns = 0, max_ns = 0, bin_width_ns = 0;
   std::vector<uint64_t> bins;
 };
@@ -140,6 +149,7 @@ struct Outlier {
   int32_t payload = 0;
   double begin_ns = 0, duration_ns = 0;
   uint64_t begin_cycles = 0, duration_cycles = 0;
+  bool incomplete = false; // the slice never ended: its duration runs to the row's last event
 };
 // The `n` longest slices (of `name` only, when given), longest first; ties by CTA, row, begin.
 std::vector<Outlier> slowest_slices(const Trace &trace, size_t n,
@@ -175,6 +185,7 @@ struct AnalysisReport {
   BufferHeader header;
   uint64_t launch = 0;         // the launch's sequence number in its run
   std::optional<uint32_t> cta; // the trace was restricted to this CTA
+  Completeness completeness;   // of the (restricted) trace
   std::optional<std::vector<HandoffPair>> handoffs;
   std::optional<BusyReport> busy;
   std::optional<TailReport> tail;

@@ -1,4 +1,5 @@
 // `trace-view analyze`'s terminal tables and JSON (cutrace/analysis.h; keys in docs/analysis.md).
+#include "completeness_json.h"
 #include "summary_table.h"
 
 #include <cutrace/analysis.h>
@@ -36,6 +37,9 @@ std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
            " hand-offs, " + count(p.waited) + " waited; waits are " + percent(p.wait_fraction()) +
            " of the life of the " + count(p.dst_rows) + " rows holding " + printable(p.dst) + " (" +
            num(p.dst_life_ns, 1) + " ns)\n";
+    if (p.incomplete)
+      out += "    " + count(p.incomplete) + " of them over incomplete slices: their waits end "
+             "where the row's records end, not where the slice did\n";
     if (p.count == 0)
       continue;
     Table t({"", "total", "mean", "p50", "p95", "max"});
@@ -54,6 +58,19 @@ std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
   return out + "\n";
 }
 
+// "984 dropped, never ended, 3 incomplete" (what a row did not record), or "".
+std::string row_gaps(const RowBusy &r) {
+  std::string out;
+  auto add = [&out](const std::string &what) { out += (out.empty() ? "" : ", ") + what; };
+  if (r.dropped)
+    add(count(r.dropped) + " dropped");
+  if (r.never_ended)
+    add("never ended");
+  if (r.incomplete)
+    add(count(r.incomplete) + " incomplete");
+  return out;
+}
+
 void add_busy(Table &t, const BusyTotals &b, bool with_rows) {
   std::vector<std::string> cells = {printable(b.name), count(b.ctas)};
   if (with_rows)
@@ -69,9 +86,10 @@ void add_busy(Table &t, const BusyTotals &b, bool with_rows) {
 
 std::string format_busy(const BusyReport &b) {
   std::string out = "busy and idle (busy: union of a row's slices over its life, nested ranges "
-                    "counted once; wait: hand-off waits inside the busy time; idle: life - busy)\n";
-  const std::vector<std::string> sums = {"life ns",      "busy ns",   "busy",    "wait ns", "wait",
-                                         "busy-wait ns", "busy-wait", "idle ns", "idle"};
+                    "counted once; wait: hand-off waits inside the busy time; working: busy - "
+                    "wait; idle: life - busy)\n";
+  const std::vector<std::string> sums = {"life ns",    "busy ns", "busy",    "wait ns", "wait",
+                                         "working ns", "working", "idle ns", "idle"};
   auto header = [&sums](std::vector<std::string> first) {
     first.insert(first.end(), sums.begin(), sums.end());
     return first;
@@ -90,13 +108,20 @@ std::string format_busy(const BusyReport &b) {
     out += labels.str("    ") + more_line(kMaxLines, b.labels.size(), "labels");
   }
   out += "\n  per row\n";
-  Table rows({"row", "cta", "SM", "label", "life ns", "busy ns", "busy", "wait ns", "busy-wait ns",
-              "idle ns"});
+  const bool gaps = std::any_of(b.rows.begin(), b.rows.end(), [](const RowBusy &r) { return r.gaps(); });
+  std::vector<std::string> head = {"row",     "cta",        "SM",     "label",  "life ns",
+                                   "busy ns", "busy", "wait ns", "working ns", "idle ns"};
+  if (gaps)
+    head.push_back("gaps");
+  Table rows(head);
   for (size_t i = 0; i < b.rows.size() && i < kMaxLines; ++i) {
     const RowBusy &r = b.rows[i];
-    rows.add({count(r.row), count(r.cta), count(r.smid), printable(r.label), num(r.life_ns, 1),
+    std::vector<std::string> cells = {count(r.row), count(r.cta), count(r.smid), printable(r.label), num(r.life_ns, 1),
               num(r.busy_ns, 1), percent(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0),
-              num(r.wait_ns, 1), num(r.busy_excluding_waits_ns(), 1), num(r.idle_ns(), 1)});
+              num(r.wait_ns, 1), num(r.busy_excluding_waits_ns(), 1), num(r.idle_ns(), 1)};
+    if (gaps)
+      cells.push_back(row_gaps(r));
+    rows.add(std::move(cells));
   }
   return out + rows.str("    ") + more_line(kMaxLines, b.rows.size(), "rows") + "\n";
 }
@@ -122,6 +147,10 @@ std::string format_tail(const TailReport &t) {
   for (const auto &[ctas, sms] : sms_with)
     per_sm +=
         (per_sm.empty() ? "CTAs per SM: " : ", ") + count(ctas) + " on " + count(sms) + " SMs";
+  const size_t cut = size_t(std::count_if(t.ctas.begin(), t.ctas.end(), [](const CtaSpan &c) { return c.cut; }));
+  if (cut)
+    out += "  " + count(cut) + (cut == 1 ? " CTA holds" : " CTAs hold") +
+           " a row that never ended: its finish is its last event (marked 'cut')\n";
   out += "  waves: at most " + count(t.max_concurrent_per_sm) +
          (t.max_concurrent_per_sm == 1 ? " CTA" : " CTAs") + " at once on one SM; " +
          count(t.waves) + (t.waves == 1 ? " wave" : " waves") + " (" + per_sm + "; " +
@@ -130,8 +159,8 @@ std::string format_tail(const TailReport &t) {
   out += "  the last 5% of CTAs to finish (at least 1): " + count(t.last.size()) + "\n";
   Table last({"cta", "SM", "start", "finish", "duration"});
   for (const CtaSpan &c : t.last)
-    last.add({count(c.cta), count(c.smid), num(c.start_ns, 1), num(c.finish_ns, 1),
-              num(c.finish_ns - c.start_ns, 1)});
+    last.add({count(c.cta) + (c.cut ? " cut" : ""), count(c.smid), num(c.start_ns, 1),
+              num(c.finish_ns, 1), num(c.finish_ns - c.start_ns, 1)});
   out += last.str("    ") + "\n  per SM\n";
   Table sms({"SM", "ctas", "first start", "last finish", "span", "max at once"});
   for (size_t i = 0; i < t.sms.size() && i < kMaxLines; ++i) {
@@ -157,6 +186,9 @@ std::string format_histograms(const std::vector<Histogram> &hs) {
     out += "  " + printable(h.name) + ": " + count(h.count) + " slices, " + num(h.min_ns, 1) +
            " .. " + num(h.max_ns, 1) + " ns, " + count(h.bins.size()) + " bins of " +
            num(h.bin_width_ns, 3) + " ns\n";
+    if (h.incomplete)
+      out += "    " + count(h.incomplete) + " of them incomplete: cut at their row's last event, "
+             "so shorter than they ran\n";
     const uint64_t most = *std::max_element(h.bins.begin(), h.bins.end());
     const int decimals = h.bin_width_ns >= 1 || h.bin_width_ns == 0 ? 1 : 3; // narrow bins apart
     Table t({"from ns", "to ns", "count", ""});
@@ -177,7 +209,7 @@ std::string format_outliers(const std::vector<Outlier> &os) {
   Table t({"name", "cta", "SM", "row", "label", "payload", "begin ns", "duration ns", "begin cyc",
            "duration cyc"});
   for (const Outlier &o : os)
-    t.add({printable(o.name), count(o.cta), count(o.smid), count(o.row), printable(o.label),
+    t.add({printable(o.name) + (o.incomplete ? " (incomplete)" : ""), count(o.cta), count(o.smid), count(o.row), printable(o.label),
            std::to_string(o.payload), num(o.begin_ns, 1), num(o.duration_ns, 1),
            count(o.begin_cycles), count(o.duration_cycles)});
   return out + t.str() + "\n";
@@ -211,6 +243,7 @@ json busy_json(const BusyTotals &b) {
           {"group", b.group},
           {"ctas", b.ctas},
           {"rows", b.rows},
+          {"rows_with_gaps", b.rows_with_gaps},
           {"life_ns", b.life_ns},
           {"busy_ns", b.busy_ns},
           {"wait_ns", b.wait_ns},
@@ -222,7 +255,11 @@ json busy_json(const BusyTotals &b) {
 }
 
 json cta_json(const CtaSpan &c) {
-  return {{"cta", c.cta}, {"sm", c.smid}, {"start_ns", c.start_ns}, {"finish_ns", c.finish_ns}};
+  return {{"cta", c.cta},
+          {"sm", c.smid},
+          {"start_ns", c.start_ns},
+          {"finish_ns", c.finish_ns},
+          {"cut", c.cut}};
 }
 
 } // namespace
@@ -235,7 +272,7 @@ std::string format_analysis(const AnalysisReport &r) {
                     count(h.block[2]) + ")";
   if (r.cta)
     out += "  CTA " + count(*r.cta) + " only";
-  out += "\n\n";
+  out += "\n" + completeness_line(r.completeness) + "\n\n";
   if (r.handoffs)
     out += format_handoffs(*r.handoffs);
   if (r.busy)
@@ -258,7 +295,8 @@ std::string analysis_json(const AnalysisReport &r) {
               {"launch", r.launch},
               {"grid", {r.header.grid[0], r.header.grid[1], r.header.grid[2]}},
               {"block", {r.header.block[0], r.header.block[1], r.header.block[2]}},
-              {"cta", r.cta ? json(*r.cta) : json(nullptr)}};
+              {"cta", r.cta ? json(*r.cta) : json(nullptr)},
+              {"completeness", completeness_json(r.completeness)}};
   if (r.handoffs) {
     json pairs = json::array();
     for (const HandoffPair &p : *r.handoffs)
@@ -266,6 +304,7 @@ std::string analysis_json(const AnalysisReport &r) {
                        {"dst", p.dst},
                        {"count", p.count},
                        {"waited", p.waited},
+                       {"incomplete", p.incomplete},
                        {"dst_rows", p.dst_rows},
                        {"dst_life_ns", p.dst_life_ns},
                        {"wait_fraction", p.wait_fraction()},
@@ -293,7 +332,10 @@ std::string analysis_json(const AnalysisReport &r) {
                       {"busy_ns", b.busy_ns},
                       {"wait_ns", b.wait_ns},
                       {"busy_excluding_waits_ns", b.busy_excluding_waits_ns()},
-                      {"idle_ns", b.idle_ns()}});
+                      {"idle_ns", b.idle_ns()},
+                      {"dropped", b.dropped},
+                      {"never_ended", b.never_ended},
+                      {"incomplete", b.incomplete}});
     out["busy"] = {{"groups", groups}, {"labels", labels}, {"rows", rows}};
   }
   if (r.tail) {
@@ -329,6 +371,7 @@ std::string analysis_json(const AnalysisReport &r) {
     for (const Histogram &h : *r.histograms)
       hs.push_back({{"name", h.name},
                     {"count", h.count},
+                    {"incomplete", h.incomplete},
                     {"min_ns", h.min_ns},
                     {"max_ns", h.max_ns},
                     {"bin_width_ns", h.bin_width_ns},
@@ -347,7 +390,8 @@ std::string analysis_json(const AnalysisReport &r) {
                     {"begin_ns", o.begin_ns},
                     {"duration_ns", o.duration_ns},
                     {"begin_cycles", o.begin_cycles},
-                    {"duration_cycles", o.duration_cycles}});
+                    {"duration_cycles", o.duration_cycles},
+                    {"incomplete", o.incomplete}});
     out["outliers"] = os;
   }
   if (r.window) {
