@@ -13,7 +13,7 @@
 namespace cutrace {
 
 // Version of the schema below; bumped when a table or column changes meaning or goes away.
-inline constexpr int kSqliteSchemaVersion = 1;
+inline constexpr int kSqliteSchemaVersion = 2;
 
 struct SqliteOptions {
   std::string tool_version;             // meta 'tool_version'
