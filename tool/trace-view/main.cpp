@@ -16,6 +16,7 @@
 #include "analyze.h"
 #include "diff.h"
 #include "inputs.h"
+#include "list.h"
 #include "outputs.h"
 
 #include <algorithm>
@@ -65,6 +66,8 @@ Subcommands (each has its own --help; docs/analysis.md):
                                              slowest slices, statistics of a time window
   trace-view diff A B [--launch-a N] ...     per name and TRACE_DAG pair: what changed between
                                              two traces of one kernel, run-to-run noise marked
+  trace-view list FILE...                    every launch: sequence number, kernel, grid,
+                                             stream, start, duration, completeness
 OUT may be '-' for stdout. Outputs are written all or none (temporary files, renamed into place);
 an output may not be an input nor be named twice; FIFOs and devices are written to, not replaced.
 Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable/corrupt input.
@@ -334,6 +337,8 @@ int main(int argc, char **argv) {
       return trace_view::analyze_command(argc - 1, argv + 1);
     if (argc > 1 && std::strcmp(argv[1], "diff") == 0)
       return trace_view::diff_command(argc - 1, argv + 1);
+    if (argc > 1 && std::strcmp(argv[1], "list") == 0)
+      return trace_view::list_command(argc - 1, argv + 1);
     return run(argc, argv);
   } catch (const std::exception &e) { // out of memory on a huge trace, say: a message, not abort
     std::fprintf(stderr, "trace-view: error: %s\n", e.what());

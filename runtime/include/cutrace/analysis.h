@@ -137,6 +137,9 @@ struct Histogram {
   uint64_t incomplete = 0; // incomplete slices among them (their durations are cut short)
   double min_ns = 0, max_ns = 0, bin_width_ns = 0;
   std::vector<uint64_t> bins;
+  // Every duration, shortest first, when there are no more slices than bins (binning them would
+  // leave most bins empty); empty otherwise.
+  std::vector<double> values;
 };
 // One histogram per slice name (sorted by name), or only `name`'s.
 std::vector<Histogram> duration_histograms(const Trace &trace, uint32_t bins,
@@ -186,6 +189,8 @@ struct AnalysisReport {
   uint64_t launch = 0;         // the launch's sequence number in its run
   std::optional<uint32_t> cta; // the trace was restricted to this CTA
   Completeness completeness;   // of the (restricted) trace
+  bool all_rows = false;       // the per-row table in full (--rows); else summarized
+  bool all_sms = false;        // the per-SM table and CTAs-running steps in full (--sms)
   std::optional<std::vector<HandoffPair>> handoffs;
   std::optional<BusyReport> busy;
   std::optional<TailReport> tail;
@@ -193,7 +198,10 @@ struct AnalysisReport {
   std::optional<std::vector<Outlier>> outliers;
   std::optional<WindowStats> window;
 };
-// Aligned tables, in the order of the fields above.
+// The answers (one line per question the analyses present answer), then aligned tables in the
+// order of the fields above; a per-row or per-SM table of more than kFullTableLines lines is
+// summarized (min/median/max and the worst few) unless all_rows / all_sms.
+inline constexpr size_t kFullTableLines = 16;
 std::string format_analysis(const AnalysisReport &report);
 // One JSON object; keys documented in docs/analysis.md.
 std::string analysis_json(const AnalysisReport &report);

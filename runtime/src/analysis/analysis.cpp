@@ -313,6 +313,10 @@ std::vector<Histogram> duration_histograms(const Trace &t, uint32_t bins,
     h.max_ns = *std::max_element(values.begin(), values.end());
     h.bin_width_ns = (h.max_ns - h.min_ns) / bins;
     h.bins.assign(bins, 0);
+    if (values.size() <= bins) {
+      h.values = values;
+      std::sort(h.values.begin(), h.values.end());
+    }
     for (double v : values) {
       size_t i = h.bin_width_ns > 0 ? size_t((v - h.min_ns) / h.bin_width_ns) : 0;
       ++h.bins[std::min<size_t>(i, bins - 1)];

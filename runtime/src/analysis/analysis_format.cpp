@@ -1,4 +1,5 @@
 // `trace-view analyze`'s terminal tables and JSON (cutrace/analysis.h; keys in docs/analysis.md).
+#include "analysis_verdict.h"
 #include "completeness_json.h"
 #include "summary_table.h"
 
@@ -18,6 +19,7 @@ using namespace summary_table;
 using nlohmann::json;
 
 constexpr size_t kMaxLines = 256; // per table; the JSON has every line
+constexpr size_t kWorstFew = 5;    // lines of a summarized table
 
 std::string percent(double fraction) { return num(100 * fraction, 1) + "%"; }
 
@@ -84,7 +86,28 @@ void add_busy(Table &t, const BusyTotals &b, bool with_rows) {
   t.add(std::move(cells));
 }
 
-std::string format_busy(const BusyReport &b) {
+// The rows' spread and the few least busy, instead of every row.
+std::string busy_rows_summary(const BusyReport &b) {
+  std::vector<double> busy, working;
+  size_t with_gaps = 0;
+  for (const RowBusy &r : b.rows) {
+    busy.push_back(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0);
+    working.push_back(r.life_ns > 0 ? r.busy_excluding_waits_ns() / r.life_ns : 0);
+    with_gaps += r.gaps();
+  }
+  const Spread sb = spread_of(busy), sw = spread_of(working);
+  std::string out = "\n  per row: " + count(b.rows.size()) + " rows; busy min " + percent(sb.min) +
+                    ", median " + percent(sb.median) + ", max " + percent(sb.max);
+  if (busy != working)
+    out += "; working min " + percent(sw.min) + ", median " + percent(sw.median) + ", max " +
+           percent(sw.max);
+  if (with_gaps)
+    out += "; " + count(with_gaps) + " rows with gaps";
+  return out + "\n  the " + count(kWorstFew) + (busy != working ? " least working" : " least busy") +
+         " rows (--rows lists every row):\n";
+}
+
+std::string format_busy(const BusyReport &b, bool all_rows) {
   std::string out = "busy and idle (busy: union of a row's slices over its life, nested ranges "
                     "counted once; wait: hand-off waits inside the busy time; working: busy - "
                     "wait; idle: life - busy)\n";
@@ -99,23 +122,56 @@ std::string format_busy(const BusyReport &b) {
     add_busy(groups, g, true);
   out += groups.str();
   if (b.labels.size() != b.groups.size()) { // some group has a row per warp or warpgroup
-    out += "\n  per row label, summed over CTAs\n";
-    Table labels(header({"label", "ctas"}));
-    size_t shown = 0;
+    std::vector<const BusyTotals *> shown;
     for (const BusyTotals &l : b.labels)
-      if (shown++ < kMaxLines)
-        add_busy(labels, l, false);
-    out += labels.str("    ") + more_line(kMaxLines, b.labels.size(), "labels");
+      shown.push_back(&l);
+    if (!all_rows && b.labels.size() > kFullTableLines) {
+      std::vector<double> busy;
+      for (const BusyTotals &l : b.labels)
+        busy.push_back(l.busy_fraction());
+      const Spread sb = spread_of(busy);
+      out += "\n  per row label, summed over CTAs: " + count(b.labels.size()) + " labels; busy min " +
+             percent(sb.min) + ", median " + percent(sb.median) + ", max " + percent(sb.max) +
+             "\n  the " + count(kWorstFew) + " least working labels (--rows lists every label):\n";
+      std::stable_sort(shown.begin(), shown.end(), [](const BusyTotals *x, const BusyTotals *y) {
+        return x->busy_excluding_waits_fraction() < y->busy_excluding_waits_fraction();
+      });
+      shown.resize(kWorstFew);
+    } else {
+      out += "\n  per row label, summed over CTAs\n";
+    }
+    Table labels(header({"label", "ctas"}));
+    const size_t limit = all_rows ? shown.size() : kMaxLines;
+    for (size_t i = 0; i < shown.size() && i < limit; ++i)
+      add_busy(labels, *shown[i], false);
+    out += labels.str("    ") + more_line(std::min(limit, shown.size()), shown.size(), "labels");
   }
-  out += "\n  per row\n";
+  std::vector<const RowBusy *> shown;
+  for (const RowBusy &r : b.rows)
+    shown.push_back(&r);
+  const bool summarized = !all_rows && b.rows.size() > kFullTableLines;
+  if (summarized) {
+    out += busy_rows_summary(b);
+    // Least working first (busy outside hand-off waits): the least busy when nothing waits.
+    auto fraction = [](const RowBusy *r) {
+      return r->life_ns > 0 ? r->busy_excluding_waits_ns() / r->life_ns : 0;
+    };
+    std::stable_sort(shown.begin(), shown.end(), [&](const RowBusy *x, const RowBusy *y) {
+      return fraction(x) < fraction(y);
+    });
+    shown.resize(kWorstFew);
+  } else {
+    out += "\n  per row\n";
+  }
   const bool gaps = std::any_of(b.rows.begin(), b.rows.end(), [](const RowBusy &r) { return r.gaps(); });
   std::vector<std::string> head = {"row",     "cta",        "SM",     "label",  "life ns",
                                    "busy ns", "busy", "wait ns", "working ns", "idle ns"};
   if (gaps)
     head.push_back("gaps");
   Table rows(head);
-  for (size_t i = 0; i < b.rows.size() && i < kMaxLines; ++i) {
-    const RowBusy &r = b.rows[i];
+  const size_t limit = all_rows ? shown.size() : kMaxLines;
+  for (size_t i = 0; i < shown.size() && i < limit; ++i) {
+    const RowBusy &r = *shown[i];
     std::vector<std::string> cells = {count(r.row), count(r.cta), count(r.smid), printable(r.label), num(r.life_ns, 1),
               num(r.busy_ns, 1), percent(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0),
               num(r.wait_ns, 1), num(r.busy_excluding_waits_ns(), 1), num(r.idle_ns(), 1)};
@@ -123,10 +179,24 @@ std::string format_busy(const BusyReport &b) {
       cells.push_back(row_gaps(r));
     rows.add(std::move(cells));
   }
-  return out + rows.str("    ") + more_line(kMaxLines, b.rows.size(), "rows") + "\n";
+  return out + rows.str("    ") + (summarized ? "" : more_line(limit, b.rows.size(), "rows")) +
+         "\n";
 }
 
-std::string format_tail(const TailReport &t) {
+std::string sm_summary(const TailReport &t) {
+  std::vector<double> ctas, spans;
+  for (const SmSpan &s : t.sms) {
+    ctas.push_back(s.ctas);
+    spans.push_back(s.last_finish_ns - s.first_start_ns);
+  }
+  const Spread c = spread_of(ctas), sp = spread_of(spans);
+  return "\n  per SM: " + count(t.sms.size()) + " SMs; CTAs per SM min " + num(c.min, 0) +
+         ", median " + num(c.median, 0) + ", max " + num(c.max, 0) + "; span min " +
+         num(sp.min, 1) + " ns, median " + num(sp.median, 1) + ", max " + num(sp.max, 1) +
+         "\n  the " + count(kWorstFew) + " SMs finishing last (--sms lists every SM):\n";
+}
+
+std::string format_tail(const TailReport &t, bool all_sms) {
   std::string out = "tail, imbalance and waves (ns since the launch's earliest row start; a CTA "
                     "runs from its earliest row start to its latest row end)\n";
   if (t.ctas.empty())
@@ -161,20 +231,41 @@ std::string format_tail(const TailReport &t) {
   for (const CtaSpan &c : t.last)
     last.add({count(c.cta) + (c.cut ? " cut" : ""), count(c.smid), num(c.start_ns, 1),
               num(c.finish_ns, 1), num(c.finish_ns - c.start_ns, 1)});
-  out += last.str("    ") + "\n  per SM\n";
+  out += last.str("    ");
+  std::vector<const SmSpan *> shown;
+  for (const SmSpan &s : t.sms)
+    shown.push_back(&s);
+  const bool summarized = !all_sms && t.sms.size() > kFullTableLines;
+  if (summarized) {
+    out += sm_summary(t);
+    std::stable_sort(shown.begin(), shown.end(), [](const SmSpan *x, const SmSpan *y) {
+      return x->last_finish_ns > y->last_finish_ns;
+    });
+    shown.resize(kWorstFew);
+  } else {
+    out += "\n  per SM\n";
+  }
   Table sms({"SM", "ctas", "first start", "last finish", "span", "max at once"});
-  for (size_t i = 0; i < t.sms.size() && i < kMaxLines; ++i) {
-    const SmSpan &s = t.sms[i];
+  const size_t limit = all_sms ? shown.size() : kMaxLines;
+  for (size_t i = 0; i < shown.size() && i < limit; ++i) {
+    const SmSpan &s = *shown[i];
     sms.add({count(s.smid), count(s.ctas), num(s.first_start_ns, 1), num(s.last_finish_ns, 1),
              num(s.last_finish_ns - s.first_start_ns, 1), count(s.max_concurrent)});
   }
-  out += sms.str("    ") + more_line(kMaxLines, t.sms.size(), "SMs");
+  out += sms.str("    ") + (summarized ? "" : more_line(limit, t.sms.size(), "SMs"));
+  if (!all_sms && t.concurrency.size() > kFullTableLines) {
+    const ConcurrencyStep &peak = *std::max_element(
+        t.concurrency.begin(), t.concurrency.end(),
+        [](const ConcurrencyStep &x, const ConcurrencyStep &y) { return x.running < y.running; });
+    return out + "\n  CTAs running: " + count(t.concurrency.size()) + " steps, at most " +
+           count(peak.running) + " from " + num(peak.at_ns, 1) + " ns (--sms lists the steps)\n\n";
+  }
   out += "\n  CTAs running (steps: from this time on, this many)\n";
   Table steps({"at ns", "running"});
-  constexpr size_t kMaxSteps = 64;
-  for (size_t i = 0; i < t.concurrency.size() && i < kMaxSteps; ++i)
+  const size_t max_steps = all_sms ? t.concurrency.size() : kFullTableLines;
+  for (size_t i = 0; i < t.concurrency.size() && i < max_steps; ++i)
     steps.add({num(t.concurrency[i].at_ns, 1), count(t.concurrency[i].running)});
-  return out + steps.str("    ") + more_line(kMaxSteps, t.concurrency.size(), "steps") + "\n";
+  return out + steps.str("    ") + more_line(max_steps, t.concurrency.size(), "steps") + "\n";
 }
 
 std::string format_histograms(const std::vector<Histogram> &hs) {
@@ -183,6 +274,21 @@ std::string format_histograms(const std::vector<Histogram> &hs) {
     return out + "  no slice\n\n";
   constexpr size_t kBar = 40;
   for (const Histogram &h : hs) {
+    if (h.min_ns == h.max_ns) { // one distinct value: no bins to draw
+      out += "  " + printable(h.name) + ": " + count(h.count) +
+             (h.count == 1 ? " slice of " : " slices, all ") + num(h.min_ns, 1) + " ns" +
+             (h.incomplete ? " (" + count(h.incomplete) + " incomplete)" : "") + "\n";
+      continue;
+    }
+    if (!h.values.empty()) { // no more slices than bins: each one, not mostly empty bins
+      std::string values;
+      for (double v : h.values)
+        values += (values.empty() ? "" : " ") + num(v, 1);
+      out += "  " + printable(h.name) + ": " + count(h.count) + " slices (no more than " +
+             count(h.bins.size()) + " bins), ns: " + values +
+             (h.incomplete ? " (" + count(h.incomplete) + " incomplete)" : "") + "\n";
+      continue;
+    }
     out += "  " + printable(h.name) + ": " + count(h.count) + " slices, " + num(h.min_ns, 1) +
            " .. " + num(h.max_ns, 1) + " ns, " + count(h.bins.size()) + " bins of " +
            num(h.bin_width_ns, 3) + " ns\n";
@@ -273,12 +379,13 @@ std::string format_analysis(const AnalysisReport &r) {
   if (r.cta)
     out += "  CTA " + count(*r.cta) + " only";
   out += "\n" + completeness_line(r.completeness) + "\n\n";
+  out += format_verdict(r);
   if (r.handoffs)
     out += format_handoffs(*r.handoffs);
   if (r.busy)
-    out += format_busy(*r.busy);
+    out += format_busy(*r.busy, r.all_rows);
   if (r.tail)
-    out += format_tail(*r.tail);
+    out += format_tail(*r.tail, r.all_sms);
   if (r.histograms)
     out += format_histograms(*r.histograms);
   if (r.outliers)
@@ -375,7 +482,8 @@ std::string analysis_json(const AnalysisReport &r) {
                     {"min_ns", h.min_ns},
                     {"max_ns", h.max_ns},
                     {"bin_width_ns", h.bin_width_ns},
-                    {"bins", h.bins}});
+                    {"bins", h.bins},
+                    {"values", h.values}});
     out["histograms"] = hs;
   }
   if (r.outliers) {
