@@ -55,17 +55,23 @@ std::string gaps(const cutrace::RunLaunch &l) {
   return out;
 }
 
+// Characters of UTF-8 text ("µs" is two).
+size_t columns(const std::string &s) {
+  return size_t(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
 // Columns left-aligned, two spaces apart.
 std::string table(const std::vector<std::vector<std::string>> &lines) {
   std::vector<size_t> width(lines.front().size(), 0);
   for (const auto &line : lines)
     for (size_t c = 0; c < line.size(); ++c)
-      width[c] = std::max(width[c], line[c].size());
+      width[c] = std::max(width[c], columns(line[c]));
   std::string out;
   for (const auto &line : lines) {
     std::string text;
     for (size_t c = 0; c < line.size(); ++c)
-      text += line[c] + (c + 1 < line.size() ? std::string(width[c] - line[c].size() + 2, ' ') : "");
+      text += line[c] +
+              (c + 1 < line.size() ? std::string(width[c] - columns(line[c]) + 2, ' ') : "");
     out += text + "\n";
   }
   return out;
