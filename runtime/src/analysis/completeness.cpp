@@ -80,8 +80,10 @@ RunCompleteness run_completeness(const RunTrace &run) {
       out.undecoded.push_back(std::move(u));
       continue;
     }
-    const Completeness c = completeness_of(l);
-    out.launches_from_headers += !l.detail;
+    // What the row headers say, whether or not the records were read: a run's summary says the
+    // same after a lean read as after a full one (incomplete slices are each launch's figure).
+    Completeness c = completeness_of(l);
+    c.incomplete_slices = 0;
     out.launches_incomplete += !c.complete();
     out.events.add(c);
   }
@@ -102,16 +104,9 @@ RunCompleteness run_completeness(const RunTrace &run) {
 }
 
 std::string run_completeness_text(const RunCompleteness &c, const std::string &indent) {
-  const std::string headers =
-      c.launches_from_headers
-          ? " (" + std::to_string(c.launches_from_headers) +
-                " read from their row headers only: their slices are not counted)"
-          : "";
   if (c.complete())
-    return indent + "complete: all " + plural(c.launches, "launch", "launches") + " decoded" +
-           (c.launches_from_headers ? ", no event dropped, every row ended" + headers
-                                    : ", no event dropped, every slice closed, every row ended") +
-           "\n";
+    return indent + "complete: all " + plural(c.launches, "launch", "launches") +
+           " decoded, no event dropped, every row ended\n";
   std::string out = indent + "INCOMPLETE: " + std::to_string(c.launches_decoded) + " of " +
                     plural(c.launches, "launch", "launches") + " decoded";
   if (c.launches_incomplete)
@@ -129,7 +124,7 @@ std::string run_completeness_text(const RunCompleteness &c, const std::string &i
            " did not finish writing its file (no END section): launches after its last one are "
            "not known\n";
   if (!c.events.complete())
-    out += indent + "  events: " + completeness_line(c.events) + headers + "\n";
+    out += indent + "  events: " + completeness_line(c.events) + "\n";
   return out;
 }
 

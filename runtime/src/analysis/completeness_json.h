@@ -36,7 +36,6 @@ inline nlohmann::json run_completeness_json(const RunCompleteness &c) {
   out["launches_incomplete"] = c.launches_incomplete;
   out["recorded_not_in_file"] = c.recorded_not_in_file;
   out["unfinished_processes"] = c.unfinished_processes;
-  out["launches_from_headers"] = c.launches_from_headers;
   out["undecoded"] = undecoded;
   return out;
 }
