@@ -101,6 +101,11 @@ bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
   cutrace::SqliteOptions options;
   options.tool_version = CUTRACE_VERSION;
   options.input_files = args.inputs;
+  cutrace::DecodeOptions decode;
+  decode.ghz_override = args.ghz;
+  options.load_detail = [&run, decode](const cutrace::RunLaunch &l) {
+    return cutrace::with_detail(run, l, decode);
+  };
   if (std::optional<std::string> err = cutrace::write_sqlite(*args.sqlite, run, options)) {
     std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
     return false;
@@ -178,8 +183,9 @@ Args parse_args(int argc, char **argv) {
 // of any length is then summarized in bounded memory (docs/viewer.md).
 cutrace::RunReadOptions records_needed(const Args &args) {
   cutrace::RunReadOptions read;
-  if (args.launch || args.cta || args.perfetto || args.sqlite)
+  if (args.launch || args.cta || args.perfetto)
     return read;
+  // --sqlite reads each launch's records again when it writes it (cutrace::with_detail).
   read.max_buffer_bytes = args.html ? args.html_max_mb << 20 : 0;
   return read;
 }

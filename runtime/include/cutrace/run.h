@@ -47,6 +47,10 @@ struct LaunchRecord {
   bool buffer_dropped = false;
   uint64_t first_ns = 0, last_ns = 0;
   BufferGaps gaps; // with buffer_dropped: what the row headers said was lost
+  // Where its section's body is in the file (a run read from a file): read_launch_buffer()
+  // brings the buffer back one launch at a time. 0: not known (in memory, version 1).
+  uint64_t body_offset = 0, body_length = 0;
+  uint32_t section_flags = 0;
 };
 
 // How much of a run a reader keeps in memory.
@@ -80,6 +84,10 @@ struct Run {
 // Reads a version 2 run, or a version 1 single launch as a run of one (map 0, device 0).
 Expected<Run> parse_run(const uint8_t *data, size_t size);
 Expected<Run> read_run_file(const std::string &path, const RunReadOptions &options = {});
+// The buffer of a launch a reader dropped (LaunchRecord::buffer_dropped, body_offset != 0), read
+// again from `path`: exporters that write launch by launch hold one launch's records at a time.
+Expected<std::vector<uint8_t>> read_launch_buffer(const std::string &path,
+                                                  const LaunchRecord &launch);
 
 // How a launch's buffer is stored in its `LNCH` section (docs/FORMAT.md, "Runs"): as it is, or
 // delta-coded (section flag bit 0; the runtime's CUTRACE_COMPRESS=delta). Readers read both.

@@ -60,6 +60,9 @@ struct RunLaunch {
   Trace trace;                      // the launch as decode() gives it; empty when `detail` is false
   // Without detail: the gaps its row headers tell (dropped events, rows never ended).
   Completeness header_gaps;
+  // Its section in its process's file (LaunchRecord::body_offset...): with_detail() reads it.
+  uint64_t body_offset = 0, body_length = 0;
+  uint32_t section_flags = 0;
   // False when the run was read with a buffer budget that left this launch's records out
   // (RunReadOptions): begin_ns/end_ns still hold, the CTAs are not known.
   bool detail = true;
@@ -88,6 +91,13 @@ using RunProgress = std::function<void(size_t decoded, size_t total)>;
 // decoded is a problem, and the rest is decoded.
 Expected<RunTrace> decode_run(const Run &run, const std::string &file = {},
                               const DecodeOptions &options = {}, const RunProgress &progress = {});
+// A launch read without its records (detail false), with them: its buffer read again from its
+// process's file and decoded, on the same place of the run axis. nullopt when it cannot be (no
+// file, no map, the file changed). Exporters that write launch by launch call it for each, so a
+// run of any length costs the memory of its largest launch.
+std::optional<RunLaunch> with_detail(const RunTrace &run, const RunLaunch &launch,
+                                     const DecodeOptions &options = {});
+
 // Several processes (ranks) of one job as one timeline: one process each, one axis. Runs whose
 // devices are not all host-aligned stay on raw globaltimer, with a problem saying so.
 RunTrace merge_runs(std::vector<RunTrace> runs);

@@ -112,6 +112,12 @@ std::optional<LaunchRecord> coded_launch_from(const uint8_t *body, uint64_t leng
   return l;
 }
 
+void place(LaunchRecord &l, uint64_t offset, uint64_t length, uint32_t flags) {
+  l.body_offset = offset;
+  l.body_length = length;
+  l.section_flags = flags;
+}
+
 // Keeps the launch's buffer when it fits the budget; otherwise only its extent.
 void keep_within(LaunchRecord &l, uint64_t &kept, uint64_t budget) {
   if (l.buffer.size() <= budget && kept <= budget - l.buffer.size()) {
@@ -154,6 +160,7 @@ template <class Source>
 E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &options = {}) {
   Run run;
   uint64_t kept = 0; // launch buffer bytes kept so far
+  const uint64_t after_preamble = in.left();
   std::vector<uint8_t> body;
   for (uint32_t i = 0; i < sections && in.left() > 0; ++i) {
     uint8_t header[kSectionHeaderBytes];
@@ -185,6 +192,7 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
         return E::failure(in.error());
       continue;
     }
+    const uint64_t body_offset = format::kPreambleBytes + (after_preamble - in.left());
     body.resize(length);
     if (!in.read(body.data(), length))
       return E::failure(in.error());
@@ -210,10 +218,12 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
                     "launch section " + std::to_string(i) + ": its delta-coded buffer is damaged");
       else {
         run.launches.push_back(std::move(*l));
+        place(run.launches.back(), body_offset, length, flags);
         keep_within(run.launches.back(), kept, options.max_buffer_bytes);
       }
     } else {
       run.launches.push_back(launch_from(body.data(), length));
+      place(run.launches.back(), body_offset, length, flags);
       keep_within(run.launches.back(), kept, options.max_buffer_bytes);
     }
   }
@@ -303,6 +313,37 @@ Expected<Run> read_run_file(const std::string &path, const RunReadOptions &optio
         return parse_run_sections(in, bytes::u32(head + 12), options);
       },
       parse_run);
+}
+
+Expected<std::vector<uint8_t>> read_launch_buffer(const std::string &path,
+                                                  const LaunchRecord &launch) {
+  using B = Expected<std::vector<uint8_t>>;
+  if (launch.body_offset == 0 || launch.body_length < kLaunchFixedBytes)
+    return B::failure(path + ": the launch's place in the file is not known");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return B::failure("cannot read '" + path + "': " + std::strerror(errno));
+  std::vector<uint8_t> body(launch.body_length);
+  size_t got = 0;
+  while (got < body.size()) {
+    const ssize_t n = ::pread(fd, body.data() + got, body.size() - got,
+                              off_t(launch.body_offset + got));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += size_t(n);
+  }
+  ::close(fd);
+  if (got != body.size())
+    return B::failure("cannot read '" + path + "': it changed since it was read");
+  if (launch.section_flags & kLaunchDeltaCoded) {
+    std::optional<LaunchRecord> l = coded_launch_from(body.data(), body.size());
+    if (!l)
+      return B::failure(path + ": its delta-coded buffer is damaged");
+    return B{std::move(l->buffer), {}};
+  }
+  return B{std::vector<uint8_t>(body.begin() + kLaunchFixedBytes, body.end()), {}};
 }
 
 // ---- RunWriter ----

@@ -135,8 +135,9 @@ public:
         event_(db, "INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         flow_(db, "INSERT INTO flows VALUES (?,?,?,?,?,?,?,?,?,?,?,?)") {}
 
-  bool launch(const RunTrace &run, uint32_t index) {
-    const RunLaunch &l = run.launches[index];
+  // `loaded`: the launch with its records, when the run holds it without them.
+  bool launch(const RunTrace &run, uint32_t index, const RunLaunch *loaded = nullptr) {
+    const RunLaunch &l = loaded ? *loaded : run.launches[index];
     const Trace &t = l.trace;
     const DecodeMap *map = l.map < run.maps.size() ? &run.maps[l.map] : nullptr;
     const RunDevice *device = l.device < run.devices.size() ? &run.devices[l.device] : nullptr;
@@ -325,8 +326,16 @@ std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOp
             exec(db, kSchema) && write_meta(db, run, options);
   if (ok) {
     RunWriter writer(db);
-    for (uint32_t i = 0; ok && i < run.launches.size(); ++i)
-      ok = writer.launch(run, i);
+    for (uint32_t i = 0; ok && i < run.launches.size(); ++i) {
+      std::optional<RunLaunch> loaded;
+      if (!run.launches[i].detail && options.load_detail) {
+        loaded = options.load_detail(run.launches[i]); // freed before the next launch
+        if (!loaded && run.launches[i].trace.ok()) // readable when first read: not any more
+          return "cannot read the records of launch " +
+                 std::to_string(run.launches[i].sequence) + " again from its file";
+      }
+      ok = writer.launch(run, i, loaded ? &*loaded : nullptr);
+    }
   }
   ok = ok && exec(db, kIndexes) && exec(db, "COMMIT;");
   if (ok)
