@@ -64,4 +64,13 @@ check List.SaysWhatALaunchLost has "$work/list_over" "984 dropped, 24 incomplete
 "$tv" diff "$run" "$run" --kernel matmul --launch-a 1 >/dev/null 2>"$work/e"
 check Diff.ALaunchOfAnotherKernelIsNamedWithItsKernel has "$work/e" \
   "launch 1 is kernel layernorm, not matmul (--launch-a chooses one launch; 'trace-view list $run' shows each launch's kernel)"
+# Messages that say what is wrong once and plainly
+head -c 1000 "$ws" >"$work/cut.ctrace"
+"$tv" "$work/cut.ctrace" >/dev/null 2>"$work/e"
+check Messages.ACutFileIsNamedOnce equal "$(cat "$work/e")" \
+  "trace-view: error: $work/cut.ctrace: .ctrace truncated: section 0 needs 1307 bytes, 968 left"
+echo '{"kernel": "ws_gemm"}' >"$work/ws_gemm.trace_map.json"
+"$tv" "$work/ws_gemm.trace_map.json" >/dev/null 2>"$work/e"
+check Messages.ADecodeMapGivenAsATraceIsNamed has "$work/e" \
+  "not a .ctrace file (bad magic): it is JSON, such as a decode map (.trace_map.json); trace-view reads the .ctrace file the traced program wrote"
 exit $fail

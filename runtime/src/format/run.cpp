@@ -249,6 +249,9 @@ Run run_of_one(Ctrace &&c) {
 }
 
 std::optional<std::string> preamble_problem(const uint8_t *data, size_t size) {
+  if (data != nullptr && size > 0 && data[0] == '{') // a decode map given for its trace
+    return "not a .ctrace file (bad magic): it is JSON, such as a decode map "
+           "(.trace_map.json); trace-view reads the .ctrace file the traced program wrote";
   if (data == nullptr || size < kPreambleBytes ||
       std::memcmp(data, kCtraceMagic, sizeof kCtraceMagic) != 0)
     return "not a .ctrace file (bad magic)";
@@ -306,8 +309,11 @@ Expected<Run> read_run_file(const std::string &path, const RunReadOptions &optio
           return E::failure(*bad);
         if (bytes::u32(head + 8) == kCtraceVersion) { // one launch: small, read it whole
           Expected<Ctrace> one = read_ctrace_file(path);
-          if (!one)
-            return E::failure(one.error);
+          if (!one) { // its error names the file, as this reader's own will: once is enough
+            const std::string named = path + ": ";
+            return E::failure(one.error.rfind(named, 0) == 0 ? one.error.substr(named.size())
+                                                             : one.error);
+          }
           return E{run_of_one(std::move(*one)), {}};
         }
         return parse_run_sections(in, bytes::u32(head + 12), options);
