@@ -79,9 +79,10 @@ std::string write_run_file(const std::string &path, uint32_t launches) {
 // without records, each launch read again as it is written (what trace-view --sqlite does);
 // else every launch decoded first.
 size_t peak_bytes_of_sqlite_export(uint32_t launches, bool streamed) {
-  const std::string dir = ::testing::TempDir();
-  const std::string file = dir + "/memory_" + std::to_string(launches) + ".ctrace";
-  const std::string db = dir + "/memory_" + std::to_string(launches) + ".db";
+  // Named per process and case: ctest runs the cases of this executable side by side.
+  const std::string stem = ::testing::TempDir() + "/memory_" + std::to_string(::getpid()) + "_" +
+                           std::to_string(launches) + (streamed ? "_streamed" : "_decoded");
+  const std::string file = stem + ".ctrace", db = stem + ".db";
   write_run_file(file, launches);
   std::remove(db.c_str());
   g_peak = g_held.load();
