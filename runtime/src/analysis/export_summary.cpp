@@ -247,7 +247,22 @@ std::string format_rates(const TraceSummary &s) {
     src.add({rate_source_name(source), count(v.first), num(v.second.first, 4),
              num(v.second.second, 4)});
   out += src.str() + "\n";
-  out += "clock rate per row\n";
+  // Many rows: only those whose rate was not measured on the row itself are worth a line each.
+  constexpr size_t kFullTable = 16;
+  std::vector<const TraceSummary::RowRate *> listed;
+  for (const TraceSummary::RowRate &r : s.rates)
+    if (s.rates.size() <= kFullTable || r.source != RateSource::measured)
+      listed.push_back(&r);
+  const size_t measured = s.rates.size() - listed.size();
+  if (s.rates.size() > kFullTable) {
+    out += "clock rate per row: " + count(measured) + " of " + count(s.rates.size()) +
+           " rows measured their own rate (--json lists every row's)";
+    if (listed.empty())
+      return out + "\n\n";
+    out += "; the others:\n";
+  } else {
+    out += "clock rate per row\n";
+  }
   // Slice rows share their group's number: their label (warp[w3]) says which row it is. Kernels
   // without TRACE_GROUPS keep the table they always had.
   const bool labels = std::any_of(s.rates.begin(), s.rates.end(),
@@ -255,8 +270,8 @@ std::string format_rates(const TraceSummary &s) {
   Table rows(labels
                  ? std::vector<std::string>{"row", "cta", "group", "label", "SM", "GHz", "source"}
                  : std::vector<std::string>{"row", "cta", "group", "SM", "GHz", "source"});
-  for (size_t i = 0; i < s.rates.size() && i < kMaxRows; ++i) {
-    const TraceSummary::RowRate &r = s.rates[i];
+  for (size_t i = 0; i < listed.size() && i < kMaxRows; ++i) {
+    const TraceSummary::RowRate &r = *listed[i];
     std::vector<std::string> cells = {std::to_string(r.row), std::to_string(r.cta),
                                       std::to_string(r.group)};
     if (labels)
@@ -267,8 +282,8 @@ std::string format_rates(const TraceSummary &s) {
     rows.add(std::move(cells));
   }
   out += rows.str();
-  if (s.rates.size() > kMaxRows)
-    out += "  ... " + std::to_string(s.rates.size() - kMaxRows) + " more rows\n";
+  if (listed.size() > kMaxRows)
+    out += "  ... " + std::to_string(listed.size() - kMaxRows) + " more rows\n";
   return out + "\n";
 }
 
@@ -375,7 +390,6 @@ std::string format_summary(const TraceSummary &s) {
   c.add({"flows drawn", count(s.flows)});
   c.add({"dropped events (overflow)", count(s.dropped)});
   c.add({"incomplete slices", count(s.incomplete)});
-  c.add({"rows never ended", count(s.completeness.rows_never_ended)});
   c.add({"unmatched ends", count(s.unmatched_ends)});
   c.add({"unknown site ids", count(s.unknown_sites)});
   c.add({"invalid records", count(s.invalid_records)});
