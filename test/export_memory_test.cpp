@@ -70,8 +70,8 @@ std::string write_run_file(const std::string &path, uint32_t launches) {
     run.launches.push_back(step_record(0, 0, 0, i, kCtas, 1'000'000'000ull + 100'000ull * i));
   run.end_json = R"({"kernels":[]})";
   const std::vector<uint8_t> bytes = encode_run(run);
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(bytes.data()),
-                                              std::streamsize(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
   return path;
 }
 
@@ -111,7 +111,8 @@ constexpr size_t kHeaderBytesPerLaunch = 2048;
 TEST(ExportMemory, SqliteHoldsOneLaunchsRecordsAtATime) {
   const size_t small = peak_bytes_of_sqlite_export(25, true);
   const size_t large = peak_bytes_of_sqlite_export(100, true);
-  std::printf("streamed: 25 launches %zu bytes, 100 launches %zu bytes at the peak\n", small, large);
+  std::printf("streamed: 25 launches %zu bytes, 100 launches %zu bytes at the peak\n", small,
+              large);
   EXPECT_LE(large, small + 75 * kHeaderBytesPerLaunch)
       << "25 launches: " << small << " bytes, 100 launches: " << large;
 }

@@ -5,9 +5,9 @@
 
 #include "inputs.h"
 
+#include "outputs.h"
 #include <cutrace/completeness.h>
 #include <filesystem>
-#include "outputs.h"
 
 #include <cutrace/diff.h>
 #include <cutrace/run_trace.h>
@@ -238,8 +238,7 @@ int diff_command(int argc, char **argv) {
 
   std::error_code same_error;
   if (std::filesystem::equivalent(args.a, args.b, same_error) && args.launch_a == args.launch_b)
-    std::fprintf(stderr,
-                 "trace-view: warning: A and B are the same file (%s): every change is 0\n",
+    std::fprintf(stderr, "trace-view: warning: A and B are the same file (%s): every change is 0\n",
                  args.a.c_str());
   std::unique_ptr<LoadedSide> a = load(args.a, args.launch_a, options);
   std::unique_ptr<LoadedSide> b = load(args.b, args.launch_b, options);

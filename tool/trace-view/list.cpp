@@ -70,8 +70,8 @@ std::string table(const std::vector<std::vector<std::string>> &lines) {
   for (const auto &line : lines) {
     std::string text;
     for (size_t c = 0; c < line.size(); ++c)
-      text += line[c] +
-              (c + 1 < line.size() ? std::string(width[c] - columns(line[c]) + 2, ' ') : "");
+      text +=
+          line[c] + (c + 1 < line.size() ? std::string(width[c] - columns(line[c]) + 2, ' ') : "");
     out += text + "\n";
   }
   return out;

@@ -41,8 +41,8 @@ struct HandoffPair {
   uint64_t waited = 0; // flows with wait > 0
   Durations wait_ns, wait_cycles, gap_ns, gap_cycles, after_ns, after_cycles;
   uint64_t incomplete = 0; // flows whose src or dst slice is incomplete (cut, never ended)
-  uint32_t dst_rows = 0;  // distinct rows holding the pair's dst slices
-  double dst_life_ns = 0; // Σ life of those rows
+  uint32_t dst_rows = 0;   // distinct rows holding the pair's dst slices
+  double dst_life_ns = 0;  // Σ life of those rows
   double wait_fraction() const { return dst_life_ns > 0 ? wait_ns.total / dst_life_ns : 0; }
 };
 // In the map's TRACE_DAG order (a declaration with no flow in the trace has count 0).

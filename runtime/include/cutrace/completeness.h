@@ -60,9 +60,9 @@ struct RunCompleteness {
   // Over the decoded launches, as their row headers say (incomplete_slices 0: a run's figure is
   // the same whether its records were read or not; each launch's own completeness counts them).
   Completeness events;
-  uint64_t launches = 0;          // launch sections the files hold (read or not)
-  uint64_t launches_decoded = 0;  // those with figures
-  uint64_t launches_incomplete = 0; // decoded launches with gaps
+  uint64_t launches = 0;                  // launch sections the files hold (read or not)
+  uint64_t launches_decoded = 0;          // those with figures
+  uint64_t launches_incomplete = 0;       // decoded launches with gaps
   std::vector<UndecodedLaunch> undecoded; // launches the run holds no figures of, and why
   // Launches the processes' END sections say were recorded but the files do not hold (a section
   // cut or skipped). Each is also in `undecoded` when its section could be identified.

@@ -19,7 +19,7 @@ using namespace summary_table;
 using nlohmann::json;
 
 constexpr size_t kMaxLines = 256; // per table; the JSON has every line
-constexpr size_t kWorstFew = 5;    // lines of a summarized table
+constexpr size_t kWorstFew = 5;   // lines of a summarized table
 
 std::string percent(double fraction) { return num(100 * fraction, 1) + "%"; }
 
@@ -40,7 +40,8 @@ std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
            " of the life of the " + count(p.dst_rows) + " rows holding " + printable(p.dst) + " (" +
            num(p.dst_life_ns, 1) + " ns)\n";
     if (p.incomplete)
-      out += "    " + count(p.incomplete) + " of them over incomplete slices: their waits end "
+      out += "    " + count(p.incomplete) +
+             " of them over incomplete slices: their waits end "
              "where the row's records end, not where the slice did\n";
     if (p.count == 0)
       continue;
@@ -103,8 +104,8 @@ std::string busy_rows_summary(const BusyReport &b) {
            percent(sw.max);
   if (with_gaps)
     out += "; " + count(with_gaps) + " rows with gaps";
-  return out + "\n  the " + count(kWorstFew) + (busy != working ? " least working" : " least busy") +
-         " rows (--rows lists every row):\n";
+  return out + "\n  the " + count(kWorstFew) +
+         (busy != working ? " least working" : " least busy") + " rows (--rows lists every row):\n";
 }
 
 std::string format_busy(const BusyReport &b, bool all_rows) {
@@ -130,9 +131,10 @@ std::string format_busy(const BusyReport &b, bool all_rows) {
       for (const BusyTotals &l : b.labels)
         busy.push_back(l.busy_fraction());
       const Spread sb = spread_of(busy);
-      out += "\n  per row label, summed over CTAs: " + count(b.labels.size()) + " labels; busy min " +
-             percent(sb.min) + ", median " + percent(sb.median) + ", max " + percent(sb.max) +
-             "\n  the " + count(kWorstFew) + " least working labels (--rows lists every label):\n";
+      out += "\n  per row label, summed over CTAs: " + count(b.labels.size()) +
+             " labels; busy min " + percent(sb.min) + ", median " + percent(sb.median) + ", max " +
+             percent(sb.max) + "\n  the " + count(kWorstFew) +
+             " least working labels (--rows lists every label):\n";
       std::stable_sort(shown.begin(), shown.end(), [](const BusyTotals *x, const BusyTotals *y) {
         return x->busy_excluding_waits_fraction() < y->busy_excluding_waits_fraction();
       });
@@ -156,15 +158,15 @@ std::string format_busy(const BusyReport &b, bool all_rows) {
     auto fraction = [](const RowBusy *r) {
       return r->life_ns > 0 ? r->busy_excluding_waits_ns() / r->life_ns : 0;
     };
-    std::stable_sort(shown.begin(), shown.end(), [&](const RowBusy *x, const RowBusy *y) {
-      return fraction(x) < fraction(y);
-    });
+    std::stable_sort(shown.begin(), shown.end(),
+                     [&](const RowBusy *x, const RowBusy *y) { return fraction(x) < fraction(y); });
     shown.resize(kWorstFew);
   } else {
     out += "\n  per row\n";
   }
-  const bool gaps = std::any_of(b.rows.begin(), b.rows.end(), [](const RowBusy &r) { return r.gaps(); });
-  std::vector<std::string> head = {"row",     "cta",        "SM",     "label",  "life ns",
+  const bool gaps =
+      std::any_of(b.rows.begin(), b.rows.end(), [](const RowBusy &r) { return r.gaps(); });
+  std::vector<std::string> head = {"row",     "cta",  "SM",      "label",      "life ns",
                                    "busy ns", "busy", "wait ns", "working ns", "idle ns"};
   if (gaps)
     head.push_back("gaps");
@@ -172,9 +174,16 @@ std::string format_busy(const BusyReport &b, bool all_rows) {
   const size_t limit = all_rows ? shown.size() : kMaxLines;
   for (size_t i = 0; i < shown.size() && i < limit; ++i) {
     const RowBusy &r = *shown[i];
-    std::vector<std::string> cells = {count(r.row), count(r.cta), count(r.smid), printable(r.label), num(r.life_ns, 1),
-              num(r.busy_ns, 1), percent(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0),
-              num(r.wait_ns, 1), num(r.busy_excluding_waits_ns(), 1), num(r.idle_ns(), 1)};
+    std::vector<std::string> cells = {count(r.row),
+                                      count(r.cta),
+                                      count(r.smid),
+                                      printable(r.label),
+                                      num(r.life_ns, 1),
+                                      num(r.busy_ns, 1),
+                                      percent(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0),
+                                      num(r.wait_ns, 1),
+                                      num(r.busy_excluding_waits_ns(), 1),
+                                      num(r.idle_ns(), 1)};
     if (gaps)
       cells.push_back(row_gaps(r));
     rows.add(std::move(cells));
@@ -217,7 +226,8 @@ std::string format_tail(const TailReport &t, bool all_sms) {
   for (const auto &[ctas, sms] : sms_with)
     per_sm +=
         (per_sm.empty() ? "CTAs per SM: " : ", ") + count(ctas) + " on " + count(sms) + " SMs";
-  const size_t cut = size_t(std::count_if(t.ctas.begin(), t.ctas.end(), [](const CtaSpan &c) { return c.cut; }));
+  const size_t cut =
+      size_t(std::count_if(t.ctas.begin(), t.ctas.end(), [](const CtaSpan &c) { return c.cut; }));
   if (cut)
     out += "  " + count(cut) + (cut == 1 ? " CTA holds" : " CTAs hold") +
            " a row that never ended: its finish is its last event (marked 'cut')\n";
@@ -293,7 +303,8 @@ std::string format_histograms(const std::vector<Histogram> &hs) {
            " .. " + num(h.max_ns, 1) + " ns, " + count(h.bins.size()) + " bins of " +
            num(h.bin_width_ns, 3) + " ns\n";
     if (h.incomplete)
-      out += "    " + count(h.incomplete) + " of them incomplete: cut at their row's last event, "
+      out += "    " + count(h.incomplete) +
+             " of them incomplete: cut at their row's last event, "
              "so shorter than they ran\n";
     const uint64_t most = *std::max_element(h.bins.begin(), h.bins.end());
     const int decimals = h.bin_width_ns >= 1 || h.bin_width_ns == 0 ? 1 : 3; // narrow bins apart
@@ -315,9 +326,9 @@ std::string format_outliers(const std::vector<Outlier> &os) {
   Table t({"name", "cta", "SM", "row", "label", "payload", "begin ns", "duration ns", "begin cyc",
            "duration cyc"});
   for (const Outlier &o : os)
-    t.add({printable(o.name) + (o.incomplete ? " (incomplete)" : ""), count(o.cta), count(o.smid), count(o.row), printable(o.label),
-           std::to_string(o.payload), num(o.begin_ns, 1), num(o.duration_ns, 1),
-           count(o.begin_cycles), count(o.duration_cycles)});
+    t.add({printable(o.name) + (o.incomplete ? " (incomplete)" : ""), count(o.cta), count(o.smid),
+           count(o.row), printable(o.label), std::to_string(o.payload), num(o.begin_ns, 1),
+           num(o.duration_ns, 1), count(o.begin_cycles), count(o.duration_cycles)});
   return out + t.str() + "\n";
 }
 

@@ -56,7 +56,8 @@ std::string busy_answer(const BusyReport &b) {
   const BusyTotals &least = *std::min_element(of.begin(), of.end(), by_working);
   if (&most == &least)
     return share(most);
-  const bool waits = std::any_of(of.begin(), of.end(), [](const BusyTotals &g) { return g.wait_ns > 0; });
+  const bool waits =
+      std::any_of(of.begin(), of.end(), [](const BusyTotals &g) { return g.wait_ns > 0; });
   return (waits ? "most working " : "busiest ") + share(most) +
          (waits ? "; least working " : "; least busy ") + share(least);
 }

@@ -120,7 +120,8 @@ std::string run_completeness_text(const RunCompleteness &c, const std::string &i
            (c.recorded_not_in_file == 1 ? "is" : "are") + " not in the file\n";
   if (c.unfinished_processes)
     out += indent + "  " +
-           (c.unfinished_processes == 1 ? std::string("a process") : plural(c.unfinished_processes, "process", "processes")) +
+           (c.unfinished_processes == 1 ? std::string("a process")
+                                        : plural(c.unfinished_processes, "process", "processes")) +
            " did not finish writing its file (no END section): launches after its last one are "
            "not known\n";
   if (!c.events.complete())

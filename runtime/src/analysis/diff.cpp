@@ -337,7 +337,9 @@ std::string format_diff(const TraceDiff &d, size_t top) {
                      instant ? "" : fixed(r.b.total_per_cta_ns()),
                      instant ? "" : signed_ns(r.b.total_per_cta_ns() - r.a.total_per_cta_ns()),
                      percent(r.relative),
-                     r.within_noise ? "noise" : r.noise_refused ? "not noise: gaps differ" : ""});
+                     r.within_noise    ? "noise"
+                     : r.noise_refused ? "not noise: gaps differ"
+                                       : ""});
   }
   out += table(cells);
   if (shown < d.rows.size())

@@ -96,9 +96,9 @@ BufferGaps buffer_gaps(const uint8_t *buffer, size_t size) {
       continue;
     }
     // Never closed: cut off when it holds records (compact: its count; full: a first record).
-    const bool records = compact ? bytes::u32(row + 60) != 0
-                                 : at + kRowHeaderBytes + 8 <= size &&
-                                       bytes::u64(row + kRowHeaderBytes) != 0;
+    const bool records =
+        compact ? bytes::u32(row + 60) != 0
+                : at + kRowHeaderBytes + 8 <= size && bytes::u64(row + kRowHeaderBytes) != 0;
     gaps.rows_never_ended += records;
   }
   return gaps;

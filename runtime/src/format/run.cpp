@@ -179,9 +179,9 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
                              " left; it and anything after it are not read");
       if (section_tag == kLaunchTag)
         run.lost.push_back(lost_launch(in, "its section was cut short (the file ends " +
-                                                  std::to_string(length - in.left()) +
-                                                  " bytes early: the program was killed or "
-                                                  "crashed while writing it)"));
+                                               std::to_string(length - in.left()) +
+                                               " bytes early: the program was killed or "
+                                               "crashed while writing it)"));
       break;
     }
     const bool known = section_tag == kRunTag || section_tag == kDeviceTag ||
@@ -332,8 +332,8 @@ Expected<std::vector<uint8_t>> read_launch_buffer(const std::string &path,
   std::vector<uint8_t> body(launch.body_length);
   size_t got = 0;
   while (got < body.size()) {
-    const ssize_t n = ::pread(fd, body.data() + got, body.size() - got,
-                              off_t(launch.body_offset + got));
+    const ssize_t n =
+        ::pread(fd, body.data() + got, body.size() - got, off_t(launch.body_offset + got));
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)

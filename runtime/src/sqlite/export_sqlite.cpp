@@ -1,9 +1,9 @@
 // A decoded run as an SQLite database (docs/analysis.md, "SQL and pandas", documents every table,
 // column and index below). Rows are inserted through prepared statements in one transaction, the
 // indexes built afterwards; the database is built in a temporary file and renamed into place.
+#include <cutrace/completeness.h>
 #include <cutrace/output_files.h>
 #include <cutrace/sqlite.h>
-#include <cutrace/completeness.h>
 
 #include <cutrace/analysis.h>
 #include <cutrace/ctrace.h>
@@ -179,7 +179,8 @@ public:
     t.problems.empty() ? launch_.null() : launch_.text(t.problems.front());
     map ? launch_.text(map->source) : launch_.null();
     const Completeness c = completeness_of(l);
-    launch_.integer(t.ok() || (l.detail && !t.rows.empty())) // as run_completeness counts
+    launch_
+        .integer(t.ok() || (l.detail && !t.rows.empty())) // as run_completeness counts
         .integer(c.complete())
         .integer(int64_t(c.dropped_events))
         .integer(c.rows_overflowed)
@@ -330,9 +331,9 @@ std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOp
       std::optional<RunLaunch> loaded;
       if (!run.launches[i].detail && options.load_detail) {
         loaded = options.load_detail(run.launches[i]); // freed before the next launch
-        if (!loaded && run.launches[i].trace.ok()) // readable when first read: not any more
-          return "cannot read the records of launch " +
-                 std::to_string(run.launches[i].sequence) + " again from its file";
+        if (!loaded && run.launches[i].trace.ok())     // readable when first read: not any more
+          return "cannot read the records of launch " + std::to_string(run.launches[i].sequence) +
+                 " again from its file";
       }
       ok = writer.launch(run, i, loaded ? &*loaded : nullptr);
     }
