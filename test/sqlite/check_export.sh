@@ -110,7 +110,7 @@ got=$(q "$work/ws.db" "SELECT count(*) FROM flows f JOIN events s ON s.event = f
   bad Sqlite.FlowWaitAndGapFollowTheirDefinition "$got flows disagree"
 
 got=$(q "$work/ws.db" "SELECT key || '=' || value FROM meta WHERE key IN ('schema_version', 'input_file')")
-[[ $got == "schema_version=1
+[[ $got == "schema_version=2
 input_file=$ws" ]] && ok Sqlite.MetaNamesSchemaVersionAndInput || bad Sqlite.MetaNamesSchemaVersionAndInput "$got"
 
 got=$(q "$work/ws.db" "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name" | tr '\n' ' ')

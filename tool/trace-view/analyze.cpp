@@ -24,9 +24,11 @@ namespace {
 const char *kAnalyzeUsage =
     R"(usage: trace-view analyze FILE.ctrace [--launch N] [--cta N] [--only LIST] [--top N]
                           [--bins N] [--name NAME] [--window BEGIN:END] [--json OUT]
-                          [--clock-ghz F]
+                          [--rows] [--sms] [--clock-ghz F]
 
-Analyses of one launch (definitions in docs/analysis.md), printed as tables on stdout:
+Analyses of one launch (definitions in docs/analysis.md), printed on stdout: the launch's
+completeness, one answer per question (biggest hand-off wait, most and least working group,
+tail, waves, imbalance), then the tables:
   handoff     per TRACE_DAG pair: the wait inside dst (src end - dst begin), the gap (dst begin -
               src end), the part of dst after the hand-off; mean/p50/p95/max in ns and cycles;
               the fraction of the dst rows' life spent waiting
@@ -40,13 +42,17 @@ Options:
   --launch N        the launch with sequence number N (needed when the file holds several)
   --cta N           only CTA N (linear index); --window is then in that CTA's cycles
   --only LIST       comma-separated subset of handoff,busy,tail,histogram,outliers (default: all)
-  --top N           slowest slices shown (default 10)
+  --top N           slowest slices shown (default 10; 0: all)
   --bins N          histogram bins (default 20)
   --name NAME       histograms and outliers of slices named NAME only
   --window B:E      statistics of the window [B, E] instead (ns since the launch's earliest row
                     start; cycles with --cta): per name, slices that intersect it, their time
                     inside it and in full; instants inside it. With --only, those analyses too.
-  --json OUT        the same numbers as one JSON object (OUT '-' for stdout)
+  --rows            the per-row table in full (default: more than 16 rows are summarized as
+                    min/median/max and the 5 least busy)
+  --sms             the per-SM table and the CTAs-running steps in full (default: more than 16
+                    are summarized: min/median/max and the 5 SMs finishing last)
+  --json OUT        the same numbers as one JSON object (OUT '-' for stdout), every row and SM
   --clock-ghz F     use F GHz for every row instead of the measured SM clock rates
 Exit status: 0 done, 1 the output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
@@ -64,6 +70,7 @@ struct AnalyzeArgs {
   std::optional<std::pair<double, double>> window;
   std::optional<std::string> json;
   std::optional<double> ghz;
+  bool rows = false, sms = false;
 };
 
 std::set<std::string> analyses_value(const std::string &v) {
@@ -117,7 +124,13 @@ AnalyzeArgs parse_analyze_args(int argc, char **argv) {
     } else if (auto v = option_value(argc, argv, i, "--only")) {
       a.only = analyses_value(*v);
     } else if (auto v = option_value(argc, argv, i, "--top")) {
-      a.top = count_value(*v, 1u << 20, "--top wants a count of slices");
+      a.top = count_value(*v, SIZE_MAX, "--top wants a count of slices (0: all)");
+      if (a.top == 0)
+        a.top = SIZE_MAX;
+    } else if (arg == "--rows") {
+      a.rows = true;
+    } else if (arg == "--sms") {
+      a.sms = true;
     } else if (auto v = option_value(argc, argv, i, "--bins")) {
       a.bins = uint32_t(count_value(*v, 10000, "--bins wants a count from 1 to 10000"));
       if (a.bins == 0)
@@ -168,6 +181,9 @@ int analyze_command(int argc, char **argv) {
   report.header = trace.header;
   report.launch = launch.sequence;
   report.cta = args.cta;
+  report.completeness = cutrace::completeness_of(trace);
+  report.all_rows = args.rows;
+  report.all_sms = args.sms;
   auto wanted = [&args](const char *what) { return args.only.count(what) != 0; };
   if (wanted("handoff"))
     report.handoffs = cutrace::analyze_handoffs(launch.map, trace);

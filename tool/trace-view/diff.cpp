@@ -4,7 +4,10 @@
 #include "diff.h"
 
 #include "inputs.h"
+
 #include "outputs.h"
+#include <cutrace/completeness.h>
+#include <filesystem>
 
 #include <cutrace/diff.h>
 #include <cutrace/run_trace.h>
@@ -155,6 +158,9 @@ std::unique_ptr<LoadedSide> load(const std::string &path, std::optional<uint64_t
   for (const cutrace::RunLaunch &l : out->run.launches)
     if (!l.trace.rows.empty())
       out->kernels.insert(l.trace.kernel);
+  for (const cutrace::UndecodedLaunch &u : cutrace::run_completeness(out->run).undecoded)
+    std::fprintf(stderr, "trace-view: warning: %s: %s not decoded, not compared: %s\n",
+                 path.c_str(), cutrace::undecoded_name(u).c_str(), u.why.c_str());
   if (out->kernels.empty())
     input_error(path + ": no launch could be decoded");
   return out;
@@ -189,10 +195,19 @@ void choose(LoadedSide &l, const std::string &kernel, std::optional<uint64_t> se
 // The kernel both sides compare: --kernel, else the one kernel of a side that has only one.
 std::string common_kernel(const DiffArgs &args, const LoadedSide &a, const LoadedSide &b) {
   if (args.kernel) {
-    for (const LoadedSide *s : {&a, &b})
-      if (!s->kernels.count(*args.kernel))
-        input_error(s->path + ": no launch of kernel " + *args.kernel + " (it holds " +
-                    kernel_list(s->kernels) + ")");
+    for (const LoadedSide *s : {&a, &b}) {
+      if (s->kernels.count(*args.kernel))
+        continue;
+      const std::optional<uint64_t> &chosen = s == &a ? args.launch_a : args.launch_b;
+      if (chosen)
+        input_error(s->path + ": launch " + std::to_string(*chosen) + " is kernel " +
+                    kernel_list(s->kernels) + ", not " + *args.kernel + " (" +
+                    (s == &a ? "--launch-a" : "--launch-b") +
+                    " chooses one launch; 'trace-view list " + s->path +
+                    "' shows each launch's kernel)");
+      input_error(s->path + ": no launch of kernel " + *args.kernel + " (it holds " +
+                  kernel_list(s->kernels) + ")");
+    }
     return *args.kernel;
   }
   if (a.kernels.size() == 1 && b.kernels.size() == 1) {
@@ -221,6 +236,10 @@ int diff_command(int argc, char **argv) {
   cutrace::DecodeOptions options;
   options.ghz_override = args.ghz;
 
+  std::error_code same_error;
+  if (std::filesystem::equivalent(args.a, args.b, same_error) && args.launch_a == args.launch_b)
+    std::fprintf(stderr, "trace-view: warning: A and B are the same file (%s): every change is 0\n",
+                 args.a.c_str());
   std::unique_ptr<LoadedSide> a = load(args.a, args.launch_a, options);
   std::unique_ptr<LoadedSide> b = load(args.b, args.launch_b, options);
   const std::string kernel = common_kernel(args, *a, *b);

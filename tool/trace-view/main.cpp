@@ -7,6 +7,7 @@
 // Exit status: 0 done; 1 an output could not be written; 2 bad usage, or an input that cannot be
 // read or decoded at all (a --launch or --cta the input does not have included). Decode problems
 // in a readable file are warnings (the exports show them).
+#include <cutrace/completeness.h>
 #include <cutrace/ctrace.h>
 #include <cutrace/export.h>
 #include <cutrace/run_trace.h>
@@ -15,6 +16,7 @@
 #include "analyze.h"
 #include "diff.h"
 #include "inputs.h"
+#include "list.h"
 #include "outputs.h"
 
 #include <algorithm>
@@ -64,6 +66,8 @@ Subcommands (each has its own --help; docs/analysis.md):
                                              slowest slices, statistics of a time window
   trace-view diff A B [--launch-a N] ...     per name and TRACE_DAG pair: what changed between
                                              two traces of one kernel, run-to-run noise marked
+  trace-view list FILE...                    every launch: sequence number, kernel, grid,
+                                             stream, start, duration, completeness
 OUT may be '-' for stdout. Outputs are written all or none (temporary files, renamed into place);
 an output may not be an input nor be named twice; FIFOs and devices are written to, not replaced.
 Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable/corrupt input.
@@ -97,6 +101,11 @@ bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
   cutrace::SqliteOptions options;
   options.tool_version = CUTRACE_VERSION;
   options.input_files = args.inputs;
+  cutrace::DecodeOptions decode;
+  decode.ghz_override = args.ghz;
+  options.load_detail = [&run, decode](const cutrace::RunLaunch &l) {
+    return cutrace::with_detail(run, l, decode);
+  };
   if (std::optional<std::string> err = cutrace::write_sqlite(*args.sqlite, run, options)) {
     std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
     return false;
@@ -174,8 +183,9 @@ Args parse_args(int argc, char **argv) {
 // of any length is then summarized in bounded memory (docs/viewer.md).
 cutrace::RunReadOptions records_needed(const Args &args) {
   cutrace::RunReadOptions read;
-  if (args.launch || args.cta || args.perfetto || args.sqlite)
+  if (args.launch || args.cta || args.perfetto)
     return read;
+  // --sqlite reads each launch's records again when it writes it (cutrace::with_detail).
   read.max_buffer_bytes = args.html ? args.html_max_mb << 20 : 0;
   return read;
 }
@@ -235,11 +245,16 @@ cutrace::RunTrace decode_whole_run(const cutrace::Run &run, const std::string &p
 }
 
 void warn_about(const cutrace::RunTrace &run) {
-  if (run.launches.empty())
+  if (run.launches.empty() && run.lost.empty())
     std::fprintf(stderr, "trace-view: warning: no launch to show\n");
   if (!run.problems.empty())
     std::fprintf(stderr, "trace-view: warning: %zu problems, first: %s\n", run.problems.size(),
                  run.problems.front().c_str());
+  // Each launch without figures by name, and why (the outputs say it too).
+  const cutrace::RunCompleteness gaps = cutrace::run_completeness(run);
+  for (const cutrace::UndecodedLaunch &u : gaps.undecoded)
+    std::fprintf(stderr, "trace-view: warning: %s not decoded: %s\n",
+                 cutrace::undecoded_name(u).c_str(), u.why.c_str());
   size_t with_problems = 0;
   const cutrace::RunLaunch *first = nullptr;
   for (const cutrace::RunLaunch &l : run.launches)
@@ -255,6 +270,26 @@ void warn_about(const cutrace::RunTrace &run) {
                  with_problems, run.launches.size(),
                  static_cast<unsigned long long>(first->sequence), first->trace.kernel.c_str(),
                  first->trace.problems.front().c_str());
+}
+
+// The same file named twice (or one process's run under two names) would be merged as two
+// processes: said before anything is read twice as two.
+void warn_about_repeats(const std::vector<std::string> &inputs,
+                        const std::vector<cutrace::RunTrace> &runs) {
+  for (size_t i = 0; i < inputs.size(); ++i)
+    for (size_t j = i + 1; j < inputs.size(); ++j) {
+      std::error_code ec;
+      const bool same_file = std::filesystem::equivalent(inputs[i], inputs[j], ec);
+      const cutrace::RunProcess &a = runs[i].processes.front(), &b = runs[j].processes.front();
+      const bool same_process = !same_file && a.pid != 0 && a.pid == b.pid && a.host == b.host &&
+                                a.program == b.program && runs[i].origin_ns == runs[j].origin_ns;
+      if (same_file || same_process)
+        std::fprintf(stderr,
+                     "trace-view: warning: %s and %s are %s: the outputs show it twice, as two "
+                     "processes\n",
+                     inputs[i].c_str(), inputs[j].c_str(),
+                     same_file ? "the same file" : "the same run (same program, pid, host, start)");
+    }
 }
 
 int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
@@ -292,6 +327,8 @@ int run(int argc, char **argv) {
                   launches_held(raw) + ")");
     runs.push_back(decode_whole_run(raw, path, options));
   }
+  if (runs.size() > 1)
+    warn_about_repeats(args.inputs, runs);
   cutrace::RunTrace run =
       runs.size() == 1 ? std::move(runs.front()) : cutrace::merge_runs(std::move(runs));
   warn_about(run);
@@ -306,6 +343,8 @@ int main(int argc, char **argv) {
       return trace_view::analyze_command(argc - 1, argv + 1);
     if (argc > 1 && std::strcmp(argv[1], "diff") == 0)
       return trace_view::diff_command(argc - 1, argv + 1);
+    if (argc > 1 && std::strcmp(argv[1], "list") == 0)
+      return trace_view::list_command(argc - 1, argv + 1);
     return run(argc, argv);
   } catch (const std::exception &e) { // out of memory on a huge trace, say: a message, not abort
     std::fprintf(stderr, "trace-view: error: %s\n", e.what());

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <cutrace/completeness.h>
 #include <cutrace/decode.h>
 #include <cutrace/export.h>
 
@@ -39,8 +40,9 @@ struct HandoffPair {
   uint64_t count = 0;  // flows
   uint64_t waited = 0; // flows with wait > 0
   Durations wait_ns, wait_cycles, gap_ns, gap_cycles, after_ns, after_cycles;
-  uint32_t dst_rows = 0;  // distinct rows holding the pair's dst slices
-  double dst_life_ns = 0; // Σ life of those rows
+  uint64_t incomplete = 0; // flows whose src or dst slice is incomplete (cut, never ended)
+  uint32_t dst_rows = 0;   // distinct rows holding the pair's dst slices
+  double dst_life_ns = 0;  // Σ life of those rows
   double wait_fraction() const { return dst_life_ns > 0 ? wait_ns.total / dst_life_ns : 0; }
 };
 // In the map's TRACE_DAG order (a declaration with no flow in the trace has count 0).
@@ -57,6 +59,10 @@ struct RowBusy {
   uint32_t cta = 0, smid = 0, group = 0;
   std::string label; // Row::label
   double life_ns = 0, busy_ns = 0, wait_ns = 0;
+  uint32_t dropped = 0;     // events the row lost to overflow
+  bool never_ended = false; // Row::never_ended(): its life ends at its last event
+  uint32_t incomplete = 0;  // its incomplete slices
+  bool gaps() const { return dropped || never_ended || incomplete; }
   double idle_ns() const { return life_ns - busy_ns; }
   double busy_excluding_waits_ns() const { return busy_ns - wait_ns; }
 };
@@ -66,6 +72,7 @@ struct BusyTotals {
   std::string name; // the group's name, or the row label
   uint32_t group = 0;
   uint32_t rows = 0, ctas = 0;
+  uint32_t rows_with_gaps = 0; // rows that dropped events, never ended or hold incomplete slices
   double life_ns = 0, busy_ns = 0, wait_ns = 0;
   double idle_ns() const { return life_ns - busy_ns; }
   double busy_excluding_waits_ns() const { return busy_ns - wait_ns; }
@@ -89,6 +96,7 @@ struct CtaSpan {
   uint32_t cta = 0, smid = 0;
   double start_ns = 0;  // earliest row start of the CTA
   double finish_ns = 0; // latest row end of the CTA
+  bool cut = false;     // a row of it never ended: its finish is its last event, not its end
 };
 
 struct SmSpan {
@@ -126,8 +134,12 @@ TailReport analyze_tail(const Trace &trace);
 struct Histogram {
   std::string name;
   uint64_t count = 0;
+  uint64_t incomplete = 0; // incomplete slices among them (their durations are cut short)
   double min_ns = 0, max_ns = 0, bin_width_ns = 0;
   std::vector<uint64_t> bins;
+  // Every duration, shortest first, when there are no more slices than bins (binning them would
+  // leave most bins empty); empty otherwise.
+  std::vector<double> values;
 };
 // One histogram per slice name (sorted by name), or only `name`'s.
 std::vector<Histogram> duration_histograms(const Trace &trace, uint32_t bins,
@@ -140,6 +152,7 @@ struct Outlier {
   int32_t payload = 0;
   double begin_ns = 0, duration_ns = 0;
   uint64_t begin_cycles = 0, duration_cycles = 0;
+  bool incomplete = false; // the slice never ended: its duration runs to the row's last event
 };
 // The `n` longest slices (of `name` only, when given), longest first; ties by CTA, row, begin.
 std::vector<Outlier> slowest_slices(const Trace &trace, size_t n,
@@ -175,6 +188,9 @@ struct AnalysisReport {
   BufferHeader header;
   uint64_t launch = 0;         // the launch's sequence number in its run
   std::optional<uint32_t> cta; // the trace was restricted to this CTA
+  Completeness completeness;   // of the (restricted) trace
+  bool all_rows = false;       // the per-row table in full (--rows); else summarized
+  bool all_sms = false;        // the per-SM table and CTAs-running steps in full (--sms)
   std::optional<std::vector<HandoffPair>> handoffs;
   std::optional<BusyReport> busy;
   std::optional<TailReport> tail;
@@ -182,7 +198,10 @@ struct AnalysisReport {
   std::optional<std::vector<Outlier>> outliers;
   std::optional<WindowStats> window;
 };
-// Aligned tables, in the order of the fields above.
+// The answers (one line per question the analyses present answer), then aligned tables in the
+// order of the fields above; a per-row or per-SM table of more than kFullTableLines lines is
+// summarized (min/median/max and the worst few) unless all_rows / all_sms.
+inline constexpr size_t kFullTableLines = 16;
 std::string format_analysis(const AnalysisReport &report);
 // One JSON object; keys documented in docs/analysis.md.
 std::string analysis_json(const AnalysisReport &report);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include <cutrace/completeness.h>
 #include <cutrace/decode.h>
 #include <cutrace/export.h>
 
@@ -34,6 +35,7 @@ const char *diff_kind_name(DiffKind kind); // "slice", "wait", "gap", "instant"
 // rows: the wait or gap of each flow); instants have a count only.
 struct DiffStats {
   uint64_t count = 0;
+  uint64_t incomplete = 0; // slices that never ended; hand-offs over such a slice
   Durations ns;
   double mean_cycles = 0;
   uint64_t ctas = 0; // CTAs of the side (started rows), the normaliser of the per-CTA figures
@@ -53,6 +55,9 @@ struct DiffRow {
   double threshold = 0;        // the relative change up to which the row is noise (NoiseModel)
   bool measured_noise = false; // threshold from --noise-from traces (else the default)
   bool within_noise = false;   // |relative| <= threshold, or the change is below the resolution
+  // The change would be noise, but the two sides' completeness differs (TraceDiff): it is not
+  // called noise, and within_noise is false.
+  bool noise_refused = false;
 };
 
 // Run-to-run noise. Per row, the largest |relative change| of its measure between two traces of
@@ -88,7 +93,10 @@ struct TraceDiff {
   // Slice and hand-off rows by impact (largest first), then instants by |change of count per
   // CTA|; ties by kind, then name.
   std::vector<DiffRow> rows;
-  std::vector<std::string> warnings; // different kernels (forced), grids, blocks
+  std::vector<std::string> warnings; // different kernels (forced), grids, blocks, completeness
+  // Each side's gaps (docs/analysis.md, "Completeness"); when they differ no change is noise.
+  Completeness completeness_a, completeness_b;
+  bool completeness_differs() const { return completeness_a != completeness_b; }
 };
 
 TraceDiff diff_traces(const DiffSide &a, const DiffSide &b, const NoiseModel &noise = {});

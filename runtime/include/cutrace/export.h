@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <cutrace/completeness.h>
 #include <cutrace/decode.h>
 #include <cutrace/run_trace.h>
 
@@ -136,6 +137,7 @@ struct TraceSummary {
   };
   std::vector<RowRate> rates; // every started row: its rate and where it came from
   std::vector<std::string> problems;
+  Completeness completeness;
 };
 
 TraceSummary summarize(const DecodeMap &map, const Trace &trace);

@@ -22,6 +22,14 @@ inline constexpr uint32_t kRunContainerVersion = 2;
 inline constexpr uint32_t kLaunchInGraph = 1u; // captured into a CUDA graph: its buffer holds
                                                // the graph's last replay before the write
 
+// What a buffer's row headers say was lost, without decoding its records.
+struct BufferGaps {
+  uint64_t dropped_events = 0; // Σ dropped counts of the closed rows
+  uint32_t rows_overflowed = 0;
+  uint32_t rows_never_ended = 0; // started, not closed, with records
+};
+BufferGaps buffer_gaps(const uint8_t *buffer, size_t size);
+
 // One recorded launch (section `LNCH`).
 struct LaunchRecord {
   uint32_t map = 0;          // index into Run::maps
@@ -38,6 +46,11 @@ struct LaunchRecord {
   // extent in globaltimer ns (earliest row start, latest row end or start).
   bool buffer_dropped = false;
   uint64_t first_ns = 0, last_ns = 0;
+  BufferGaps gaps; // with buffer_dropped: what the row headers said was lost
+  // Where its section's body is in the file (a run read from a file): read_launch_buffer()
+  // brings the buffer back one launch at a time. 0: not known (in memory, version 1).
+  uint64_t body_offset = 0, body_length = 0;
+  uint32_t section_flags = 0;
 };
 
 // How much of a run a reader keeps in memory.
@@ -46,6 +59,14 @@ struct RunReadOptions {
   // keep only their extent (LaunchRecord::buffer_dropped), so reading a run of any length
   // needs at most this much for buffers.
   uint64_t max_buffer_bytes = UINT64_MAX;
+};
+
+// A launch section the reader could not keep (cut short by a crash or a kill, damaged): what it
+// could still tell of it (docs/analysis.md, "Completeness").
+struct LostLaunch {
+  std::optional<uint64_t> sequence; // known when the section's fixed fields are whole
+  std::optional<uint32_t> map;
+  std::string why;
 };
 
 struct Run {
@@ -57,11 +78,16 @@ struct Run {
   std::string end_json;              // section `END `: what was recorded and skipped; empty when
                                      // the program did not finish writing (crash, kill)
   std::vector<std::string> problems; // e.g. a truncated last section, dropped
+  std::vector<LostLaunch> lost;      // launch sections among those problems
 };
 
 // Reads a version 2 run, or a version 1 single launch as a run of one (map 0, device 0).
 Expected<Run> parse_run(const uint8_t *data, size_t size);
 Expected<Run> read_run_file(const std::string &path, const RunReadOptions &options = {});
+// The buffer of a launch a reader dropped (LaunchRecord::buffer_dropped, body_offset != 0), read
+// again from `path`: exporters that write launch by launch hold one launch's records at a time.
+Expected<std::vector<uint8_t>> read_launch_buffer(const std::string &path,
+                                                  const LaunchRecord &launch);
 
 // How a launch's buffer is stored in its `LNCH` section (docs/FORMAT.md, "Runs"): as it is, or
 // delta-coded (section flag bit 0; the runtime's CUTRACE_COMPRESS=delta). Readers read both.

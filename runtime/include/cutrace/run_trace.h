@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <cutrace/completeness.h>
 #include <cutrace/decode.h>
 #include <cutrace/run.h>
 
@@ -57,6 +58,11 @@ struct RunLaunch {
   double offset_ns = 0;             // trace.origin_ns on the run axis: add to trace's *_ns
   std::optional<double> enqueue_ns; // host enqueue time on the run axis, when the clock is aligned
   Trace trace;                      // the launch as decode() gives it; empty when `detail` is false
+  // Without detail: the gaps its row headers tell (dropped events, rows never ended).
+  Completeness header_gaps;
+  // Its section in its process's file (LaunchRecord::body_offset...): with_detail() reads it.
+  uint64_t body_offset = 0, body_length = 0;
+  uint32_t section_flags = 0;
   // False when the run was read with a buffer budget that left this launch's records out
   // (RunReadOptions): begin_ns/end_ns still hold, the CTAs are not known.
   bool detail = true;
@@ -72,6 +78,9 @@ struct RunTrace {
   uint64_t origin_ns = 0;
   bool host_aligned = false;
   std::vector<std::string> problems;
+  // Launch sections the files hold but that could not be read (cut short, damaged); the launches
+  // that were read but did not decode are in `launches`, with their problems.
+  std::vector<UndecodedLaunch> lost;
 };
 
 // Called after each decoded launch, for progress on long runs.
@@ -82,6 +91,13 @@ using RunProgress = std::function<void(size_t decoded, size_t total)>;
 // decoded is a problem, and the rest is decoded.
 Expected<RunTrace> decode_run(const Run &run, const std::string &file = {},
                               const DecodeOptions &options = {}, const RunProgress &progress = {});
+// A launch read without its records (detail false), with them: its buffer read again from its
+// process's file and decoded, on the same place of the run axis. nullopt when it cannot be (no
+// file, no map, the file changed). Exporters that write launch by launch call it for each, so a
+// run of any length costs the memory of its largest launch.
+std::optional<RunLaunch> with_detail(const RunTrace &run, const RunLaunch &launch,
+                                     const DecodeOptions &options = {});
+
 // Several processes (ranks) of one job as one timeline: one process each, one axis. Runs whose
 // devices are not all host-aligned stay on raw globaltimer, with a problem saying so.
 RunTrace merge_runs(std::vector<RunTrace> runs);

@@ -4,6 +4,7 @@
 #ifndef CUTRACE_SQLITE_H
 #define CUTRACE_SQLITE_H
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,11 +14,14 @@
 namespace cutrace {
 
 // Version of the schema below; bumped when a table or column changes meaning or goes away.
-inline constexpr int kSqliteSchemaVersion = 1;
+inline constexpr int kSqliteSchemaVersion = 2;
 
 struct SqliteOptions {
   std::string tool_version;             // meta 'tool_version'
   std::vector<std::string> input_files; // meta 'input_file', one row each, in order
+  // Reads the records of a launch the run holds without them (cutrace::with_detail): the
+  // database is then written launch by launch, one launch's records in memory at a time.
+  std::function<std::optional<RunLaunch>(const RunLaunch &)> load_detail;
 };
 
 // Writes every launch of `run` (with its records; RunLaunch::detail) to `path`: a new database

@@ -78,7 +78,7 @@ std::vector<HandoffPair> analyze_handoffs(const DecodeMap &map, const Trace &t) 
   struct Samples {
     std::vector<double> wait_ns, wait_cycles, gap_ns, gap_cycles, after_ns, after_cycles;
     std::set<uint32_t> dst_rows;
-    uint64_t waited = 0;
+    uint64_t waited = 0, incomplete = 0;
   };
   std::map<std::pair<std::string, std::string>, Samples> by_pair;
   for (const Flow &f : t.flows) {
@@ -91,6 +91,7 @@ std::vector<HandoffPair> analyze_handoffs(const DecodeMap &map, const Trace &t) 
     s.after_ns.push_back(h.after_ns);
     s.after_cycles.push_back(h.after_cycles);
     s.waited += h.wait_ns > 0;
+    s.incomplete += slice_at(t, f.src).incomplete || slice_at(t, f.dst).incomplete;
     s.dst_rows.insert(f.dst.row);
   }
   std::vector<HandoffPair> out;
@@ -106,6 +107,7 @@ std::vector<HandoffPair> analyze_handoffs(const DecodeMap &map, const Trace &t) 
       Samples &s = it->second;
       p.count = s.wait_ns.size();
       p.waited = s.waited;
+      p.incomplete = s.incomplete;
       p.wait_ns = durations_of(std::move(s.wait_ns));
       p.wait_cycles = durations_of(std::move(s.wait_cycles));
       p.gap_ns = durations_of(std::move(s.gap_ns));
@@ -154,6 +156,10 @@ BusyReport analyze_busy(const DecodeMap &map, const Trace &t) {
     rb.label = r.label;
     rb.life_ns = hi - lo;
     rb.busy_ns = length_of(busy);
+    rb.dropped = r.dropped;
+    rb.never_ended = r.never_ended();
+    for (const Slice &s : r.slices)
+      rb.incomplete += s.incomplete;
     auto w = waits.find(i);
     if (w != waits.end())
       rb.wait_ns = overlap_of(busy, union_of(w->second, lo, hi));
@@ -167,6 +173,7 @@ BusyReport analyze_busy(const DecodeMap &map, const Trace &t) {
       sum->life_ns += rb.life_ns;
       sum->busy_ns += rb.busy_ns;
       sum->wait_ns += rb.wait_ns;
+      sum->rows_with_gaps += rb.gaps();
     }
     groups[r.group].name = group_name;
     labels[label_key].name = r.label;
@@ -220,6 +227,7 @@ TailReport analyze_tail(const Trace &t) {
     const double start = row_start_ns(t, r), finish = row_end_ns(t, r);
     auto [it, fresh] = ctas.try_emplace(r.cta);
     CtaSpan &c = it->second;
+    c.cut = c.cut || r.never_ended();
     if (fresh) {
       c.cta = r.cta, c.smid = r.smid, c.start_ns = start, c.finish_ns = finish;
       continue;
@@ -288,19 +296,27 @@ std::vector<Histogram> duration_histograms(const Trace &t, uint32_t bins,
                                            const std::optional<std::string> &name) {
   bins = std::max<uint32_t>(bins, 1);
   std::map<std::string, std::vector<double>> by_name;
+  std::map<std::string, uint64_t> incomplete;
   for (const Row &r : t.rows)
     for (const Slice &s : r.slices)
-      if (!name || s.name == *name)
+      if (!name || s.name == *name) {
         by_name[s.name].push_back(s.end_ns - s.begin_ns);
+        incomplete[s.name] += s.incomplete;
+      }
   std::vector<Histogram> out;
   for (auto &[n, values] : by_name) {
     Histogram h;
     h.name = n;
     h.count = values.size();
+    h.incomplete = incomplete[n];
     h.min_ns = *std::min_element(values.begin(), values.end());
     h.max_ns = *std::max_element(values.begin(), values.end());
     h.bin_width_ns = (h.max_ns - h.min_ns) / bins;
     h.bins.assign(bins, 0);
+    if (values.size() <= bins) {
+      h.values = values;
+      std::sort(h.values.begin(), h.values.end());
+    }
     for (double v : values) {
       size_t i = h.bin_width_ns > 0 ? size_t((v - h.min_ns) / h.bin_width_ns) : 0;
       ++h.bins[std::min<size_t>(i, bins - 1)];
@@ -342,6 +358,7 @@ std::vector<Outlier> slowest_slices(const Trace &t, size_t n,
     o.duration_ns = s.end_ns - s.begin_ns;
     o.begin_cycles = s.begin_cycles;
     o.duration_cycles = s.end_cycles - s.begin_cycles;
+    o.incomplete = s.incomplete;
     out.push_back(std::move(o));
   }
   return out;

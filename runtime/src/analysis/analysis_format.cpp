@@ -1,4 +1,6 @@
 // `trace-view analyze`'s terminal tables and JSON (cutrace/analysis.h; keys in docs/analysis.md).
+#include "analysis_verdict.h"
+#include "completeness_json.h"
 #include "summary_table.h"
 
 #include <cutrace/analysis.h>
@@ -17,6 +19,7 @@ using namespace summary_table;
 using nlohmann::json;
 
 constexpr size_t kMaxLines = 256; // per table; the JSON has every line
+constexpr size_t kWorstFew = 5;   // lines of a summarized table
 
 std::string percent(double fraction) { return num(100 * fraction, 1) + "%"; }
 
@@ -36,6 +39,10 @@ std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
            " hand-offs, " + count(p.waited) + " waited; waits are " + percent(p.wait_fraction()) +
            " of the life of the " + count(p.dst_rows) + " rows holding " + printable(p.dst) + " (" +
            num(p.dst_life_ns, 1) + " ns)\n";
+    if (p.incomplete)
+      out += "    " + count(p.incomplete) +
+             " of them over incomplete slices: their waits end "
+             "where the row's records end, not where the slice did\n";
     if (p.count == 0)
       continue;
     Table t({"", "total", "mean", "p50", "p95", "max"});
@@ -54,6 +61,19 @@ std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
   return out + "\n";
 }
 
+// "984 dropped, never ended, 3 incomplete" (what a row did not record), or "".
+std::string row_gaps(const RowBusy &r) {
+  std::string out;
+  auto add = [&out](const std::string &what) { out += (out.empty() ? "" : ", ") + what; };
+  if (r.dropped)
+    add(count(r.dropped) + " dropped");
+  if (r.never_ended)
+    add("never ended");
+  if (r.incomplete)
+    add(count(r.incomplete) + " incomplete");
+  return out;
+}
+
 void add_busy(Table &t, const BusyTotals &b, bool with_rows) {
   std::vector<std::string> cells = {printable(b.name), count(b.ctas)};
   if (with_rows)
@@ -67,11 +87,33 @@ void add_busy(Table &t, const BusyTotals &b, bool with_rows) {
   t.add(std::move(cells));
 }
 
-std::string format_busy(const BusyReport &b) {
+// The rows' spread and the few least busy, instead of every row.
+std::string busy_rows_summary(const BusyReport &b) {
+  std::vector<double> busy, working;
+  size_t with_gaps = 0;
+  for (const RowBusy &r : b.rows) {
+    busy.push_back(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0);
+    working.push_back(r.life_ns > 0 ? r.busy_excluding_waits_ns() / r.life_ns : 0);
+    with_gaps += r.gaps();
+  }
+  const Spread sb = spread_of(busy), sw = spread_of(working);
+  std::string out = "\n  per row: " + count(b.rows.size()) + " rows; busy min " + percent(sb.min) +
+                    ", median " + percent(sb.median) + ", max " + percent(sb.max);
+  if (busy != working)
+    out += "; working min " + percent(sw.min) + ", median " + percent(sw.median) + ", max " +
+           percent(sw.max);
+  if (with_gaps)
+    out += "; " + count(with_gaps) + " rows with gaps";
+  return out + "\n  the " + count(kWorstFew) +
+         (busy != working ? " least working" : " least busy") + " rows (--rows lists every row):\n";
+}
+
+std::string format_busy(const BusyReport &b, bool all_rows) {
   std::string out = "busy and idle (busy: union of a row's slices over its life, nested ranges "
-                    "counted once; wait: hand-off waits inside the busy time; idle: life - busy)\n";
-  const std::vector<std::string> sums = {"life ns",      "busy ns",   "busy",    "wait ns", "wait",
-                                         "busy-wait ns", "busy-wait", "idle ns", "idle"};
+                    "counted once; wait: hand-off waits inside the busy time; working: busy - "
+                    "wait; idle: life - busy)\n";
+  const std::vector<std::string> sums = {"life ns",    "busy ns", "busy",    "wait ns", "wait",
+                                         "working ns", "working", "idle ns", "idle"};
   auto header = [&sums](std::vector<std::string> first) {
     first.insert(first.end(), sums.begin(), sums.end());
     return first;
@@ -81,27 +123,89 @@ std::string format_busy(const BusyReport &b) {
     add_busy(groups, g, true);
   out += groups.str();
   if (b.labels.size() != b.groups.size()) { // some group has a row per warp or warpgroup
-    out += "\n  per row label, summed over CTAs\n";
-    Table labels(header({"label", "ctas"}));
-    size_t shown = 0;
+    std::vector<const BusyTotals *> shown;
     for (const BusyTotals &l : b.labels)
-      if (shown++ < kMaxLines)
-        add_busy(labels, l, false);
-    out += labels.str("    ") + more_line(kMaxLines, b.labels.size(), "labels");
+      shown.push_back(&l);
+    if (!all_rows && b.labels.size() > kFullTableLines) {
+      std::vector<double> busy;
+      for (const BusyTotals &l : b.labels)
+        busy.push_back(l.busy_fraction());
+      const Spread sb = spread_of(busy);
+      out += "\n  per row label, summed over CTAs: " + count(b.labels.size()) +
+             " labels; busy min " + percent(sb.min) + ", median " + percent(sb.median) + ", max " +
+             percent(sb.max) + "\n  the " + count(kWorstFew) +
+             " least working labels (--rows lists every label):\n";
+      std::stable_sort(shown.begin(), shown.end(), [](const BusyTotals *x, const BusyTotals *y) {
+        return x->busy_excluding_waits_fraction() < y->busy_excluding_waits_fraction();
+      });
+      shown.resize(kWorstFew);
+    } else {
+      out += "\n  per row label, summed over CTAs\n";
+    }
+    Table labels(header({"label", "ctas"}));
+    const size_t limit = all_rows ? shown.size() : kMaxLines;
+    for (size_t i = 0; i < shown.size() && i < limit; ++i)
+      add_busy(labels, *shown[i], false);
+    out += labels.str("    ") + more_line(std::min(limit, shown.size()), shown.size(), "labels");
   }
-  out += "\n  per row\n";
-  Table rows({"row", "cta", "SM", "label", "life ns", "busy ns", "busy", "wait ns", "busy-wait ns",
-              "idle ns"});
-  for (size_t i = 0; i < b.rows.size() && i < kMaxLines; ++i) {
-    const RowBusy &r = b.rows[i];
-    rows.add({count(r.row), count(r.cta), count(r.smid), printable(r.label), num(r.life_ns, 1),
-              num(r.busy_ns, 1), percent(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0),
-              num(r.wait_ns, 1), num(r.busy_excluding_waits_ns(), 1), num(r.idle_ns(), 1)});
+  std::vector<const RowBusy *> shown;
+  for (const RowBusy &r : b.rows)
+    shown.push_back(&r);
+  const bool summarized = !all_rows && b.rows.size() > kFullTableLines;
+  if (summarized) {
+    out += busy_rows_summary(b);
+    // Least working first (busy outside hand-off waits): the least busy when nothing waits.
+    auto fraction = [](const RowBusy *r) {
+      return r->life_ns > 0 ? r->busy_excluding_waits_ns() / r->life_ns : 0;
+    };
+    std::stable_sort(shown.begin(), shown.end(),
+                     [&](const RowBusy *x, const RowBusy *y) { return fraction(x) < fraction(y); });
+    shown.resize(kWorstFew);
+  } else {
+    out += "\n  per row\n";
   }
-  return out + rows.str("    ") + more_line(kMaxLines, b.rows.size(), "rows") + "\n";
+  const bool gaps =
+      std::any_of(b.rows.begin(), b.rows.end(), [](const RowBusy &r) { return r.gaps(); });
+  std::vector<std::string> head = {"row",     "cta",  "SM",      "label",      "life ns",
+                                   "busy ns", "busy", "wait ns", "working ns", "idle ns"};
+  if (gaps)
+    head.push_back("gaps");
+  Table rows(head);
+  const size_t limit = all_rows ? shown.size() : kMaxLines;
+  for (size_t i = 0; i < shown.size() && i < limit; ++i) {
+    const RowBusy &r = *shown[i];
+    std::vector<std::string> cells = {count(r.row),
+                                      count(r.cta),
+                                      count(r.smid),
+                                      printable(r.label),
+                                      num(r.life_ns, 1),
+                                      num(r.busy_ns, 1),
+                                      percent(r.life_ns > 0 ? r.busy_ns / r.life_ns : 0),
+                                      num(r.wait_ns, 1),
+                                      num(r.busy_excluding_waits_ns(), 1),
+                                      num(r.idle_ns(), 1)};
+    if (gaps)
+      cells.push_back(row_gaps(r));
+    rows.add(std::move(cells));
+  }
+  return out + rows.str("    ") + (summarized ? "" : more_line(limit, b.rows.size(), "rows")) +
+         "\n";
 }
 
-std::string format_tail(const TailReport &t) {
+std::string sm_summary(const TailReport &t) {
+  std::vector<double> ctas, spans;
+  for (const SmSpan &s : t.sms) {
+    ctas.push_back(s.ctas);
+    spans.push_back(s.last_finish_ns - s.first_start_ns);
+  }
+  const Spread c = spread_of(ctas), sp = spread_of(spans);
+  return "\n  per SM: " + count(t.sms.size()) + " SMs; CTAs per SM min " + num(c.min, 0) +
+         ", median " + num(c.median, 0) + ", max " + num(c.max, 0) + "; span min " +
+         num(sp.min, 1) + " ns, median " + num(sp.median, 1) + ", max " + num(sp.max, 1) +
+         "\n  the " + count(kWorstFew) + " SMs finishing last (--sms lists every SM):\n";
+}
+
+std::string format_tail(const TailReport &t, bool all_sms) {
   std::string out = "tail, imbalance and waves (ns since the launch's earliest row start; a CTA "
                     "runs from its earliest row start to its latest row end)\n";
   if (t.ctas.empty())
@@ -122,6 +226,11 @@ std::string format_tail(const TailReport &t) {
   for (const auto &[ctas, sms] : sms_with)
     per_sm +=
         (per_sm.empty() ? "CTAs per SM: " : ", ") + count(ctas) + " on " + count(sms) + " SMs";
+  const size_t cut =
+      size_t(std::count_if(t.ctas.begin(), t.ctas.end(), [](const CtaSpan &c) { return c.cut; }));
+  if (cut)
+    out += "  " + count(cut) + (cut == 1 ? " CTA holds" : " CTAs hold") +
+           " a row that never ended: its finish is its last event (marked 'cut')\n";
   out += "  waves: at most " + count(t.max_concurrent_per_sm) +
          (t.max_concurrent_per_sm == 1 ? " CTA" : " CTAs") + " at once on one SM; " +
          count(t.waves) + (t.waves == 1 ? " wave" : " waves") + " (" + per_sm + "; " +
@@ -130,22 +239,43 @@ std::string format_tail(const TailReport &t) {
   out += "  the last 5% of CTAs to finish (at least 1): " + count(t.last.size()) + "\n";
   Table last({"cta", "SM", "start", "finish", "duration"});
   for (const CtaSpan &c : t.last)
-    last.add({count(c.cta), count(c.smid), num(c.start_ns, 1), num(c.finish_ns, 1),
-              num(c.finish_ns - c.start_ns, 1)});
-  out += last.str("    ") + "\n  per SM\n";
+    last.add({count(c.cta) + (c.cut ? " cut" : ""), count(c.smid), num(c.start_ns, 1),
+              num(c.finish_ns, 1), num(c.finish_ns - c.start_ns, 1)});
+  out += last.str("    ");
+  std::vector<const SmSpan *> shown;
+  for (const SmSpan &s : t.sms)
+    shown.push_back(&s);
+  const bool summarized = !all_sms && t.sms.size() > kFullTableLines;
+  if (summarized) {
+    out += sm_summary(t);
+    std::stable_sort(shown.begin(), shown.end(), [](const SmSpan *x, const SmSpan *y) {
+      return x->last_finish_ns > y->last_finish_ns;
+    });
+    shown.resize(kWorstFew);
+  } else {
+    out += "\n  per SM\n";
+  }
   Table sms({"SM", "ctas", "first start", "last finish", "span", "max at once"});
-  for (size_t i = 0; i < t.sms.size() && i < kMaxLines; ++i) {
-    const SmSpan &s = t.sms[i];
+  const size_t limit = all_sms ? shown.size() : kMaxLines;
+  for (size_t i = 0; i < shown.size() && i < limit; ++i) {
+    const SmSpan &s = *shown[i];
     sms.add({count(s.smid), count(s.ctas), num(s.first_start_ns, 1), num(s.last_finish_ns, 1),
              num(s.last_finish_ns - s.first_start_ns, 1), count(s.max_concurrent)});
   }
-  out += sms.str("    ") + more_line(kMaxLines, t.sms.size(), "SMs");
+  out += sms.str("    ") + (summarized ? "" : more_line(limit, t.sms.size(), "SMs"));
+  if (!all_sms && t.concurrency.size() > kFullTableLines) {
+    const ConcurrencyStep &peak = *std::max_element(
+        t.concurrency.begin(), t.concurrency.end(),
+        [](const ConcurrencyStep &x, const ConcurrencyStep &y) { return x.running < y.running; });
+    return out + "\n  CTAs running: " + count(t.concurrency.size()) + " steps, at most " +
+           count(peak.running) + " from " + num(peak.at_ns, 1) + " ns (--sms lists the steps)\n\n";
+  }
   out += "\n  CTAs running (steps: from this time on, this many)\n";
   Table steps({"at ns", "running"});
-  constexpr size_t kMaxSteps = 64;
-  for (size_t i = 0; i < t.concurrency.size() && i < kMaxSteps; ++i)
+  const size_t max_steps = all_sms ? t.concurrency.size() : kFullTableLines;
+  for (size_t i = 0; i < t.concurrency.size() && i < max_steps; ++i)
     steps.add({num(t.concurrency[i].at_ns, 1), count(t.concurrency[i].running)});
-  return out + steps.str("    ") + more_line(kMaxSteps, t.concurrency.size(), "steps") + "\n";
+  return out + steps.str("    ") + more_line(max_steps, t.concurrency.size(), "steps") + "\n";
 }
 
 std::string format_histograms(const std::vector<Histogram> &hs) {
@@ -154,9 +284,28 @@ std::string format_histograms(const std::vector<Histogram> &hs) {
     return out + "  no slice\n\n";
   constexpr size_t kBar = 40;
   for (const Histogram &h : hs) {
+    if (h.min_ns == h.max_ns) { // one distinct value: no bins to draw
+      out += "  " + printable(h.name) + ": " + count(h.count) +
+             (h.count == 1 ? " slice of " : " slices, all ") + num(h.min_ns, 1) + " ns" +
+             (h.incomplete ? " (" + count(h.incomplete) + " incomplete)" : "") + "\n";
+      continue;
+    }
+    if (!h.values.empty()) { // no more slices than bins: each one, not mostly empty bins
+      std::string values;
+      for (double v : h.values)
+        values += (values.empty() ? "" : " ") + num(v, 1);
+      out += "  " + printable(h.name) + ": " + count(h.count) + " slices (no more than " +
+             count(h.bins.size()) + " bins), ns: " + values +
+             (h.incomplete ? " (" + count(h.incomplete) + " incomplete)" : "") + "\n";
+      continue;
+    }
     out += "  " + printable(h.name) + ": " + count(h.count) + " slices, " + num(h.min_ns, 1) +
            " .. " + num(h.max_ns, 1) + " ns, " + count(h.bins.size()) + " bins of " +
            num(h.bin_width_ns, 3) + " ns\n";
+    if (h.incomplete)
+      out += "    " + count(h.incomplete) +
+             " of them incomplete: cut at their row's last event, "
+             "so shorter than they ran\n";
     const uint64_t most = *std::max_element(h.bins.begin(), h.bins.end());
     const int decimals = h.bin_width_ns >= 1 || h.bin_width_ns == 0 ? 1 : 3; // narrow bins apart
     Table t({"from ns", "to ns", "count", ""});
@@ -177,9 +326,9 @@ std::string format_outliers(const std::vector<Outlier> &os) {
   Table t({"name", "cta", "SM", "row", "label", "payload", "begin ns", "duration ns", "begin cyc",
            "duration cyc"});
   for (const Outlier &o : os)
-    t.add({printable(o.name), count(o.cta), count(o.smid), count(o.row), printable(o.label),
-           std::to_string(o.payload), num(o.begin_ns, 1), num(o.duration_ns, 1),
-           count(o.begin_cycles), count(o.duration_cycles)});
+    t.add({printable(o.name) + (o.incomplete ? " (incomplete)" : ""), count(o.cta), count(o.smid),
+           count(o.row), printable(o.label), std::to_string(o.payload), num(o.begin_ns, 1),
+           num(o.duration_ns, 1), count(o.begin_cycles), count(o.duration_cycles)});
   return out + t.str() + "\n";
 }
 
@@ -211,6 +360,7 @@ json busy_json(const BusyTotals &b) {
           {"group", b.group},
           {"ctas", b.ctas},
           {"rows", b.rows},
+          {"rows_with_gaps", b.rows_with_gaps},
           {"life_ns", b.life_ns},
           {"busy_ns", b.busy_ns},
           {"wait_ns", b.wait_ns},
@@ -222,7 +372,11 @@ json busy_json(const BusyTotals &b) {
 }
 
 json cta_json(const CtaSpan &c) {
-  return {{"cta", c.cta}, {"sm", c.smid}, {"start_ns", c.start_ns}, {"finish_ns", c.finish_ns}};
+  return {{"cta", c.cta},
+          {"sm", c.smid},
+          {"start_ns", c.start_ns},
+          {"finish_ns", c.finish_ns},
+          {"cut", c.cut}};
 }
 
 } // namespace
@@ -235,13 +389,14 @@ std::string format_analysis(const AnalysisReport &r) {
                     count(h.block[2]) + ")";
   if (r.cta)
     out += "  CTA " + count(*r.cta) + " only";
-  out += "\n\n";
+  out += "\n" + completeness_line(r.completeness) + "\n\n";
+  out += format_verdict(r);
   if (r.handoffs)
     out += format_handoffs(*r.handoffs);
   if (r.busy)
-    out += format_busy(*r.busy);
+    out += format_busy(*r.busy, r.all_rows);
   if (r.tail)
-    out += format_tail(*r.tail);
+    out += format_tail(*r.tail, r.all_sms);
   if (r.histograms)
     out += format_histograms(*r.histograms);
   if (r.outliers)
@@ -258,7 +413,8 @@ std::string analysis_json(const AnalysisReport &r) {
               {"launch", r.launch},
               {"grid", {r.header.grid[0], r.header.grid[1], r.header.grid[2]}},
               {"block", {r.header.block[0], r.header.block[1], r.header.block[2]}},
-              {"cta", r.cta ? json(*r.cta) : json(nullptr)}};
+              {"cta", r.cta ? json(*r.cta) : json(nullptr)},
+              {"completeness", completeness_json(r.completeness)}};
   if (r.handoffs) {
     json pairs = json::array();
     for (const HandoffPair &p : *r.handoffs)
@@ -266,6 +422,7 @@ std::string analysis_json(const AnalysisReport &r) {
                        {"dst", p.dst},
                        {"count", p.count},
                        {"waited", p.waited},
+                       {"incomplete", p.incomplete},
                        {"dst_rows", p.dst_rows},
                        {"dst_life_ns", p.dst_life_ns},
                        {"wait_fraction", p.wait_fraction()},
@@ -293,7 +450,10 @@ std::string analysis_json(const AnalysisReport &r) {
                       {"busy_ns", b.busy_ns},
                       {"wait_ns", b.wait_ns},
                       {"busy_excluding_waits_ns", b.busy_excluding_waits_ns()},
-                      {"idle_ns", b.idle_ns()}});
+                      {"idle_ns", b.idle_ns()},
+                      {"dropped", b.dropped},
+                      {"never_ended", b.never_ended},
+                      {"incomplete", b.incomplete}});
     out["busy"] = {{"groups", groups}, {"labels", labels}, {"rows", rows}};
   }
   if (r.tail) {
@@ -329,10 +489,12 @@ std::string analysis_json(const AnalysisReport &r) {
     for (const Histogram &h : *r.histograms)
       hs.push_back({{"name", h.name},
                     {"count", h.count},
+                    {"incomplete", h.incomplete},
                     {"min_ns", h.min_ns},
                     {"max_ns", h.max_ns},
                     {"bin_width_ns", h.bin_width_ns},
-                    {"bins", h.bins}});
+                    {"bins", h.bins},
+                    {"values", h.values}});
     out["histograms"] = hs;
   }
   if (r.outliers) {
@@ -347,7 +509,8 @@ std::string analysis_json(const AnalysisReport &r) {
                     {"begin_ns", o.begin_ns},
                     {"duration_ns", o.duration_ns},
                     {"begin_cycles", o.begin_cycles},
-                    {"duration_cycles", o.duration_cycles}});
+                    {"duration_cycles", o.duration_cycles},
+                    {"incomplete", o.incomplete}});
     out["outliers"] = os;
   }
   if (r.window) {

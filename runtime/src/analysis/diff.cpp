@@ -1,6 +1,8 @@
 // Comparing two traces of one kernel (cutrace/diff.h; docs/analysis.md, "Comparing two traces").
 // Every row is a sample pooled over the side's launches; totals are divided by the side's CTAs so
 // grids of different sizes compare, and the impact of a row is what it adds to each CTA.
+#include "completeness_json.h"
+
 #include <cutrace/analysis.h>
 #include <cutrace/diff.h>
 
@@ -21,7 +23,7 @@ using RowKey = std::pair<DiffKind, std::string>;
 
 struct Samples {
   std::vector<double> ns, cycles;
-  uint64_t count = 0;
+  uint64_t count = 0, incomplete = 0;
 };
 
 struct SideRows {
@@ -47,6 +49,7 @@ SideRows collect(const DiffSide &side) {
         x.ns.push_back(s.end_ns - s.begin_ns);
         x.cycles.push_back(double(s.end_cycles - s.begin_cycles));
         ++x.count;
+        x.incomplete += s.incomplete;
       }
       for (const Instant &i : row.instants)
         ++out.rows[{DiffKind::instant, i.name}].count;
@@ -55,14 +58,18 @@ SideRows collect(const DiffSide &side) {
       const std::string pair = t->rows[f.src.row].slices[f.src.slice].name + " -> " +
                                t->rows[f.dst.row].slices[f.dst.slice].name;
       const HandoffTiming h = handoff_timing(*t, f);
+      const bool cut = t->rows[f.src.row].slices[f.src.slice].incomplete ||
+                       t->rows[f.dst.row].slices[f.dst.slice].incomplete;
       Samples &w = out.rows[{DiffKind::handoff_wait, pair}];
       w.ns.push_back(h.wait_ns);
       w.cycles.push_back(h.wait_cycles);
       ++w.count;
+      w.incomplete += cut;
       Samples &g = out.rows[{DiffKind::handoff_gap, pair}];
       g.ns.push_back(h.gap_ns);
       g.cycles.push_back(h.gap_cycles);
       ++g.count;
+      g.incomplete += cut;
     }
   }
   return out;
@@ -75,6 +82,7 @@ DiffStats stats_of(const SideRows &side, const RowKey &key) {
   if (it == side.rows.end())
     return s;
   s.count = it->second.count;
+  s.incomplete = it->second.incomplete;
   s.ns = durations_of(it->second.ns);
   if (!it->second.cycles.empty())
     s.mean_cycles = durations_of(it->second.cycles).mean;
@@ -175,6 +183,15 @@ TraceDiff diff_traces(const DiffSide &a, const DiffSide &b, const NoiseModel &no
       diff.warnings.push_back("blocks differ: " + dims(ha.block) + " and " + dims(hb.block));
   }
 
+  for (const Trace *t : a.launches)
+    diff.completeness_a.add(completeness_of(*t));
+  for (const Trace *t : b.launches)
+    diff.completeness_b.add(completeness_of(*t));
+  if (diff.completeness_differs())
+    diff.warnings.push_back("completeness differs (A " + completeness_line(diff.completeness_a) +
+                            "; B " + completeness_line(diff.completeness_b) +
+                            "): no change is called noise");
+
   const SideRows ra = collect(a), rb = collect(b);
   diff.ctas_a = ra.ctas;
   diff.ctas_b = rb.ctas;
@@ -192,6 +209,10 @@ TraceDiff diff_traces(const DiffSide &a, const DiffSide &b, const NoiseModel &no
     const bool below_resolution =
         row.kind != DiffKind::instant && row.impact_ns <= noise.resolution_ns * events_per_cta;
     row.within_noise = std::fabs(row.relative) <= row.threshold || below_resolution;
+    if (row.within_noise && diff.completeness_differs()) {
+      row.within_noise = false;
+      row.noise_refused = true;
+    }
     diff.rows.push_back(std::move(row));
   }
   auto order = [](const DiffRow &r) {
@@ -230,6 +251,12 @@ std::string signed_ns(double v) {
 }
 
 std::string row_label(const DiffRow &r) {
+  if (r.a.incomplete || r.b.incomplete) {
+    DiffRow plain = r;
+    plain.a.incomplete = plain.b.incomplete = 0;
+    return row_label(plain) + " [incomplete: A " + std::to_string(r.a.incomplete) + ", B " +
+           std::to_string(r.b.incomplete) + "]";
+  }
   switch (r.kind) {
   case DiffKind::handoff_wait:
     return r.name + " (wait)";
@@ -309,7 +336,10 @@ std::string format_diff(const TraceDiff &d, size_t top) {
                      instant ? "" : fixed(r.a.total_per_cta_ns()),
                      instant ? "" : fixed(r.b.total_per_cta_ns()),
                      instant ? "" : signed_ns(r.b.total_per_cta_ns() - r.a.total_per_cta_ns()),
-                     percent(r.relative), r.within_noise ? "noise" : ""});
+                     percent(r.relative),
+                     r.within_noise    ? "noise"
+                     : r.noise_refused ? "not noise: gaps differ"
+                                       : ""});
   }
   out += table(cells);
   if (shown < d.rows.size())
@@ -325,7 +355,10 @@ std::string diff_json(const TraceDiff &d) {
     return v;
   };
   auto side = [](const DiffStats &s, DiffKind kind) {
-    json j = {{"count", s.count}, {"ctas", s.ctas}, {"count_per_cta", s.count_per_cta()}};
+    json j = {{"count", s.count},
+              {"incomplete", s.incomplete},
+              {"ctas", s.ctas},
+              {"count_per_cta", s.count_per_cta()}};
     if (kind != DiffKind::instant) {
       j["total_ns"] = s.ns.total;
       j["total_per_cta_ns"] = s.total_per_cta_ns();
@@ -347,11 +380,21 @@ std::string diff_json(const TraceDiff &d) {
                     {"relative_change", finite(r.relative)},
                     {"noise_threshold", r.threshold},
                     {"noise_measured", r.measured_noise},
-                    {"within_noise", r.within_noise}});
+                    {"within_noise", r.within_noise},
+                    {"noise_refused", r.noise_refused}});
   json out = {{"kernel_a", d.kernel_a},
               {"kernel_b", d.kernel_b},
-              {"a", {{"label", d.label_a}, {"launches", d.launches_a}, {"ctas", d.ctas_a}}},
-              {"b", {{"label", d.label_b}, {"launches", d.launches_b}, {"ctas", d.ctas_b}}},
+              {"a",
+               {{"label", d.label_a},
+                {"launches", d.launches_a},
+                {"ctas", d.ctas_a},
+                {"completeness", completeness_json(d.completeness_a)}}},
+              {"b",
+               {{"label", d.label_b},
+                {"launches", d.launches_b},
+                {"ctas", d.ctas_b},
+                {"completeness", completeness_json(d.completeness_b)}}},
+              {"completeness_differs", d.completeness_differs()},
               {"noise",
                {{"slice_threshold", d.slice_threshold},
                 {"handoff_threshold", d.handoff_threshold},

@@ -78,6 +78,7 @@ json kernels_json(const RunTrace &run, std::map<std::string, int32_t> &ids) {
 
 // Everything but the launches' detail. `detail[i]` says whether launch i has it.
 json overview_json(const RunTrace &run, const std::vector<bool> &detail, size_t max_bytes) {
+  const RunCompleteness completeness = run_completeness(run);
   json processes = json::array(), devices = json::array(), streams = json::array(),
        maps = json::array();
   for (const RunProcess &p : run.processes)
@@ -105,8 +106,12 @@ json overview_json(const RunTrace &run, const std::vector<bool> &detail, size_t 
   std::vector<uint32_t> launch_index(n), grid(3 * n), block(3 * n);
   std::vector<double> sequence(n), b_ns(n), e_ns(n), q_ns(n);
   size_t with_detail = 0, unread = 0;
+  json gaps = json::object(); // launch index -> what it did not record (only launches with gaps)
   for (size_t i = 0; i < n; ++i) {
     const RunLaunch &l = run.launches[i];
+    const Completeness c = completeness_of(l);
+    if (!c.complete())
+      gaps[std::to_string(i)] = completeness_line(c);
     stream[i] = int32_t(s.of_launch[i]);
     map[i] = int32_t(l.map);
     flags[i] = (l.in_graph ? 1 : 0) | (detail[i] ? 0 : 2) | (l.detail ? 0 : 4);
@@ -130,6 +135,9 @@ json overview_json(const RunTrace &run, const std::vector<bool> &detail, size_t 
           {"kernels", kernels["names"]},
           {"kernel_counts", kernels["counts"]},
           {"problems", run.problems},
+          {"completeness", run_completeness_text(completeness)},
+          {"complete", completeness.complete()},
+          {"gaps", gaps},
           {"detail",
            {{"count", with_detail},
             {"left_out", n - with_detail}, // unread ones included

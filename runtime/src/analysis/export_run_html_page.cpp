@@ -42,6 +42,7 @@ RUN = (function () {
       `grid      ${g('grid')}  \u00b7  block ${g('block')}`,
       `start     ${fmtNs(b)}  \u00b7  duration ${fmtNs(L.e_ns[i] - b)}`,
       `in graph  ${L.flags[i] & 1 ? 'yes' : 'no'}`,
+      `gaps      ${R.gaps[i] || 'none: complete'}`,
       isNaN(q) ? 'enqueue   not known' : `enqueue   ${fmtNs(q)}  \u00b7  enqueue \u2192 start ${fmtNs(b - q)}`,
       streamLabel(L.stream[i]),
       L.flags[i] & NO_DETAIL ? leftOutHint(i) : 'click or Enter: open its CTAs'].join('\n');
@@ -139,6 +140,7 @@ RUN = (function () {
       infoItem(d.label, d.aligned ? `host clock aligned \u00b1${fmtNs(d.alignment_error_ns)}`
                                   : 'host clock not aligned', !d.aligned);
     infoItem('launches', L.n);
+    infoItem('completeness', R.complete ? 'complete' : R.completeness.trim(), !R.complete);
     infoItem('with detail', R.detail.count);
     const bound = R.detail.left_out - R.detail.unread;
     infoItem('detail left out', !R.detail.left_out ? 0 :

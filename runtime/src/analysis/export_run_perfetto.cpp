@@ -3,6 +3,7 @@
 // "host" track of enqueue instants, and tracks per SM holding every launch's rows. Events are
 // written by the same code as the launch export (perfetto_events.h), shifted by each launch's
 // offset on the run axis.
+#include "completeness_json.h"
 #include "perfetto_events.h"
 #include "run_labels.h"
 
@@ -36,6 +37,9 @@ std::string launch_event(const RunTrace &run, const RunLaunch &l, const std::str
                      ",\"in_graph\":" + (l.in_graph ? "true" : "false");
   if (l.enqueue_ns)
     args += ",\"enqueue_to_start_us\":" + us(l.begin_ns - *l.enqueue_ns);
+  args += ",\"completeness\":" + completeness_json(completeness_of(l)).dump();
+  if (!l.trace.ok())
+    args += ",\"first_problem\":" + json_string(l.trace.problems.front());
   return "{\"ph\":\"X\",\"name\":" + json_string(run_labels::kernel_name(run, l)) +
          ",\"cat\":\"launch\"," + where + ",\"ts\":" + us(std::round(l.begin_ns)) +
          ",\"dur\":" + us(std::round(l.end_ns) - std::round(l.begin_ns)) + ",\"args\":{" + args +
@@ -158,7 +162,8 @@ std::string export_run_perfetto(const RunTrace &run) {
                           {"origin_ns", run.origin_ns},
                           {"clock", run.host_aligned ? "host realtime" : "globaltimer"},
                           {"launches", run.launches.size()},
-                          {"problems", run.problems}};
+                          {"problems", run.problems},
+                          {"completeness", run_completeness_json(run_completeness(run))}};
   TraceEventWriter out(other.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 
   std::vector<LaunchSource> sources(run.launches.size());

@@ -1,6 +1,7 @@
 // `trace-view --summary` / `--json` of a run (docs/viewer.md, "Runs in Perfetto and in the
 // summary"): per process what was recorded and skipped, per GPU the clock alignment, launch
 // durations per kernel, and per stream the busy time and the idle gaps between launches.
+#include "completeness_json.h"
 #include "run_json.h"
 #include "run_labels.h"
 #include "slice_groups_json.h"
@@ -158,6 +159,7 @@ std::string run_summary(const RunTrace &run) {
       std::to_string(run.devices.size()) + " GPU" + (run.devices.size() == 1 ? "" : "s") + ", " +
       us(s.span_ns) + " \u00b5s from first begin to last end; time axis: " +
       (run.host_aligned ? "host clock" : "GPU globaltimer") + "\n";
+  out += run_completeness_text(run_completeness(run));
   for (uint32_t p = 0; p < run.processes.size(); ++p) {
     const RunProcess &proc = run.processes[p];
     out += "\nprocess " + process_title(proc) + "\n";
@@ -215,6 +217,15 @@ std::string run_summary(const RunTrace &run) {
   return out;
 }
 
+namespace {
+// A launch's completeness as its row headers say it: the same after a lean read as a full one.
+Completeness header_completeness(const RunLaunch &l) {
+  Completeness c = completeness_of(l);
+  c.incomplete_slices = 0;
+  return c;
+}
+} // namespace
+
 std::string run_summary_json(const RunTrace &run) {
   const RunSummary s = summarize_run(run);
   json processes = json::array();
@@ -263,7 +274,8 @@ std::string run_summary_json(const RunTrace &run) {
                         {"block", {l.block[0], l.block[1], l.block[2]}},
                         {"begin_ns", l.begin_ns},
                         {"end_ns", l.end_ns},
-                        {"enqueue_ns", l.enqueue_ns ? json(*l.enqueue_ns) : json(nullptr)}});
+                        {"enqueue_ns", l.enqueue_ns ? json(*l.enqueue_ns) : json(nullptr)},
+                        {"completeness", completeness_json(header_completeness(l))}});
   }
   const json doc = {{"origin_ns", run.origin_ns},
                     {"host_aligned", run.host_aligned},
@@ -272,7 +284,8 @@ std::string run_summary_json(const RunTrace &run) {
                     {"processes", processes},
                     {"devices", devices},
                     {"launches", launches},
-                    {"problems", run.problems}};
+                    {"problems", run.problems},
+                    {"completeness", run_completeness_json(run_completeness(run))}};
   return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -151,6 +151,7 @@ TraceSummary summarize(const DecodeMap &map, const Trace &t) {
   s.backward_flows = t.backward_flows;
   s.unpaired_flows = t.unpaired_flows;
   s.problems = t.problems;
+  s.completeness = completeness_of(t);
 
   std::map<std::pair<std::string, bool>, NameSamples> by_name; // (name, instant)
   std::map<uint32_t, GroupSummary> groups;
@@ -246,7 +247,22 @@ std::string format_rates(const TraceSummary &s) {
     src.add({rate_source_name(source), count(v.first), num(v.second.first, 4),
              num(v.second.second, 4)});
   out += src.str() + "\n";
-  out += "clock rate per row\n";
+  // Many rows: only those whose rate was not measured on the row itself are worth a line each.
+  constexpr size_t kFullTable = 16;
+  std::vector<const TraceSummary::RowRate *> listed;
+  for (const TraceSummary::RowRate &r : s.rates)
+    if (s.rates.size() <= kFullTable || r.source != RateSource::measured)
+      listed.push_back(&r);
+  const size_t measured = s.rates.size() - listed.size();
+  if (s.rates.size() > kFullTable) {
+    out += "clock rate per row: " + count(measured) + " of " + count(s.rates.size()) +
+           " rows measured their own rate (--json lists every row's)";
+    if (listed.empty())
+      return out + "\n\n";
+    out += "; the others:\n";
+  } else {
+    out += "clock rate per row\n";
+  }
   // Slice rows share their group's number: their label (warp[w3]) says which row it is. Kernels
   // without TRACE_GROUPS keep the table they always had.
   const bool labels = std::any_of(s.rates.begin(), s.rates.end(),
@@ -254,8 +270,8 @@ std::string format_rates(const TraceSummary &s) {
   Table rows(labels
                  ? std::vector<std::string>{"row", "cta", "group", "label", "SM", "GHz", "source"}
                  : std::vector<std::string>{"row", "cta", "group", "SM", "GHz", "source"});
-  for (size_t i = 0; i < s.rates.size() && i < kMaxRows; ++i) {
-    const TraceSummary::RowRate &r = s.rates[i];
+  for (size_t i = 0; i < listed.size() && i < kMaxRows; ++i) {
+    const TraceSummary::RowRate &r = *listed[i];
     std::vector<std::string> cells = {std::to_string(r.row), std::to_string(r.cta),
                                       std::to_string(r.group)};
     if (labels)
@@ -266,8 +282,8 @@ std::string format_rates(const TraceSummary &s) {
     rows.add(std::move(cells));
   }
   out += rows.str();
-  if (s.rates.size() > kMaxRows)
-    out += "  ... " + std::to_string(s.rates.size() - kMaxRows) + " more rows\n";
+  if (listed.size() > kMaxRows)
+    out += "  ... " + std::to_string(listed.size() - kMaxRows) + " more rows\n";
   return out + "\n";
 }
 
@@ -317,6 +333,7 @@ std::string format_summary(const TraceSummary &s) {
                     std::to_string(h.block[0]) + "," + std::to_string(h.block[1]) + "," +
                     std::to_string(h.block[2]) + ")  clock " +
                     (h.clock == Clock::clock64 ? "clock64" : "globaltimer") + "\n";
+  out += completeness_line(s.completeness) + "\n";
   out += "rows " + std::to_string(s.rows_started) + " started";
   if (s.rows_killed)
     out += " (" + std::to_string(s.rows_killed) + " never ended: kernel trapped or killed)";

@@ -217,6 +217,9 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     l.launch_index = rec.launch_index;
     l.sequence = rec.sequence;
     l.in_graph = (rec.flags & kLaunchInGraph) != 0;
+    l.body_offset = rec.body_offset;
+    l.body_length = rec.body_length;
+    l.section_flags = rec.section_flags;
     std::copy(rec.grid, rec.grid + 3, l.grid);
     std::copy(rec.block, rec.block + 3, l.block);
     const bool readable = rec.map < out.maps.size() && usable[rec.map];
@@ -224,6 +227,9 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
       // Without its records (RunReadOptions) or without a map to read them by, the launch still
       // takes its place on the axis from its row headers: no launch of the file is left out.
       l.detail = false;
+      l.header_gaps.dropped_events = rec.gaps.dropped_events;
+      l.header_gaps.rows_overflowed = rec.gaps.rows_overflowed;
+      l.header_gaps.rows_never_ended = rec.gaps.rows_never_ended;
       l.trace.kernel = readable ? out.maps[rec.map].kernel
                                 : "(decode map " + std::to_string(rec.map) + " unreadable)";
       if (!readable)
@@ -243,9 +249,42 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     if (progress)
       progress(done, run.launches.size());
   }
+  for (const LostLaunch &lost : run.lost) {
+    UndecodedLaunch u;
+    u.file = file;
+    u.sequence = lost.sequence;
+    if (lost.map && *lost.map < out.maps.size())
+      u.kernel = out.maps[*lost.map].kernel;
+    u.why = lost.why;
+    out.lost.push_back(std::move(u));
+  }
   place_on_axis(out, raw, enqueue);
   sort_by_begin(out);
   return E{std::move(out), {}};
+}
+
+std::optional<RunLaunch> with_detail(const RunTrace &run, const RunLaunch &launch,
+                                     const DecodeOptions &options) {
+  if (launch.detail || launch.body_offset == 0 || launch.map >= run.maps.size() ||
+      launch.device >= run.devices.size() ||
+      run.devices[launch.device].process >= run.processes.size())
+    return std::nullopt;
+  const std::string &file = run.processes[run.devices[launch.device].process].file;
+  const DecodeMap &map = run.maps[launch.map];
+  if (file.empty() || map.kernel.empty())
+    return std::nullopt;
+  LaunchRecord rec;
+  rec.body_offset = launch.body_offset;
+  rec.body_length = launch.body_length;
+  rec.section_flags = launch.section_flags;
+  Expected<std::vector<uint8_t>> buffer = read_launch_buffer(file, rec);
+  if (!buffer)
+    return std::nullopt;
+  RunLaunch out = launch;
+  out.trace = decode(map, buffer->data(), buffer->size(), options);
+  out.detail = true;
+  out.header_gaps = {};
+  return out;
 }
 
 // Moves a host-aligned run back onto raw globaltimer (each launch by its own device's offset),
@@ -313,6 +352,8 @@ RunTrace merge_runs(std::vector<RunTrace> runs) {
     }
     for (std::string &problem : r.problems)
       out.problems.push_back(std::move(problem));
+    for (UndecodedLaunch &lost : r.lost)
+      out.lost.push_back(std::move(lost));
   }
   out.origin_ns = origin;
   out.host_aligned = aligned;

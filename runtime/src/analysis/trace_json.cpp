@@ -1,4 +1,5 @@
 // The decoded launch as JSON: the `<kernel>.json` output of the host runtime.
+#include "completeness_json.h"
 #include "slice_groups_json.h"
 
 #include <cutrace/ctrace.h>
@@ -45,6 +46,7 @@ json row_json(const DecodeMap &map, const Row &r) {
               {"smid", r.smid},
               {"started", r.started},
               {"closed", r.closed},
+              {"never_ended", r.never_ended()},
               {"start_ns", r.start_ns},
               {"end_ns", r.end_ns},
               {"start_cycles", r.start_cycles},
@@ -94,7 +96,8 @@ std::string trace_summary_json(const DecodeMap &map, const Trace &t) {
               {"flows", flows},
               {"backward_flows", t.backward_flows},
               {"unpaired_flows", t.unpaired_flows},
-              {"problems", t.problems}};
+              {"problems", t.problems},
+              {"completeness", completeness_json(completeness_of(t))}};
   if (map.any_sliced())
     doc["slice_groups"] = slice_groups_json(summarize_slices(map, {&t}));
   return doc.dump(1) + "\n";

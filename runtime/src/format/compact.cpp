@@ -75,6 +75,35 @@ std::pair<uint64_t, uint64_t> buffer_extent_ns(const uint8_t *buffer, size_t siz
                              : std::pair<uint64_t, uint64_t>{first, std::max(first, last)};
 }
 
+BufferGaps buffer_gaps(const uint8_t *buffer, size_t size) {
+  BufferGaps gaps;
+  Expected<BufferHeader> h = parse_buffer_header(buffer, size);
+  if (!h)
+    return gaps;
+  const bool compact = h->layout == BufferLayout::compact;
+  const uint64_t pitch = compact ? kRowHeaderBytes : uint64_t(h->row_stride_bytes);
+  for (uint64_t r = 0; r < h->num_rows; ++r) {
+    const uint64_t at = kBufferHeaderBytes + r * pitch;
+    if (at + kRowHeaderBytes > size)
+      break;
+    const uint8_t *row = buffer + at;
+    if (bytes::u32(row) != kRowStartTag)
+      continue;
+    if (bytes::u32(row + 32) == kRowEndTag) {
+      const uint32_t dropped = bytes::u32(row + 56);
+      gaps.dropped_events += dropped;
+      gaps.rows_overflowed += dropped != 0;
+      continue;
+    }
+    // Never closed: cut off when it holds records (compact: its count; full: a first record).
+    const bool records =
+        compact ? bytes::u32(row + 60) != 0
+                : at + kRowHeaderBytes + 8 <= size && bytes::u64(row + kRowHeaderBytes) != 0;
+    gaps.rows_never_ended += records;
+  }
+  return gaps;
+}
+
 std::vector<uint8_t> compact_buffer(const uint8_t *full, size_t size) {
   Expected<BufferHeader> parsed = parse_buffer_header(full, size);
   if (!parsed || parsed->layout != BufferLayout::full || size < parsed->buffer_bytes())

@@ -112,6 +112,12 @@ std::optional<LaunchRecord> coded_launch_from(const uint8_t *body, uint64_t leng
   return l;
 }
 
+void place(LaunchRecord &l, uint64_t offset, uint64_t length, uint32_t flags) {
+  l.body_offset = offset;
+  l.body_length = length;
+  l.section_flags = flags;
+}
+
 // Keeps the launch's buffer when it fits the budget; otherwise only its extent.
 void keep_within(LaunchRecord &l, uint64_t &kept, uint64_t budget) {
   if (l.buffer.size() <= budget && kept <= budget - l.buffer.size()) {
@@ -119,8 +125,33 @@ void keep_within(LaunchRecord &l, uint64_t &kept, uint64_t budget) {
     return;
   }
   std::tie(l.first_ns, l.last_ns) = buffer_extent_ns(l.buffer.data(), l.buffer.size());
+  l.gaps = buffer_gaps(l.buffer.data(), l.buffer.size());
   l.buffer_dropped = true;
   std::vector<uint8_t>().swap(l.buffer);
+}
+
+// A launch section that is not kept: a problem, and what its fixed fields (when whole) say.
+void skip_launch(Run &run, const std::vector<uint8_t> &body, const std::string &why) {
+  run.problems.push_back(why + "; skipped");
+  LostLaunch lost;
+  lost.why = why;
+  if (body.size() >= kLaunchFixedBytes) {
+    lost.map = bytes::u32(body.data());
+    lost.sequence = bytes::u64(body.data() + 56);
+  }
+  run.lost.push_back(std::move(lost));
+}
+
+// A launch section cut short: its fixed fields when the file still holds them.
+template <class Source> LostLaunch lost_launch(Source &in, const std::string &why) {
+  LostLaunch lost;
+  lost.why = why;
+  uint8_t fixed[kLaunchFixedBytes];
+  if (in.left() >= kLaunchFixedBytes && in.read(fixed, sizeof fixed)) {
+    lost.map = bytes::u32(fixed);
+    lost.sequence = bytes::u64(fixed + 56);
+  }
+  return lost;
 }
 
 // Sections of a version 2 run. A section cut short (a program killed while writing) ends the run
@@ -129,6 +160,7 @@ template <class Source>
 E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &options = {}) {
   Run run;
   uint64_t kept = 0; // launch buffer bytes kept so far
+  const uint64_t after_preamble = in.left();
   std::vector<uint8_t> body;
   for (uint32_t i = 0; i < sections && in.left() > 0; ++i) {
     uint8_t header[kSectionHeaderBytes];
@@ -145,6 +177,11 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
       run.problems.push_back("run truncated: section " + std::to_string(i) + " needs " +
                              std::to_string(length) + " bytes, " + std::to_string(in.left()) +
                              " left; it and anything after it are not read");
+      if (section_tag == kLaunchTag)
+        run.lost.push_back(lost_launch(in, "its section was cut short (the file ends " +
+                                               std::to_string(length - in.left()) +
+                                               " bytes early: the program was killed or "
+                                               "crashed while writing it)"));
       break;
     }
     const bool known = section_tag == kRunTag || section_tag == kDeviceTag ||
@@ -155,6 +192,7 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
         return E::failure(in.error());
       continue;
     }
+    const uint64_t body_offset = format::kPreambleBytes + (after_preamble - in.left());
     body.resize(length);
     if (!in.read(body.data(), length))
       return E::failure(in.error());
@@ -168,21 +206,24 @@ E parse_run_sections(Source &in, uint32_t sections, const RunReadOptions &option
     else if (section_tag == kEndTag)
       run.end_json = text;
     else if (length < kLaunchFixedBytes)
-      run.problems.push_back("launch section " + std::to_string(i) + " is too short; skipped");
+      skip_launch(run, body, "launch section " + std::to_string(i) + " is too short");
     else if (flags & ~kLaunchDeltaCoded)
-      run.problems.push_back("launch section " + std::to_string(i) + " has unknown flags " +
-                             std::to_string(flags) + "; skipped");
+      skip_launch(run, body,
+                  "launch section " + std::to_string(i) + " has unknown flags " +
+                      std::to_string(flags));
     else if (flags & kLaunchDeltaCoded) {
       std::optional<LaunchRecord> l = coded_launch_from(body.data(), length);
       if (!l)
-        run.problems.push_back("launch section " + std::to_string(i) +
-                               ": its delta-coded buffer is damaged; skipped");
+        skip_launch(run, body,
+                    "launch section " + std::to_string(i) + ": its delta-coded buffer is damaged");
       else {
         run.launches.push_back(std::move(*l));
+        place(run.launches.back(), body_offset, length, flags);
         keep_within(run.launches.back(), kept, options.max_buffer_bytes);
       }
     } else {
       run.launches.push_back(launch_from(body.data(), length));
+      place(run.launches.back(), body_offset, length, flags);
       keep_within(run.launches.back(), kept, options.max_buffer_bytes);
     }
   }
@@ -208,6 +249,9 @@ Run run_of_one(Ctrace &&c) {
 }
 
 std::optional<std::string> preamble_problem(const uint8_t *data, size_t size) {
+  if (data != nullptr && size > 0 && data[0] == '{') // a decode map given for its trace
+    return "not a .ctrace file (bad magic): it is JSON, such as a decode map "
+           "(.trace_map.json); trace-view reads the .ctrace file the traced program wrote";
   if (data == nullptr || size < kPreambleBytes ||
       std::memcmp(data, kCtraceMagic, sizeof kCtraceMagic) != 0)
     return "not a .ctrace file (bad magic)";
@@ -265,13 +309,47 @@ Expected<Run> read_run_file(const std::string &path, const RunReadOptions &optio
           return E::failure(*bad);
         if (bytes::u32(head + 8) == kCtraceVersion) { // one launch: small, read it whole
           Expected<Ctrace> one = read_ctrace_file(path);
-          if (!one)
-            return E::failure(one.error);
+          if (!one) { // its error names the file, as this reader's own will: once is enough
+            const std::string named = path + ": ";
+            return E::failure(one.error.rfind(named, 0) == 0 ? one.error.substr(named.size())
+                                                             : one.error);
+          }
           return E{run_of_one(std::move(*one)), {}};
         }
         return parse_run_sections(in, bytes::u32(head + 12), options);
       },
       parse_run);
+}
+
+Expected<std::vector<uint8_t>> read_launch_buffer(const std::string &path,
+                                                  const LaunchRecord &launch) {
+  using B = Expected<std::vector<uint8_t>>;
+  if (launch.body_offset == 0 || launch.body_length < kLaunchFixedBytes)
+    return B::failure(path + ": the launch's place in the file is not known");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return B::failure("cannot read '" + path + "': " + std::strerror(errno));
+  std::vector<uint8_t> body(launch.body_length);
+  size_t got = 0;
+  while (got < body.size()) {
+    const ssize_t n =
+        ::pread(fd, body.data() + got, body.size() - got, off_t(launch.body_offset + got));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += size_t(n);
+  }
+  ::close(fd);
+  if (got != body.size())
+    return B::failure("cannot read '" + path + "': it changed since it was read");
+  if (launch.section_flags & kLaunchDeltaCoded) {
+    std::optional<LaunchRecord> l = coded_launch_from(body.data(), body.size());
+    if (!l)
+      return B::failure(path + ": its delta-coded buffer is damaged");
+    return B{std::move(l->buffer), {}};
+  }
+  return B{std::vector<uint8_t>(body.begin() + kLaunchFixedBytes, body.end()), {}};
 }
 
 // ---- RunWriter ----

@@ -1,6 +1,7 @@
 // A decoded run as an SQLite database (docs/analysis.md, "SQL and pandas", documents every table,
 // column and index below). Rows are inserted through prepared statements in one transaction, the
 // indexes built afterwards; the database is built in a temporary file and renamed into place.
+#include <cutrace/completeness.h>
 #include <cutrace/output_files.h>
 #include <cutrace/sqlite.h>
 
@@ -34,14 +35,16 @@ CREATE TABLE launches (
   process INTEGER, program TEXT, pid INTEGER, rank INTEGER, input_file TEXT,
   begin_ns REAL, end_ns REAL, offset_ns REAL, enqueue_ns REAL, origin_ns INTEGER,
   max_events INTEGER, buffer_rows INTEGER, backward_flows INTEGER, unpaired_flows INTEGER,
-  problems INTEGER, first_problem TEXT, source TEXT);
+  problems INTEGER, first_problem TEXT, source TEXT,
+  decoded INTEGER, complete INTEGER, dropped_events INTEGER, rows_overflowed INTEGER,
+  incomplete_slices INTEGER, rows_never_ended INTEGER);
 CREATE TABLE rows (
   launch INTEGER NOT NULL, row INTEGER NOT NULL, row_in_cta INTEGER, cta INTEGER,
   block_x INTEGER, block_y INTEGER, block_z INTEGER, smid INTEGER,
   group_index INTEGER, group_name TEXT, slice INTEGER, first_thread INTEGER, label TEXT,
   ghz REAL, ghz_source TEXT, start_ns REAL, end_ns REAL, started INTEGER, closed INTEGER,
   attempted INTEGER, stored INTEGER, dropped INTEGER, unmatched_ends INTEGER,
-  unknown_sites INTEGER, invalid_records INTEGER,
+  unknown_sites INTEGER, invalid_records INTEGER, never_ended INTEGER,
   PRIMARY KEY (launch, row));
 CREATE TABLE events (
   event INTEGER PRIMARY KEY, launch INTEGER NOT NULL, row INTEGER NOT NULL, cta INTEGER,
@@ -50,7 +53,10 @@ CREATE TABLE events (
   begin_ns REAL, end_ns REAL, duration_ns REAL, incomplete INTEGER, file TEXT, line INTEGER);
 CREATE TABLE flows (
   flow INTEGER PRIMARY KEY, launch INTEGER NOT NULL, cta INTEGER, src INTEGER, dst INTEGER,
-  at_cycles INTEGER, at_ns REAL, wait_ns REAL, gap_ns REAL, wait_cycles REAL, gap_cycles REAL);
+  at_cycles INTEGER, at_ns REAL, wait_ns REAL, gap_ns REAL, wait_cycles REAL, gap_cycles REAL,
+  incomplete INTEGER);
+CREATE TABLE undecoded (
+  input_file TEXT, sequence INTEGER, kernel TEXT, why TEXT);
 )sql";
 
 // Built after the inserts: one pass over sorted data instead of a B-tree update per row.
@@ -124,13 +130,14 @@ class RunWriter {
 public:
   explicit RunWriter(sqlite3 *db)
       : db_(db), launch_(db, "INSERT INTO launches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                             "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-        row_(db, "INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                             "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        row_(db, "INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         event_(db, "INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-        flow_(db, "INSERT INTO flows VALUES (?,?,?,?,?,?,?,?,?,?,?)") {}
+        flow_(db, "INSERT INTO flows VALUES (?,?,?,?,?,?,?,?,?,?,?,?)") {}
 
-  bool launch(const RunTrace &run, uint32_t index) {
-    const RunLaunch &l = run.launches[index];
+  // `loaded`: the launch with its records, when the run holds it without them.
+  bool launch(const RunTrace &run, uint32_t index, const RunLaunch *loaded = nullptr) {
+    const RunLaunch &l = loaded ? *loaded : run.launches[index];
     const Trace &t = l.trace;
     const DecodeMap *map = l.map < run.maps.size() ? &run.maps[l.map] : nullptr;
     const RunDevice *device = l.device < run.devices.size() ? &run.devices[l.device] : nullptr;
@@ -171,6 +178,14 @@ public:
         .integer(int64_t(t.problems.size()));
     t.problems.empty() ? launch_.null() : launch_.text(t.problems.front());
     map ? launch_.text(map->source) : launch_.null();
+    const Completeness c = completeness_of(l);
+    launch_
+        .integer(t.ok() || (l.detail && !t.rows.empty())) // as run_completeness counts
+        .integer(c.complete())
+        .integer(int64_t(c.dropped_events))
+        .integer(c.rows_overflowed)
+        .integer(int64_t(c.incomplete_slices))
+        .integer(c.rows_never_ended);
     if (!launch_.step())
       return false;
 
@@ -211,7 +226,8 @@ private:
         .integer(r.dropped)
         .integer(r.unmatched_ends)
         .integer(r.unknown_sites)
-        .integer(r.invalid_records);
+        .integer(r.invalid_records)
+        .integer(r.never_ended());
     if (!row_.step())
       return false;
     for (const Slice &s : r.slices)
@@ -267,7 +283,9 @@ private:
         .real(h.wait_ns)
         .real(h.gap_ns)
         .real(h.wait_cycles)
-        .real(h.gap_cycles);
+        .real(h.gap_cycles)
+        .integer(t.rows[f.src.row].slices[f.src.slice].incomplete ||
+                 t.rows[f.dst.row].slices[f.dst.slice].incomplete);
     return flow_.step();
   }
 
@@ -289,6 +307,15 @@ bool write_meta(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) 
             meta.text("run_origin_ns").text(std::to_string(run.origin_ns)).step();
   for (const std::string &file : options.input_files)
     ok = ok && meta.text("input_file").text(file).step();
+  const RunCompleteness gaps = run_completeness(run);
+  ok = ok && meta.text("complete").text(gaps.complete() ? "1" : "0").step() &&
+       meta.text("completeness").text(run_completeness_text(gaps)).step();
+  Statement undecoded(db, "INSERT INTO undecoded VALUES (?, ?, ?, ?)");
+  for (const UndecodedLaunch &u : gaps.undecoded) {
+    undecoded.text(u.file);
+    u.sequence ? undecoded.integer(int64_t(*u.sequence)) : undecoded.null();
+    ok = ok && undecoded.text(u.kernel).text(u.why).step();
+  }
   return ok;
 }
 
@@ -296,12 +323,20 @@ bool write_meta(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) 
 std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) {
   // A fresh file that is renamed into place only when complete: no journal needed.
   bool ok = exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-                     "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; BEGIN;") &&
+                     "PRAGMA cache_size = -65536; BEGIN;") &&
             exec(db, kSchema) && write_meta(db, run, options);
   if (ok) {
     RunWriter writer(db);
-    for (uint32_t i = 0; ok && i < run.launches.size(); ++i)
-      ok = writer.launch(run, i);
+    for (uint32_t i = 0; ok && i < run.launches.size(); ++i) {
+      std::optional<RunLaunch> loaded;
+      if (!run.launches[i].detail && options.load_detail) {
+        loaded = options.load_detail(run.launches[i]); // freed before the next launch
+        if (!loaded && run.launches[i].trace.ok())     // readable when first read: not any more
+          return "cannot read the records of launch " + std::to_string(run.launches[i].sequence) +
+                 " again from its file";
+      }
+      ok = writer.launch(run, i, loaded ? &*loaded : nullptr);
+    }
   }
   ok = ok && exec(db, kIndexes) && exec(db, "COMMIT;");
   if (ok)

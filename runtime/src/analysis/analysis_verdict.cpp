@@ -1,0 +1,112 @@
+// The answers `trace-view analyze` opens with (docs/analysis.md, "Answers first"): one line per
+// question the analyses asked for can answer, from their numbers; the detail follows.
+#include "analysis_verdict.h"
+
+#include "summary_table.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cutrace {
+
+namespace {
+
+using namespace summary_table;
+
+std::string percent(double fraction) { return num(100 * fraction, 1) + "%"; }
+
+// The pair whose waits take the largest share of its destination rows' life.
+std::string handoff_answer(const std::vector<HandoffPair> &pairs) {
+  const HandoffPair *worst = nullptr;
+  for (const HandoffPair &p : pairs)
+    if (p.count && (!worst || p.wait_fraction() > worst->wait_fraction()))
+      worst = &p;
+  if (pairs.empty())
+    return "no TRACE_DAG pair declared";
+  if (!worst)
+    return "no hand-off was recorded";
+  std::string out = printable(worst->dst) + " waits for " + printable(worst->src) + " " +
+                    percent(worst->wait_fraction()) + " of its rows' life (mean " +
+                    num(worst->wait_ns.mean, 1) + " ns, p95 " + num(worst->wait_ns.p95, 1) +
+                    " ns per hand-off; " + count(worst->waited) + " of " + count(worst->count) +
+                    " waited)";
+  if (worst->incomplete)
+    out += "; " + count(worst->incomplete) + " over incomplete slices";
+  return out;
+}
+
+// Busiest and least busy group by busy share, each with the share spent waiting on hand-offs.
+std::string busy_answer(const BusyReport &b) {
+  if (b.groups.empty())
+    return "no row started";
+  auto share = [](const BusyTotals &g) {
+    std::string s = printable(g.name) + " " + percent(g.busy_fraction()) + " busy";
+    if (g.wait_ns > 0)
+      s += " (" + percent(g.wait_fraction()) + " waiting on hand-offs, " +
+           percent(g.busy_excluding_waits_fraction()) + " working)";
+    return s;
+  };
+  auto by_working = [](const BusyTotals &x, const BusyTotals &y) {
+    return x.busy_excluding_waits_fraction() < y.busy_excluding_waits_fraction();
+  };
+  // One group sliced into rows (a row per warp): its rows' labels are the groups to compare.
+  const std::vector<BusyTotals> &of =
+      b.groups.size() == 1 && b.labels.size() > 1 ? b.labels : b.groups;
+  const BusyTotals &most = *std::max_element(of.begin(), of.end(), by_working);
+  const BusyTotals &least = *std::min_element(of.begin(), of.end(), by_working);
+  if (&most == &least)
+    return share(most);
+  const bool waits =
+      std::any_of(of.begin(), of.end(), [](const BusyTotals &g) { return g.wait_ns > 0; });
+  return (waits ? "most working " : "busiest ") + share(most) +
+         (waits ? "; least working " : "; least busy ") + share(least);
+}
+
+std::string tail_answer(const TailReport &t) {
+  const double span = t.kernel_end_ns - t.kernel_start_ns;
+  return "the last 5% of CTAs end " + num(t.tail_ns, 1) + " ns after the rest (" +
+         percent(span > 0 ? t.tail_ns / span : 0) + " of the kernel's " + num(span, 1) + " ns)";
+}
+
+std::string waves_answer(const TailReport &t) {
+  return count(t.waves) + (t.waves == 1 ? " wave" : " waves") + ": " + count(t.ctas.size()) +
+         " CTAs on " + count(t.sms.size()) + " SMs, at most " + count(t.max_concurrent_per_sm) +
+         " at once per SM (" + num(t.full_waves, 2) + " full waves" +
+         (std::fabs(t.full_waves - std::round(t.full_waves)) > 0.01
+              ? ": the last wave is partly empty)"
+              : ")");
+}
+
+std::string imbalance_answer(const TailReport &t) {
+  const Durations &d = t.cta_duration_ns;
+  std::string out = "CTA durations p50 " + num(d.p50, 1) + " ns, max " + num(d.max, 1) + " ns";
+  if (d.p50 > 0)
+    out += " (max is " + num(d.max / d.p50, 2) + " x p50)";
+  return out;
+}
+
+} // namespace
+
+std::string format_verdict(const AnalysisReport &r) {
+  std::string out;
+  auto add = [&out](const char *question, const std::string &answer) {
+    out += "  " + std::string(question) + std::string(11 - std::string(question).size(), ' ') +
+           answer + "\n";
+  };
+  if (r.handoffs)
+    add("hand-offs", handoff_answer(*r.handoffs));
+  if (r.busy)
+    add("busy", busy_answer(*r.busy));
+  if (r.tail && !r.tail->ctas.empty()) {
+    add("tail", tail_answer(*r.tail));
+    add("waves", waves_answer(*r.tail));
+    add("imbalance", imbalance_answer(*r.tail));
+  }
+  if (out.empty())
+    return "";
+  if (!r.completeness.complete())
+    add("caution", "the trace is INCOMPLETE (the line above): these figures are bounds");
+  return "answers\n" + out + "\n";
+}
+
+} // namespace cutrace
