@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # CUTLASS 3 Hopper examples traced as written (docs/guide.md, "Tracing CUTLASS"), on a GPU
-# machine, from the repository root after bench/cutlass/prepare.sh here, with .carry carried:
+# machine, from the repository root after bench/cutlass/prepare.sh here, with .carry/cutlass,
+# .carry/bin and build-cutlass carried (the traced header copies include CUTLASS's other headers by
+# relative paths into build-cutlass/):
 #   1. builds the runtime (g++) and, with nvcc for sm_90a, each example twice: plain (CUTLASS as
 #      published: what stripping the annotated headers gives, byte for byte) and traced (the
 #      traced source and header copies of prepare.sh, no host edits);
 #   2. runs each, plain and traced, at a small problem (the fixture) and at the examples' default
 #      size, with the examples' own verification (every line must say Passed), the traced ones
 #      with CUTRACE_LAUNCHES=all into one run file per program;
-#   3. trace-view --summary and analyze of every run file, and `ncu` kernel time of the
+#   3. trace-view --summary of every run file, and (CUTLASS_NCU=1, the default) `ncu` kernel time of the
 #      cooperative FP8 GEMM (example 54) at 4096^3: plain, traced with CUTRACE=0, traced.
 # Writes $OUT/cutlass/: results.md, the small run files (fixtures), logs.tgz.
 set -uo pipefail
@@ -36,15 +38,19 @@ ar rcs "$R/rt/libcutrace_format.a" "$R"/obj/format/*.o &&
   ar rcs "$R/rt/libcutrace_analysis.a" "$R"/obj/analysis/*.o &&
   ar rcs "$R/rt/libcutrace.a" "$R"/obj/capture/*.o ||
   { echo "BUILD FAILED: runtime"; tail -40 "$R/logs/build_runtime.txt"; exit 1; }
-NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG -lcuda
-         -I"$R/src/include" -I"$R/src/tools/util/include" -I"$R/src/examples/common")
+NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG -lcuda)
+PLAIN_INC=(-I"$R/src/include" -I"$R/src/tools/util/include" -I"$R/src/examples/common")
+# The traced build sees CUTLASS where the rewrite did (prepare.sh): the same files, by the same paths.
+B=$PWD/build-cutlass
+TRACED_INC=(-I"$B/annotated/include" -I"$B/src/tools/util/include" -I"$B/src/examples/common")
 LIBS=("$R/rt/libcutrace.a" "$R/rt/libcutrace_analysis.a" "$R/rt/libcutrace_format.a" -lpthread -lcuda)
 declare -A SRC=([49_collective_builder]=49_hopper_gemm_with_collective_builder
                 [54_hopper_fp8_warp_specialized_gemm]=54_hopper_fp8_warp_specialized_gemm)
 for ex in "${!SRC[@]}"; do
-  (time nvcc "${NVFLAGS[@]}" "$R/src/examples/${SRC[$ex]}/$ex.cu" -o "$R/${ex}_plain") \
+  (time nvcc "${NVFLAGS[@]}" "${PLAIN_INC[@]}" "$R/src/examples/${SRC[$ex]}/$ex.cu" -o "$R/${ex}_plain") \
     >"$R/logs/build_${ex}_plain.txt" 2>&1 &
-  (time nvcc "${NVFLAGS[@]}" -DCUTRACE_TRACED -Iruntime/include -I"$C/traced/$ex" \
+  (time nvcc "${NVFLAGS[@]}" "${TRACED_INC[@]}" -I"$B/src/examples/${SRC[$ex]}" -DCUTRACE_TRACED \
+    -Iruntime/include -I"$C/traced/$ex" \
     "$C/traced/$ex/$ex.traced.cu" "${LIBS[@]}" -o "$R/${ex}_traced") \
     >"$R/logs/build_${ex}_traced.txt" 2>&1 &
 done
@@ -58,7 +64,8 @@ done
 
 # ---- runs with the examples' own verification
 run() { # NAME VARIANT ARGS...: runs one program, logs, says Passed/Failed lines
-  local name=$1 v=$2 bin=$R/$1_$2 out=$R/logs/run_$1_$2_$3.txt
+  runs=$((runs + 1))
+  local name=$1 v=$2 bin=$R/$1_$2 out=$R/logs/run_${runs}_$1_$2.txt
   shift 2
   [[ -x $bin ]] || return
   local t0=$(date +%s.%N)
@@ -68,6 +75,7 @@ run() { # NAME VARIANT ARGS...: runs one program, logs, says Passed/Failed lines
   log "| $name | $v | $* | rc $rc | $(grep -c 'Passed' "$out") passed, $(grep -c 'Failed' "$out") failed | $(python3 -c "print(f'{$t1-$t0:.1f}')") s |"
   grep -E "^cutrace" "$out" | sed 's/^/    /' | tee -a "$O/results.md" >/dev/null
 }
+runs=0
 log ""
 log "| program | build | arguments | exit | verification | wall |"
 log "|---|---|---|---|---|---|"
@@ -105,7 +113,7 @@ for f in "$R"/runs/traced/default/*.ctrace; do
 done
 
 # ---- kernel time: plain, traced with CUTRACE=0, traced (ncu)
-if ! past && [[ -x $R/54_hopper_fp8_warp_specialized_gemm_traced ]]; then
+if [[ ${CUTLASS_NCU:-1} == 1 ]] && ! past && [[ -x $R/54_hopper_fp8_warp_specialized_gemm_traced ]]; then
   big=(--m=4096 --n=4096 --k=4096 --iterations=10)
   for v in plain off on; do
     bin=$R/54_hopper_fp8_warp_specialized_gemm_$([[ $v == plain ]] && echo plain || echo traced)

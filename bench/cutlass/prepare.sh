@@ -5,8 +5,8 @@
 #   bench/cutlass/prepare.sh CUTLASS_DIR [TRACE_REWRITE] [BUILD_DIR]
 # CUTLASS_DIR is a checkout of NVIDIA/cutlass at the commit in bench/cutlass/COMMIT (include/,
 # tools/util/include/, examples/common/ and the examples below are what is read).
-#   1. annotate.py writes the annotated copy of CUTLASS's include/ (build-cutlass/annotated, not
-#      carried: the traced build needs only the traced copies of the annotated headers);
+#   1. annotate.py writes the annotated copy of CUTLASS's include/ (build-cutlass/annotated), and
+#      the examples and the headers they include besides go to build-cutlass/src;
 #   2. strip of every annotated header equals CUTLASS's own byte for byte (strip.txt);
 #   3. trace-rewrite --traced of each example against the annotated headers, as cutrace-nvcc
 #      runs it (traced source, traced header copies, decode map) into .carry/cutlass/traced/<ex>;
@@ -37,13 +37,20 @@ while read -r header; do
   fi
 done <"$carry/annotated.txt"
 rm -f "$carry/stripped.tmp"
-flags=(-std=c++17 "-I$PWD/$work/annotated/include" "-I$cutlass/tools/util/include"
-       "-I$cutlass/examples/common" "-I$PWD/runtime/include")
+# The rest of what the examples include, inside this checkout too: traced header copies include the
+# headers they do not copy by relative paths, so the device needs the same layout (build-cutlass/
+# carried whole).
+rm -rf "$work/src" && mkdir -p "$work/src/tools/util" "$work/src/examples"
+cp -r "$cutlass/tools/util/include" "$work/src/tools/util/"
+for ex in "${examples[@]}"; do cp -r "$cutlass/examples/$(dirname "$ex")" "$work/src/examples/"; done
+cp -r "$cutlass/examples/common" "$work/src/examples/"
+flags=(-std=c++17 "-I$PWD/$work/annotated/include" "-I$PWD/$work/src/tools/util/include"
+       "-I$PWD/$work/src/examples/common" "-I$PWD/runtime/include")
 for ex in "${examples[@]}"; do
   name=$(basename "$ex")
   mkdir -p "$carry/traced/$name"
   echo "trace-rewrite --traced $ex.cu"
-  "$tool" --traced "$cutlass/examples/$ex.cu" --cuda-gpu-arch=sm_90a \
+  "$tool" --traced "$work/src/examples/$ex.cu" --cuda-gpu-arch=sm_90a \
     -o "$carry/traced/$name/$name.traced.cu" -- "${flags[@]}" 2>&1 | tee "$carry/traced/$name/rewrite.txt"
 done
 mkdir -p "$carry/json" && cp -r /usr/include/nlohmann "$carry/json/"  # the runtime's JSON headers
