@@ -25,19 +25,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >
 tar -xzf "$C/cutlass.tgz" -C "$R/src"
 
 # ---- build
-INC=(-Iruntime/include -I/usr/local/cuda/include -I"$C/json")
-mkdir -p "$R/rt" "$R"/obj/{format,analysis,capture}
-compile() { g++ -std=c++17 -O2 "${INC[@]}" -c "$1" -o "$2" >>"$R/logs/build_runtime.txt" 2>&1; }
-for f in runtime/src/format/*.cpp; do compile "$f" "$R/obj/format/$(basename "${f%.cpp}").o" & done
-for f in runtime/src/analysis/*.cpp; do compile "$f" "$R/obj/analysis/$(basename "${f%.cpp}").o" & done
-for f in runtime/src/capture/*.cpp runtime/src/capture/outputs/all_formats.cpp; do
-  compile "$f" "$R/obj/capture/$(basename "${f%.cpp}").o" &
-done
-wait
-ar rcs "$R/rt/libcutrace_format.a" "$R"/obj/format/*.o &&
-  ar rcs "$R/rt/libcutrace_analysis.a" "$R"/obj/analysis/*.o &&
-  ar rcs "$R/rt/libcutrace.a" "$R"/obj/capture/*.o ||
-  { echo "BUILD FAILED: runtime"; tail -40 "$R/logs/build_runtime.txt"; exit 1; }
+bash test/device/build_runtime_gpp.sh "$R/rt" "$R/logs/build_runtime.txt" -I"$C/json" || exit 1
 NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG -lcuda)
 PLAIN_INC=(-I"$R/src/include" -I"$R/src/tools/util/include" -I"$R/src/examples/common")
 # The traced build sees CUTLASS where the rewrite did (prepare.sh): the same files, by the same paths.

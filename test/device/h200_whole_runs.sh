@@ -29,20 +29,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >
 
 # ---- build: the runtime with g++ (the GPU machine has no SQLite for a cmake build of trace-view:
 # trace-view comes prebuilt, static, in .carry/bin), the programs with nvcc
-INC=(-Iruntime/include -I.carry/loop/prefix/include -I/usr/local/cuda/include)
 RT=$R/rt
-mkdir -p "$RT" "$R"/obj/{format,analysis,capture}
-compile() { g++ -std=c++17 -O2 "${INC[@]}" -c "$1" -o "$2" >>"$R/logs/build_runtime.txt" 2>&1; }
-for f in runtime/src/format/*.cpp; do compile "$f" "$R/obj/format/$(basename "${f%.cpp}").o" & done
-for f in runtime/src/analysis/*.cpp; do compile "$f" "$R/obj/analysis/$(basename "${f%.cpp}").o" & done
-for f in runtime/src/capture/*.cpp runtime/src/capture/outputs/all_formats.cpp; do
-  compile "$f" "$R/obj/capture/$(basename "${f%.cpp}").o" &
-done
-wait
-ar rcs "$RT/libcutrace_format.a" "$R"/obj/format/*.o &&
-  ar rcs "$RT/libcutrace_analysis.a" "$R"/obj/analysis/*.o &&
-  ar rcs "$RT/libcutrace.a" "$R"/obj/capture/*.o ||
-  { echo "BUILD FAILED: runtime"; tail -40 "$R/logs/build_runtime.txt"; exit 1; }
+bash test/device/build_runtime_gpp.sh "$RT" "$R/logs/build_runtime.txt" -I.carry/loop/prefix/include || exit 1
 LOOP_CARRY=.carry/loop bash examples/loop/run_on_h200.sh build "$RT" "$R" >"$R/logs/build_loop.txt" 2>&1 &
 nvcc -std=c++17 -O2 -arch=sm_90 -Iruntime/include -DCUTRACE_TRACED \
   .carry/gen/big_buffer/big_buffer.traced.cu "$RT/libcutrace.a" "$RT/libcutrace_analysis.a" \
