@@ -267,7 +267,8 @@ private:
     if (After < Tokens.size() && Tokens[After].Kind == clang::tok::semi) {
       A.HasSemicolon = true;
       A.Statement.End = Tokens[After].end();
-      llvm::StringRef Rest = Buffer.substr(A.Statement.End).ltrim(" \t");
+      // What the lexer skips before a line's first token: a NUL counts as whitespace too.
+      llvm::StringRef Rest = Buffer.substr(A.Statement.End).ltrim(llvm::StringRef(" \t\f\v\0", 5));
       if (Rest.starts_with("#") || Rest.starts_with("%:"))
         report(A.Statement.End + (Buffer.substr(A.Statement.End).size() - Rest.size()),
                "'#' right after an annotation would start a preprocessor directive once strip "
