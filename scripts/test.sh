@@ -20,7 +20,7 @@ if stage build cmake --build build && ((${#failed[@]} == 0)); then
   stage ctest ctest --test-dir build --output-on-failure -j 2 --output-junit ctest-junit.xml "$@"
   python3 scripts/slowest_tests.py build/ctest-junit.xml 15 || true
 else
-  failed+=("ctest (not run: the build failed)")
+  failed+=("ctest (not run: a stage before it failed)")
 fi
 stage "sanitizer stage" bash scripts/sanitize.sh
 if ((${#failed[@]})); then
