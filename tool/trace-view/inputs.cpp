@@ -83,6 +83,15 @@ cutrace::RunTrace decode_one_launch(cutrace::Run run, const std::string &path,
       input_error(path + ": no launch " + std::to_string(*sequence) + ": the run holds " +
                   launches_held(run));
   }
+  if (chosen->buffer_dropped) { // read without records: this launch's are read back alone
+    if (chosen->body_offset == 0)
+      return decode_one_launch(read_input(path), path, sequence, options);
+    cutrace::Expected<std::vector<uint8_t>> buffer = cutrace::read_launch_buffer(path, *chosen);
+    if (!buffer)
+      input_error(path + ": " + buffer.error);
+    chosen->buffer = std::move(*buffer);
+    chosen->buffer_dropped = false;
+  }
   cutrace::Run one;
   one.run_json = std::move(run.run_json);
   one.devices = std::move(run.devices);
@@ -102,7 +111,9 @@ cutrace::RunTrace decode_one_launch(cutrace::Run run, const std::string &path,
 
 LoadedLaunch load_launch(const std::string &path, std::optional<uint64_t> sequence,
                          const cutrace::DecodeOptions &options, const std::string &flag) {
-  cutrace::Run raw = read_input(path);
+  cutrace::RunReadOptions lean; // the chosen launch's records are read alone: memory of one launch
+  lean.max_buffer_bytes = 0;
+  cutrace::Run raw = read_input(path, lean);
   if (raw.launches.empty())
     input_error(path + ": the run holds no launch");
   if (!sequence && raw.launches.size() > 1)

@@ -31,7 +31,9 @@ cutrace::Run read_input(const std::string &path, const cutrace::RunReadOptions &
 // "3 launches, sequence numbers 0 to 2"
 std::string launches_held(const cutrace::Run &run);
 // One launch of `run` (its only one, or the one with sequence number `sequence`), decoded alone;
-// exit 2 when there is no such launch or it cannot be decoded.
+// exit 2 when there is no such launch or it cannot be decoded. A run read without records
+// (RunReadOptions) has the chosen launch's records read back from `path`, so choosing one launch
+// of a large run costs the memory of that launch.
 cutrace::RunTrace decode_one_launch(cutrace::Run run, const std::string &path,
                                     std::optional<uint64_t> sequence,
                                     const cutrace::DecodeOptions &options);

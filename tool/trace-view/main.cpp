@@ -1,5 +1,5 @@
-// trace-view: reads `.ctrace` runs and writes the HTML timeline, Chrome Trace Event JSON for
-// Perfetto, a summary table or its JSON (docs/viewer.md). Argument parsing, exit codes and wiring
+// trace-view: reads `.ctrace` runs and writes the HTML timeline, a Perfetto trace (its native
+// protobuf format, or Chrome Trace Event JSON), a summary table or its JSON (docs/viewer.md). Argument parsing, exit codes and wiring
 // only; the work is in cutrace_analysis. Each input is decoded once; every output reads that model.
 // A run of one launch, or the launch chosen with --launch, gets the launch outputs; otherwise the
 // outputs show the whole run, several inputs merged onto one axis (one process each).
@@ -27,6 +27,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,13 +41,17 @@ namespace {
 using namespace trace_view;
 
 const char *kUsage =
-    R"(usage: trace-view FILE.ctrace... [--html OUT] [--perfetto OUT] [--json OUT] [--summary]
-                  [--sqlite OUT.db] [--launch N] [--cta N] [--clock-ghz F] [--html-max-mb N]
+    R"(usage: trace-view FILE.ctrace... [--html OUT] [--perfetto OUT.pftrace] [--json OUT]
+                  [--summary] [--sqlite OUT.db] [--perfetto-json OUT] [--launch N] [--cta N]
+                  [--clock-ghz F] [--html-max-mb N]
 
 Reads one or more runs (.ctrace: the launches a program recorded, with their decode maps) and
 writes:
   --html OUT        self-contained HTML timeline (no network): a run opens at its overview
-  --perfetto OUT    Chrome Trace Event JSON: open in https://ui.perfetto.dev or chrome://tracing
+  --perfetto OUT    Perfetto's native trace (protobuf): open in https://ui.perfetto.dev; written
+                    launch by launch, in memory bounded whatever the run's size
+  --perfetto-json OUT  the same as Chrome Trace Event JSON, for chrome://tracing; the whole
+                    output is built in memory (about 100 bytes per event)
   --json OUT        the summary's numbers as JSON (of one launch: the decoded launch)
   --summary         per kernel, stream and GPU statistics of a run; per event name, group and SM
                     of one launch; printed to stdout (the default when no output is named)
@@ -75,7 +80,7 @@ Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable
 
 struct Args {
   std::vector<std::string> inputs;
-  std::optional<std::string> html, perfetto, json, sqlite;
+  std::optional<std::string> html, perfetto, perfetto_json, json, sqlite;
   bool summary = false;
   std::optional<uint64_t> launch;
   std::optional<uint32_t> cta;
@@ -90,10 +95,19 @@ void check_outputs(const Args &a) {
     usage_error("--sqlite wants a file name ('-' is not allowed: a database cannot go to stdout)");
   std::vector<NamedOutput> outputs;
   for (auto [option, path] : {std::pair{"--html", &a.html}, std::pair{"--perfetto", &a.perfetto},
+                              std::pair{"--perfetto-json", &a.perfetto_json},
                               std::pair{"--json", &a.json}, std::pair{"--sqlite", &a.sqlite}})
     if (*path)
       outputs.push_back({option, **path});
   trace_view::check_outputs(a.inputs, outputs);
+}
+
+// Reads a launch's records again from its file, for the exporters that write launch by launch.
+std::function<std::optional<cutrace::RunLaunch>(const cutrace::RunLaunch &)>
+detail_loader(const Args &args, const cutrace::RunTrace &run) {
+  cutrace::DecodeOptions decode;
+  decode.ghz_override = args.ghz;
+  return [&run, decode](const cutrace::RunLaunch &l) { return cutrace::with_detail(run, l, decode); };
 }
 
 // The database is written (and renamed into place) by SQLite, before the other outputs commit.
@@ -101,11 +115,7 @@ bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
   cutrace::SqliteOptions options;
   options.tool_version = CUTRACE_VERSION;
   options.input_files = args.inputs;
-  cutrace::DecodeOptions decode;
-  decode.ghz_override = args.ghz;
-  options.load_detail = [&run, decode](const cutrace::RunLaunch &l) {
-    return cutrace::with_detail(run, l, decode);
-  };
+  options.load_detail = detail_loader(args, run);
   if (std::optional<std::string> err = cutrace::write_sqlite(*args.sqlite, run, options)) {
     std::fprintf(stderr, "trace-view: error: %s\n", err->c_str());
     return false;
@@ -140,6 +150,8 @@ Args parse_args(int argc, char **argv) {
       a.summary = true;
     } else if (auto v = option_value(argc, argv, i, "--html")) {
       a.html = *v;
+    } else if (auto v = option_value(argc, argv, i, "--perfetto-json")) {
+      a.perfetto_json = *v;
     } else if (auto v = option_value(argc, argv, i, "--perfetto")) {
       a.perfetto = *v;
     } else if (auto v = option_value(argc, argv, i, "--json")) {
@@ -167,28 +179,30 @@ Args parse_args(int argc, char **argv) {
   if ((a.launch || a.cta) && a.inputs.size() > 1)
     usage_error(std::string(a.launch ? "--launch" : "--cta") + " selects from one input, got " +
                 std::to_string(a.inputs.size()) + " inputs");
-  if (!a.html && !a.perfetto && !a.json && !a.sqlite)
+  if (!a.html && !a.perfetto && !a.perfetto_json && !a.json && !a.sqlite)
     a.summary = true;
   int to_stdout = 0;
-  for (const std::optional<std::string> *out : {&a.html, &a.perfetto, &a.json})
+  for (const std::optional<std::string> *out : {&a.html, &a.perfetto, &a.perfetto_json, &a.json})
     to_stdout += *out && **out == "-";
   if (to_stdout > 1)
-    usage_error("only one of --html, --perfetto and --json can go to stdout");
+    usage_error("only one of --html, --perfetto, --perfetto-json and --json can go to stdout");
   check_outputs(a);
   return a;
 }
 
 // How much of a run's records the whole-run outputs need in memory: none for the summaries
-// (launch extents suffice), the page's size bound for the HTML, everything for Perfetto. A run
-// of any length is then summarized in bounded memory (docs/viewer.md).
+// (launch extents suffice), the page's size bound for the HTML, everything for Perfetto's JSON.
+// --perfetto and --sqlite read each launch's records again when they write it
+// (cutrace::with_detail), and --launch reads the chosen launch's alone (decode_one_launch). A
+// run of any length is then summarized and exported in bounded memory (docs/viewer.md).
 cutrace::RunReadOptions records_needed(const Args &args) {
   cutrace::RunReadOptions read;
-  if (args.launch || args.cta || args.perfetto)
+  if (args.perfetto_json && !args.launch)
     return read;
-  // --sqlite reads each launch's records again when it writes it (cutrace::with_detail).
-  read.max_buffer_bytes = args.html ? args.html_max_mb << 20 : 0;
+  read.max_buffer_bytes = args.html && !args.launch ? args.html_max_mb << 20 : 0;
   return read;
 }
+
 
 // The outputs of one launch, as for a version 1 file.
 int write_launch_outputs(const Args &args, const std::string &path, cutrace::RunTrace run) {
@@ -213,7 +227,13 @@ int write_launch_outputs(const Args &args, const std::string &path, cutrace::Run
     out.add(*args.html, cutrace::export_html(map, trace, html));
   }
   if (args.perfetto)
-    out.add(*args.perfetto, cutrace::export_perfetto(map, trace));
+    out.add_streamed(*args.perfetto, [&](const cutrace::ByteSink &sink) {
+      return cutrace::write_perfetto_trace(map, trace, sink)
+                 ? std::nullopt
+                 : std::optional<std::string>("the trace could not be written");
+    });
+  if (args.perfetto_json)
+    out.add(*args.perfetto_json, cutrace::export_perfetto(map, trace));
   if (args.json)
     out.add(*args.json, cutrace::trace_summary_json(map, trace));
   if (args.summary)
@@ -299,8 +319,15 @@ int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
     html.max_bytes = args.html_max_mb << 20;
     out.add(*args.html, cutrace::export_run_html(run, html));
   }
-  if (args.perfetto)
-    out.add(*args.perfetto, cutrace::export_run_perfetto(run));
+  if (args.perfetto) {
+    cutrace::RunPerfettoOptions perfetto;
+    perfetto.load_detail = detail_loader(args, run);
+    out.add_streamed(*args.perfetto, [&](const cutrace::ByteSink &sink) {
+      return cutrace::write_run_perfetto_trace(run, sink, perfetto);
+    });
+  }
+  if (args.perfetto_json)
+    out.add(*args.perfetto_json, cutrace::export_run_perfetto(run));
   if (args.json)
     out.add(*args.json, cutrace::run_summary_json(run));
   if (args.summary)

@@ -42,6 +42,22 @@ void Outputs::add(const std::string &path, const std::string &contents) {
     files_.push_back(path);
 }
 
+void Outputs::add_streamed(
+    const std::string &path,
+    const std::function<std::optional<std::string>(const cutrace::OutputSet::Sink &)> &produce) {
+  if (failed_)
+    return;
+  if (path == "-")
+    std::fflush(stdout);
+  if (std::optional<cutrace::OutputFailure> f = set_.add_streamed(path, produce)) {
+    std::fprintf(stderr, "trace-view: error: %s\n", f->message.c_str());
+    failed_ = true;
+    return;
+  }
+  if (path != "-")
+    files_.push_back(path);
+}
+
 bool Outputs::commit(const std::vector<std::string> &also) {
   if (failed_)
     return false;

@@ -6,6 +6,8 @@
 
 #include <cutrace/output_files.h>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,11 @@ void check_outputs(const std::vector<std::string> &inputs, const std::vector<Nam
 class Outputs {
 public:
   void add(const std::string &path, const std::string &contents);
+  // An output made piece by piece (cutrace::OutputSet::add_streamed): a file is written as
+  // `produce` hands it pieces; `produce` returns why it could not finish, if it could not.
+  void add_streamed(
+      const std::string &path,
+      const std::function<std::optional<std::string>(const cutrace::OutputSet::Sink &)> &produce);
   // Says "trace-view: wrote PATH" for each file (and for each of `also`, written elsewhere);
   // false, with the message, when an output could not be written.
   bool commit(const std::vector<std::string> &also = {});

@@ -7,8 +7,10 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <cutrace/completeness.h>
@@ -52,6 +54,30 @@ std::string export_run_html(const RunTrace &run, const RunHtmlOptions &options =
 // A process per CTA, a thread per (group, lane); X slices, i instants, s/f flows, M names;
 // timestamps in microseconds on the global axis, relative to Trace::origin_ns.
 std::string export_perfetto(const DecodeMap &map, const Trace &trace);
+
+// ---- Perfetto's native trace format (protobuf, `.pftrace`) ----
+
+// Takes the next bytes of an output, in order; false when they cannot be written.
+using ByteSink = std::function<bool(std::string_view)>;
+
+// One launch (docs/viewer.md, "Perfetto"): a track named by the kernel with a slice over the
+// launch carrying its completeness; under it a track per CTA, under each a track per (row, lane,
+// nesting level) with a slice per row and its slices, instants and TRACE_DAG flows inside.
+// Bytes go to `sink` about 1 MB at a time; false when the sink refused them.
+bool write_perfetto_trace(const DecodeMap &map, const Trace &trace, const ByteSink &sink);
+
+struct RunPerfettoOptions {
+  // Reads the records of a launch the run holds without them (cutrace::with_detail): the trace
+  // is then written launch by launch, one launch's records in memory at a time.
+  std::function<std::optional<RunLaunch>(const RunLaunch &)> load_detail;
+};
+// A whole run, launch by launch in the order they began (docs/viewer.md, "Runs in Perfetto and
+// in the summary"): a track per (process, GPU) holding a "host" track of enqueue instants, a
+// track per stream with a slice per launch, and tracks per SM slot with the rows of every launch;
+// a "run" track with the run's completeness and each launch not decoded. Returns the reason
+// when the trace could not be written whole.
+std::optional<std::string> write_run_perfetto_trace(const RunTrace &run, const ByteSink &sink,
+                                                    const RunPerfettoOptions &options = {});
 
 // ---- Summary ----
 

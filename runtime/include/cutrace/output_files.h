@@ -7,6 +7,7 @@
 #define CUTRACE_OUTPUT_FILES_H
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,14 @@ public:
   // created); stdout and special files keep `data` until commit(). On a failure every temporary
   // file of the set is removed.
   std::optional<OutputFailure> add(const std::string &path, std::string_view data);
+  // The same for contents made piece by piece: `produce` hands each piece to the sink it gets
+  // (false: the piece could not be written) and returns the reason it could not finish, if any.
+  // A regular file is written as the pieces come, so its size never sits in memory; stdout and
+  // special files keep the pieces until commit().
+  using Sink = std::function<bool(std::string_view)>;
+  std::optional<OutputFailure>
+  add_streamed(const std::string &path,
+               const std::function<std::optional<std::string>(const Sink &)> &produce);
   // Renames every temporary file into place, then writes stdout and the special files.
   std::optional<OutputFailure> commit();
 

@@ -140,7 +140,8 @@ void add_run_args(LaunchSource &source, uint64_t sequence) {
     source.lane_args.push_back(",\"lane\":" + json_string(lane_name(*source.map, lane)));
 }
 
-std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, double offset_ns) {
+std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, double offset_ns,
+                                                  bool flow_points) {
   const Trace &t = *source.trace;
   const size_t lanes = source.map->lanes.size();
   std::map<RowTrack, std::vector<Event>> tracks;
@@ -171,6 +172,8 @@ std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, do
     if (row.slices.empty() && row.instants.empty())
       tracks[{r, 0, 0}]; // an empty group still gets its named thread
   }
+  if (!flow_points)
+    return tracks;
   // Flow ends are placed once every track holds its slices (free_point reads them).
   std::vector<Event> flow_events;
   std::vector<RowTrack> flow_tracks;

@@ -62,8 +62,10 @@ struct RowTrack {
 // that started without events keeps an empty track (lane 0): its group is still named. A flow's
 // start and finish go where their slice is the innermost one open on its track (the slice the
 // importer binds them to): the start at src's begin, the finish at the landing point inside dst,
-// each moved past any slice nested in theirs that covers that point.
-std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, double offset_ns);
+// each moved past any slice nested in theirs that covers that point. Without `flow_points` flows
+// are left out (the protobuf export binds them to slice events itself).
+std::map<RowTrack, std::vector<Event>> row_tracks(const LaunchSource &source, double offset_ns,
+                                                  bool flow_points = true);
 
 // "CTA (x,y,z)" of a row's CTA.
 std::string cta_label(const Trace &trace, uint32_t cta);

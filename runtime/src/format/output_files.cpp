@@ -174,12 +174,31 @@ void OutputSet::discard() {
 }
 
 std::optional<OutputFailure> OutputSet::add(const std::string &path, std::string_view data) {
+  return add_streamed(path, [&](const Sink &sink) -> std::optional<std::string> {
+    if (!sink(data))
+      return std::string(); // the sink's own reason is used
+    return std::nullopt;
+  });
+}
+
+std::optional<OutputFailure>
+OutputSet::add_streamed(const std::string &path,
+                        const std::function<std::optional<std::string>(const Sink &)> &produce) {
   const Resolved r = path == "-" ? Resolved{Kind::special, path, 0} : resolve(path);
   std::optional<OutputFailure> failure;
   switch (r.kind) {
-  case Kind::special:
-    direct_.push_back({path, std::string(data)});
+  case Kind::special: {
+    std::string data;
+    if (std::optional<std::string> why = produce([&](std::string_view piece) {
+          data.append(piece.data(), piece.size());
+          return true;
+        })) {
+      failure = cannot_write(path, *why);
+      break;
+    }
+    direct_.push_back({path, std::move(data)});
     return std::nullopt;
+  }
   case Kind::directory:
     failure = cannot_write(path, std::strerror(EISDIR));
     break;
@@ -222,11 +241,17 @@ std::optional<OutputFailure> OutputSet::add(const std::string &path, std::string
       break;
     }
     staged_.push_back({path, r.target, temp, remember_temp(temp.c_str())});
-    int err = write_all(fd, data.data(), data.size());
+    int err = 0;
+    const std::optional<std::string> why = produce([&](std::string_view piece) {
+      err = err ? err : write_all(fd, piece.data(), piece.size());
+      return err == 0;
+    });
     if (::close(fd) != 0 && !err)
       err = errno;
     if (err)
       failure = cannot_write(path, std::strerror(err));
+    else if (why)
+      failure = cannot_write(path, *why);
     break;
   }
   }

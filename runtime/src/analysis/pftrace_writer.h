@@ -1,0 +1,96 @@
+// Perfetto's native trace format written packet by packet (docs/viewer.md, "Perfetto"): a Trace is
+// a sequence of TracePacket fields; tracks are TrackDescriptors; slices are TrackEvent
+// SLICE_BEGIN / SLICE_END pairs, instants TYPE_INSTANT; event names, argument names and source
+// locations are interned on one packet sequence. Bytes go to the sink in chunks of about 1 MB
+// as they are made, so a trace of any length costs the memory of one chunk. Field numbers are
+// those of Perfetto's public protos (trace_packet.proto, track_descriptor.proto,
+// track_event.proto, debug_annotation.proto, interned_data.proto); test/perfetto/trace.proto
+// declares the subset used here. Internal to cutrace_analysis.
+#ifndef CUTRACE_ANALYSIS_PFTRACE_WRITER_H
+#define CUTRACE_ANALYSIS_PFTRACE_WRITER_H
+
+#include "proto_wire.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cutrace::pftrace {
+
+// Takes the next bytes of the trace; false when they cannot be written.
+using Sink = std::function<bool(std::string_view)>;
+
+class TraceWriter;
+
+// The debug annotations of the next event (its args in the UI), cleared after each event.
+class EventArgs {
+public:
+  EventArgs &integer(std::string_view key, int64_t v);
+  EventArgs &uinteger(std::string_view key, uint64_t v);
+  EventArgs &real(std::string_view key, double v);
+  EventArgs &boolean(std::string_view key, bool v);
+  EventArgs &text(std::string_view key, std::string_view v);
+  // A value that repeats across events (a source location): written once, then by its id.
+  EventArgs &interned_text(std::string_view key, std::string_view v);
+
+private:
+  friend class TraceWriter;
+  explicit EventArgs(TraceWriter &writer) : writer_(writer) {}
+  proto::ProtoMessage &start(std::string_view key);
+  void finish();
+  TraceWriter &writer_;
+  proto::ProtoMessage one_, all_; // the annotation being built; the event's annotations
+};
+
+class TraceWriter {
+public:
+  explicit TraceWriter(Sink sink);
+  TraceWriter(const TraceWriter &) = delete;
+  TraceWriter &operator=(const TraceWriter &) = delete;
+
+  // Describes a new track and returns its uuid. `parent` 0: a top-level track. `rank`: its
+  // place among its parent's children, when the parent orders them explicitly.
+  uint64_t track(std::string_view name, uint64_t parent = 0,
+                 std::optional<int32_t> rank = std::nullopt, bool ordered_children = false);
+
+  EventArgs &args() { return args_; }
+  // `name` is interned unless `inline_name` (names that rarely repeat, e.g. one per row).
+  void begin(uint64_t track, int64_t ts, std::string_view name, bool inline_name = false,
+             const std::vector<uint64_t> &flows_out = {},
+             const std::vector<uint64_t> &flows_in = {});
+  void end(uint64_t track, int64_t ts, const std::vector<uint64_t> &flows_out = {},
+           const std::vector<uint64_t> &flows_in = {});
+  void instant(uint64_t track, int64_t ts, std::string_view name, bool inline_name = false);
+
+  // Writes what is buffered; false when the sink refused bytes (then or before).
+  bool finish();
+  bool failed() const { return failed_; }
+  uint64_t bytes_written() const { return written_; }
+
+private:
+  friend class EventArgs;
+  enum Table : uint32_t { event_names = 2, annotation_names = 3, annotation_strings = 29 };
+  uint64_t intern(Table table, std::string_view s);
+  void event(uint64_t track, int64_t ts, uint32_t type, std::string_view name, bool inline_name,
+             const std::vector<uint64_t> &flows_out, const std::vector<uint64_t> &flows_in);
+  void packet(bool uses_interned);
+  void flush();
+
+  Sink sink_;
+  proto::ProtoMessage out_, packet_, body_, interned_, entry_;
+  EventArgs args_;
+  std::unordered_map<std::string, uint64_t> names_[3]; // per table
+  uint64_t next_iid_[3] = {1, 1, 1};
+  uint64_t next_uuid_ = 1;
+  bool first_packet_ = true;
+  bool failed_ = false;
+  uint64_t written_ = 0;
+};
+
+} // namespace cutrace::pftrace
+
+#endif // CUTRACE_ANALYSIS_PFTRACE_WRITER_H
