@@ -52,7 +52,7 @@ std::string row_gaps(const Row &row) {
 
 LaunchRows::LaunchRows(const DecodeMap &map, const Trace &trace, double offset_ns,
                        uint64_t first_flow_id, std::optional<uint64_t> sequence)
-    : map_(map), trace_(trace), sequence_(sequence) {
+    : map_(map), trace_(trace), offset_ns_(offset_ns), sequence_(sequence) {
   source_.map = &map;
   source_.trace = &trace;
   source_.first_flow_id = first_flow_id;
@@ -85,8 +85,11 @@ LaunchRows::LaunchRows(const DecodeMap &map, const Trace &trace, double offset_n
 void LaunchRows::write(TraceWriter &out,
                        const std::function<uint64_t(uint32_t row, uint32_t k)> &track_of) {
   const Trace &t = trace_;
-  // Where each flow is bound: out of its source's END, into its destination's BEGIN or END.
-  std::unordered_multimap<uint64_t, uint64_t> out_at_end, in_at_begin, in_at_end;
+  // Where each flow is bound: out of its source's BEGIN, into its destination's BEGIN when that
+  // comes later, else its END. (The importer links a flow's events in time order, and the
+  // viewer draws it from slice to slice whichever events carry it. On the ns axis a
+  // destination can end before its source does: rows run at their own measured rates.)
+  std::unordered_multimap<uint64_t, uint64_t> out_at_begin, in_at_begin, in_at_end;
   struct Handoff {
     const Slice *src;
     HandoffTiming timing;
@@ -97,8 +100,8 @@ void LaunchRows::write(TraceWriter &out,
     const Slice &a = t.rows[flow.src.row].slices[flow.src.slice];
     const Slice &b = t.rows[flow.dst.row].slices[flow.dst.slice];
     const uint64_t id = source_.first_flow_id + f;
-    out_at_end.emplace(key(flow.src.row, flow.src.slice), id);
-    (whole(b.begin_ns) >= whole(a.end_ns) ? in_at_begin : in_at_end)
+    out_at_begin.emplace(key(flow.src.row, flow.src.slice), id);
+    (whole(offset_ns_ + b.begin_ns) > whole(offset_ns_ + a.begin_ns) ? in_at_begin : in_at_end)
         .emplace(key(flow.dst.row, flow.dst.slice), id);
     handoffs.emplace(key(flow.dst.row, flow.dst.slice), Handoff{&a, handoff_timing(t, flow)});
   }
@@ -214,15 +217,15 @@ void LaunchRows::write(TraceWriter &out,
               .real("gap_ns", h->second.timing.gap_ns)
               .real("wait_cycles", h->second.timing.wait_cycles);
       }
+      flows_of(out_at_begin, sk, flows_out);
       flows_of(in_at_begin, sk, flows_in);
-      out.begin(it.track, it.ts, s.name, false, {}, flows_in);
+      out.begin(it.track, it.ts, s.name, false, flows_out, flows_in);
       break;
     }
     case Kind::slice_end: {
       const uint64_t sk = key(it.row, it.index);
-      flows_of(out_at_end, sk, flows_out);
       flows_of(in_at_end, sk, flows_in);
-      out.end(it.track, it.ts, flows_out, flows_in);
+      out.end(it.track, it.ts, {}, flows_in);
       break;
     }
     case Kind::instant: {

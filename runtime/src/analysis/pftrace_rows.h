@@ -2,9 +2,9 @@
 // export (export_pftrace.cpp, a track per CTA row) and the run export (export_run_pftrace.cpp,
 // tracks per SM slot). Each row's slices go onto as few tracks as keep them nested (one per lane
 // and nesting level, perfetto_events.h); on each such track a row slice spans the row and names
-// its group, CTA and gaps, and the row's slices and instants nest inside it. TRACE_DAG flows
-// leave their source slice's END and arrive at the destination's BEGIN (its END when the
-// destination began before the source ended). Internal to cutrace_analysis.
+// its group, CTA and gaps, and the row's slices and instants nest inside it. A TRACE_DAG flow
+// leaves its source slice's BEGIN and arrives at its destination's BEGIN (its END when the
+// destination began first). Internal to cutrace_analysis.
 #ifndef CUTRACE_ANALYSIS_PFTRACE_ROWS_H
 #define CUTRACE_ANALYSIS_PFTRACE_ROWS_H
 
@@ -42,6 +42,7 @@ public:
 private:
   const DecodeMap &map_;
   const Trace &trace_;
+  double offset_ns_;
   perfetto::LaunchSource source_;
   std::optional<uint64_t> sequence_;
   std::map<perfetto::RowTrack, std::vector<perfetto::Event>> tracks_;

@@ -86,15 +86,17 @@ TraceWriter::TraceWriter(Sink sink) : sink_(std::move(sink)), args_(*this) {}
 
 uint64_t TraceWriter::intern(Table table, std::string_view s) {
   const int t = table == event_names ? 0 : table == annotation_names ? 1 : 2;
-  auto [it, added] = names_[t].try_emplace(std::string(s), next_iid_[t]);
-  if (added) { // defined in the packet that first uses it
-    ++next_iid_[t];
-    entry_.clear();
-    entry_.varint(interned::iid, it->second);
-    entry_.bytes(interned::text, s);
-    interned_.message(table, entry_);
-  }
-  return it->second;
+  auto found = names_[t].find(s);
+  if (found != names_[t].end())
+    return found->second;
+  // New: defined in the packet that first uses it.
+  const uint64_t iid = next_iid_[t]++;
+  names_[t].emplace(stored_.emplace_back(s), iid);
+  entry_.clear();
+  entry_.varint(interned::iid, iid);
+  entry_.bytes(interned::text, s);
+  interned_.message(table, entry_);
+  return iid;
 }
 
 uint64_t TraceWriter::track(std::string_view name, uint64_t parent, std::optional<int32_t> rank,

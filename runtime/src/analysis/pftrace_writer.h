@@ -12,6 +12,7 @@
 #include "proto_wire.h"
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -83,7 +84,9 @@ private:
   Sink sink_;
   proto::ProtoMessage out_, packet_, body_, interned_, entry_;
   EventArgs args_;
-  std::unordered_map<std::string, uint64_t> names_[3]; // per table
+  // Per table: each text interned so far and its id (keys point into stored_).
+  std::unordered_map<std::string_view, uint64_t> names_[3];
+  std::deque<std::string> stored_;
   uint64_t next_iid_[3] = {1, 1, 1};
   uint64_t next_uuid_ = 1;
   bool first_packet_ = true;

@@ -6,6 +6,7 @@
 #define CUTRACE_ANALYSIS_PROTO_WIRE_H
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -16,11 +17,12 @@ enum WireType : uint32_t { varint_type = 0, fixed64_type = 1, length_type = 2 };
 
 class ProtoMessage {
 public:
-  void clear() { bytes_.clear(); }
-  bool empty() const { return bytes_.empty(); }
-  const std::string &bytes() const { return bytes_; }
+  void clear() { size_ = 0; }
+  bool empty() const { return size_ == 0; }
+  std::string_view bytes() const { return {buf_.data(), size_}; }
 
   void varint(uint32_t field, uint64_t v) {
+    reserve(20);
     tag(field, varint_type);
     raw_varint(v);
   }
@@ -28,11 +30,10 @@ public:
   void signed_varint(uint32_t field, int64_t v) { varint(field, uint64_t(v)); }
   void boolean(uint32_t field, bool v) { varint(field, v ? 1 : 0); }
   void fixed64(uint32_t field, uint64_t v) {
+    reserve(20);
     tag(field, fixed64_type);
-    char b[8];
     for (int i = 0; i < 8; ++i)
-      b[i] = char(uint8_t(v >> (8 * i)));
-    bytes_.append(b, 8);
+      buf_[size_++] = char(uint8_t(v >> (8 * i)));
   }
   void real(uint32_t field, double v) {
     uint64_t bits;
@@ -40,27 +41,35 @@ public:
     fixed64(field, bits);
   }
   void bytes(uint32_t field, std::string_view v) {
+    reserve(20 + v.size());
     tag(field, length_type);
     raw_varint(v.size());
-    bytes_.append(v.data(), v.size());
+    std::memcpy(&buf_[size_], v.data(), v.size());
+    size_ += v.size();
   }
-  void message(uint32_t field, const ProtoMessage &m) { bytes(field, m.bytes_); }
+  void message(uint32_t field, const ProtoMessage &m) { bytes(field, m.bytes()); }
   // Fields already encoded (repeated fields built apart).
-  void append(const ProtoMessage &fields) { bytes_ += fields.bytes_; }
+  void append(const ProtoMessage &fields) {
+    reserve(fields.size_);
+    std::memcpy(&buf_[size_], fields.buf_.data(), fields.size_);
+    size_ += fields.size_;
+  }
 
 private:
+  void reserve(size_t more) {
+    if (size_ + more > buf_.size())
+      buf_.resize(std::max(2 * buf_.size(), size_ + more + 64));
+  }
   void tag(uint32_t field, WireType type) { raw_varint((uint64_t(field) << 3) | type); }
-  void raw_varint(uint64_t v) {
-    char b[10];
-    size_t n = 0;
+  void raw_varint(uint64_t v) { // room was reserved
     while (v >= 0x80) {
-      b[n++] = char(uint8_t(v) | 0x80);
+      buf_[size_++] = char(uint8_t(v) | 0x80);
       v >>= 7;
     }
-    b[n++] = char(v);
-    bytes_.append(b, n);
+    buf_[size_++] = char(v);
   }
-  std::string bytes_;
+  std::string buf_; // its first size_ bytes are the message; grown, never shrunk
+  size_t size_ = 0;
 };
 
 } // namespace cutrace::proto
