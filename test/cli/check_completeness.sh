@@ -3,9 +3,10 @@
 # fixtures that lost data (ws_gemm_overflow: rows full; doomed_mapped: a trapped CTA; a run cut
 # inside its last launch section), every command and format says what is missing and marks what
 # it affects; the complete fixture says it is complete.
-# usage: check_completeness.sh TRACE-VIEW DATA-DIR   (DATA-DIR: test/data/h200)
+# usage: check_completeness.sh TRACE-VIEW DATA-DIR PFTRACE-TO-JSON   (DATA-DIR: test/data/h200;
+#        PFTRACE-TO-JSON: test/perfetto/pftrace_to_json.cpp, reads a --perfetto trace back)
 set -uo pipefail
-tv=$1 data=$2
+tv=$1 data=$2 pj=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -93,10 +94,27 @@ assert consume["noise_refused"] and consume["b"]["incomplete"] == 12
 check Diff.SidesOfEqualCompletenessKeepNoise test "$(grep -cE '%  noise$' "$work/d_same")" = 6
 check Diff.TheSameFileTwiceIsWarnedAbout has "$work/d_same_err" "A and B are the same file"
 
-# Perfetto
-"$tv" "$over" --perfetto "$work/p_over.json" 2>/dev/null
-"$tv" "$doomed" --perfetto "$work/p_doomed.json" 2>/dev/null
+# Perfetto: its protobuf trace (read back as JSON by pftrace_to_json) and its JSON
+"$tv" "$over" --perfetto "$work/p_over.pftrace" --perfetto-json "$work/p_over.json" 2>/dev/null
+"$tv" "$doomed" --perfetto "$work/p_doomed.pftrace" --perfetto-json "$work/p_doomed.json" 2>/dev/null
+"$pj" "$work/p_over.pftrace" >"$work/p_over.pb.json"
+"$pj" "$work/p_doomed.pftrace" >"$work/p_doomed.pb.json"
 check Perfetto.FlagsIncompleteSlicesAndNamesRowsWithGaps py '
+import json, sys
+o, d = (json.load(open(f)) for f in sys.argv[1:3])
+launch = next(e for e in o["events"] if e["type"] == "B" and "dropped_events" in e["args"])
+assert launch["name"] == "ws_gemm [INCOMPLETE]" and launch["args"]["complete"] is False, launch
+assert launch["args"]["dropped_events"] == 984 and launch["args"]["incomplete_slices"] == 24
+assert sum(1 for e in o["events"] if e["type"] == "B" and e["args"].get("incomplete")) == 24
+names = [t["name"] for t in o["tracks"] if " / " in t["name"]]
+assert names and all("dropped]" in n for n in names), names[:3]
+assert sum(1 for e in o["events"] if e["type"] == "B" and "dropped" in e["args"]) == len(names)
+dl = next(e for e in d["events"] if e["type"] == "B" and "rows_never_ended" in e["args"])
+assert dl["args"]["rows_never_ended"] == 1
+assert sum("never ended]" in t["name"] for t in d["tracks"]) == 1
+assert sum(1 for e in d["events"] if e["args"].get("never_ended")) == 1
+' "$work/p_over.pb.json" "$work/p_doomed.pb.json"
+check PerfettoJson.FlagsIncompleteSlicesAndNamesRowsWithGaps py '
 import json, sys
 o, d = (json.load(open(f)) for f in sys.argv[1:3])
 assert o["otherData"]["completeness"]["dropped_events"] == 984
@@ -115,8 +133,9 @@ if "$tv" "$over" --sqlite "$work/probe.db" 2>&1 >/dev/null | grep -q "built with
 fi
 
 # A run cut short: the launch that did not decode is named with why, in every output
-"$tv" "$cut" --summary --json "$work/r.json" --perfetto "$work/r_p.json" --html "$work/r.html" \
-  "${sqlite[@]}" >"$work/r_s" 2>"$work/r_err"
+"$tv" "$cut" --summary --json "$work/r.json" --perfetto-json "$work/r_p.json" --html "$work/r.html" \
+  --perfetto "$work/r.pftrace" "${sqlite[@]}" >"$work/r_s" 2>"$work/r_err"
+"$pj" "$work/r.pftrace" >"$work/r.pb.json"
 why="launch 23 (softmax, $cut) not decoded: its section was cut short"
 check Run.StderrNamesTheLaunchNotDecodedAndWhy has "$work/r_err" "trace-view: warning: $why"
 check Run.SummarySaysHowManyLaunchesDecoded line "$work/r_s" 2 "INCOMPLETE: 23 of 24 launches decoded"
@@ -131,6 +150,18 @@ for doc, key in ((json.load(open(sys.argv[1])), None), (json.load(open(sys.argv[
     assert (u["sequence"], u["kernel"]) == (23, "softmax") and "cut short" in u["why"], u
     assert c["unfinished_processes"] == 1
 ' "$work/r.json" "$work/r_p.json"
+check Run.PerfettoTraceSaysTheRunIsIncompleteAndNamesTheLaunchNotDecoded py '
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert not t["problems"], t["problems"][:3]
+run = next(e for e in t["events"] if e["name"].startswith("run: "))
+assert run["name"] == "run: INCOMPLETE" and run["args"]["complete"] is False, run
+assert "23 of 24 launches decoded" in run["args"]["completeness"], run
+assert (run["args"]["launches"], run["args"]["launches_decoded"]) == (24, 23)
+lost = [e for e in t["events"] if e["name"].startswith("not decoded: ")]
+assert len(lost) == 1 and lost[0]["name"].startswith("not decoded: launch 23 (softmax"), lost
+assert "cut short" in lost[0]["args"]["why"]
+' "$work/r.pb.json"
 check Run.HtmlNamesTheLaunchNotDecoded has "$work/r.html" "not decoded: launch 23 (softmax"
 if ((${#sqlite[@]})); then
 check Sqlite.NamesTheLaunchNotDecodedAndFlagsGaps py '

@@ -24,7 +24,7 @@ sum=$(cksum < in.ctrace)
 ino=$(inode in.ctrace)
 unchanged() { [[ $(cksum < in.ctrace) == "$sum" && $(inode in.ctrace) == "$ino" && -f in.ctrace && ! -L in.ctrace ]]; }
 
-for opt in --json --html --perfetto --sqlite; do
+for opt in --json --html --perfetto --perfetto-json --sqlite; do
   "$tv" in.ctrace $opt in.ctrace >/dev/null 2>e; s=$?
   expect "TraceView.OutputThatIsTheInputIsRefused ($opt)" 2 \
     "trace-view: error: $opt 'in.ctrace' is an input file: it would be replaced (see --help)" $s e
