@@ -18,7 +18,10 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 #include <unistd.h>
 
 namespace cutrace {
@@ -83,8 +86,10 @@ public:
 
   Statement &integer(int64_t v) { return bound(sqlite3_bind_int64(stmt_, ++column_, v)); }
   Statement &real(double v) { return bound(sqlite3_bind_double(stmt_, ++column_, v)); }
-  Statement &text(const std::string &v) {
-    return bound(sqlite3_bind_text(stmt_, ++column_, v.data(), int(v.size()), SQLITE_TRANSIENT));
+  // Bound without a copy: the text must stay alive until step() (every caller binds text that
+  // outlives the statement's step, or a temporary of the same full expression as step()).
+  Statement &text(std::string_view v) {
+    return bound(sqlite3_bind_text(stmt_, ++column_, v.data(), int(v.size()), SQLITE_STATIC));
   }
   Statement &null() { return bound(sqlite3_bind_null(stmt_, ++column_)); }
   template <class T> Statement &integer_or_null(const std::optional<T> &v) {
@@ -93,8 +98,7 @@ public:
   // Runs the insert; false (the database holds the message) on any error so far.
   bool step() {
     const bool done = ok_ && stmt_ && sqlite3_step(stmt_) == SQLITE_DONE;
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
+    sqlite3_reset(stmt_); // every column is bound again before the next step
     column_ = 0;
     return done;
   }
@@ -260,14 +264,29 @@ private:
         .real(end_ns)
         .real(end_ns - begin_ns)
         .integer(incomplete);
-    const Site *where = map ? map->site(site) : nullptr;
-    if (where && !where->loc.empty()) {
-      const auto [file, line] = file_and_line(where->loc);
-      event_.text(file).integer_or_null(line);
-    } else {
+    const SiteFile *where = map ? site_file(*map, site) : nullptr;
+    if (where)
+      event_.text(where->file).integer_or_null(where->line);
+    else
       event_.null().null();
-    }
     return event_.step();
+  }
+
+  // A site's file and line, split from its loc once per map (the texts stay alive for step()).
+  struct SiteFile {
+    std::string file;
+    std::optional<int64_t> line;
+  };
+  const SiteFile *site_file(const DecodeMap &map, uint32_t site) {
+    std::unordered_map<uint32_t, SiteFile> &files = site_files_[&map];
+    if (files.empty())
+      for (const Site &s : map.sites)
+        if (!s.loc.empty()) {
+          auto [file, line] = file_and_line(s.loc);
+          files[s.id] = {std::move(file), line};
+        }
+    auto it = files.find(site);
+    return it == files.end() ? nullptr : &it->second;
   }
 
   bool flow(const Trace &t, uint32_t launch, const Flow &f,
@@ -291,6 +310,7 @@ private:
 
   sqlite3 *db_;
   Statement launch_, row_, event_, flow_;
+  std::map<const DecodeMap *, std::unordered_map<uint32_t, SiteFile>> site_files_;
   int64_t next_event_ = 0, next_flow_ = 0;
 };
 
