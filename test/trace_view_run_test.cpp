@@ -91,7 +91,8 @@ protected:
 TEST_F(TraceViewRuns, SeveralInputsMergeIntoOneTimelineOneProcessEach) {
   const std::string a = write_run("rank0.ctrace", 0, {1, 2});
   const std::string b = write_run("rank1.ctrace", 1, {3, 1}, 5'000'005'000); // 5 us later
-  const Result r = view("'" + a + "' '" + b + "' --json - --perfetto '" + path("p.json") + "'");
+  const Result r =
+      view("'" + a + "' '" + b + "' --json - --perfetto-json '" + path("p.json") + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   const json doc = json::parse(r.out);
   ASSERT_EQ(doc["processes"].size(), 2u);
@@ -122,7 +123,7 @@ TEST_F(TraceViewRuns, SeveralInputsMergeIntoOneTimelineOneProcessEach) {
 TEST_F(TraceViewRuns, LaunchGivesTheOutputsOfThatLaunchAsASingleLaunchFile) {
   const std::string run = write_run("run.ctrace", -1, {1, 2, 3});
   const std::string one = write_single("one.ctrace", 2, 5'000'010'000); // launch 1's buffer
-  for (const char *output : {"--summary", "--json -", "--perfetto -"}) {
+  for (const char *output : {"--summary", "--json -", "--perfetto -", "--perfetto-json -"}) {
     const Result picked = view("'" + run + "' --launch 1 " + output);
     const Result single = view("'" + one + "' " + output);
     ASSERT_EQ(picked.status, 0) << picked.err;
@@ -190,12 +191,12 @@ TEST_F(TraceViewRuns, SummaryOfARunIsTheDefaultOutput) {
 }
 
 // --summary and --json read launch extents only (no records in memory); what they say is what
-// they say when every record is read (--perfetto reads them all).
+// they say when every record is read (--perfetto-json reads them all).
 TEST_F(TraceViewRuns, SummariesReadWithoutRecordsSayWhatTheFullReadSays) {
   const std::string run = write_run("run.ctrace", 2, {1, 2, 3, 1});
   const Result lean = view("'" + run + "' --summary --json '" + path("lean.json") + "'");
   const Result full = view("'" + run + "' --summary --json '" + path("full.json") +
-                           "' --perfetto '" + path("p.json") + "'");
+                           "' --perfetto-json '" + path("p.json") + "'");
   ASSERT_EQ(lean.status, 0) << lean.err;
   ASSERT_EQ(full.status, 0) << full.err;
   EXPECT_EQ(lean.out, full.out);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # trace-view --sqlite (docs/analysis.md, "SQL and pandas"): every committed H200 fixture exported
 # and queried with the sqlite3 shell; its launches, rows, events and flows must be what the
-# decoder reports (trace-view --json / --perfetto of the same file, test/sqlite/decoder_counts.py),
+# decoder reports (trace-view --json / --perfetto-json of the same file, test/sqlite/decoder_counts.py),
 # a few values must be the decoder's exactly, and a failing export writes or replaces nothing.
 # usage: check_export.sh TRACE-VIEW DATA-DIR (test/data)
 set -uo pipefail

@@ -4,7 +4,7 @@
 usage: decoder_counts.py TRACE-VIEW FILE.ctrace
 One launch (trace-view --json: the decoded launch):
   total LAUNCHES ROWS SLICES INSTANTS FLOWS
-A run of several launches (--json: the run summary; --perfetto: every launch's events):
+A run of several launches (--json: the run summary; --perfetto-json: every launch's events):
   total LAUNCHES - SLICES INSTANTS FLOWS
   launch SEQUENCE ROWS SLICES INSTANTS FLOWS      (its first and last launch, by --launch N)
 Rows are those the decoded launch's JSON lists: started, or holding records.
@@ -29,7 +29,7 @@ def main(tv, path):
     if "rows" in doc:
         print("total 1 %d %d %d %d" % launch_counts(doc))
         return
-    events = trace_view(tv, path, "--perfetto", "-")
+    events = trace_view(tv, path, "--perfetto-json", "-")
     events = events["traceEvents"] if isinstance(events, dict) else events
     count = lambda ph, cat: sum(1 for e in events if e.get("ph") == ph and e.get("cat") == cat)
     print("total %d - %d %d %d" % (len(doc["launches"]), count("X", "slice"),
