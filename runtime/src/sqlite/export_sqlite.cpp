@@ -343,7 +343,7 @@ bool write_meta(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) 
 std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) {
   // A fresh file that is renamed into place only when complete: no journal needed.
   bool ok = exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-                     "PRAGMA cache_size = -65536; BEGIN;") &&
+                     "PRAGMA cache_size = -16384; BEGIN;") &&
             exec(db, kSchema) && write_meta(db, run, options);
   if (ok) {
     RunWriter writer(db);
