@@ -170,6 +170,24 @@ void LaunchRows::write(TraceWriter &out,
     for (; a != b; ++a)
       ids.push_back(a->second);
   };
+  // Ids of the names every event repeats, looked up once per launch.
+  const Interned k_payload = out.annotation_name("payload"),
+                 k_begin_cycles = out.annotation_name("begin_cycles"),
+                 k_dur_cycles = out.annotation_name("dur_cycles"),
+                 k_cycles = out.annotation_name("cycles"), k_loc = out.annotation_name("loc");
+  struct SiteIds {
+    Interned name, loc; // loc 0: the map has no such site
+  };
+  std::unordered_map<uint32_t, SiteIds> sites; // by site id (a site's events share its name)
+  auto site_ids = [&](uint32_t site, const std::string &name) -> const SiteIds & {
+    auto found = sites.find(site);
+    if (found != sites.end())
+      return found->second;
+    SiteIds ids{out.event_name(name), {}};
+    if (const Site *where = map_.site(site))
+      ids.loc = out.annotation_string(where->loc);
+    return sites.emplace(site, ids).first->second;
+  };
   const std::string kernel = trace_.kernel;
   for (const Item &it : items) {
     const Row &row = t.rows[it.row];
@@ -200,12 +218,13 @@ void LaunchRows::write(TraceWriter &out,
       break;
     case Kind::slice_begin: {
       const Slice &s = row.slices[it.index];
+      const SiteIds &ids = site_ids(s.site, s.name);
       EventArgs &args = out.args();
-      args.integer("payload", s.payload)
-          .uinteger("begin_cycles", s.begin_cycles)
-          .uinteger("dur_cycles", s.end_cycles - s.begin_cycles);
-      if (const Site *site = map_.site(s.site))
-        args.interned_text("loc", site->loc);
+      args.integer(k_payload, s.payload)
+          .uinteger(k_begin_cycles, s.begin_cycles)
+          .uinteger(k_dur_cycles, s.end_cycles - s.begin_cycles);
+      if (ids.loc.iid)
+        args.interned_text(k_loc, ids.loc);
       if (s.incomplete)
         args.boolean("incomplete", true);
       const uint64_t sk = key(it.row, it.index);
@@ -219,7 +238,7 @@ void LaunchRows::write(TraceWriter &out,
       }
       flows_of(out_at_begin, sk, flows_out);
       flows_of(in_at_begin, sk, flows_in);
-      out.begin(it.track, it.ts, s.name, false, flows_out, flows_in);
+      out.begin(it.track, it.ts, ids.name, flows_out, flows_in);
       break;
     }
     case Kind::slice_end: {
@@ -230,11 +249,12 @@ void LaunchRows::write(TraceWriter &out,
     }
     case Kind::instant: {
       const Instant &i = row.instants[it.index];
+      const SiteIds &ids = site_ids(i.site, i.name);
       EventArgs &args = out.args();
-      args.integer("payload", i.payload).uinteger("cycles", i.cycles);
-      if (const Site *site = map_.site(i.site))
-        args.interned_text("loc", site->loc);
-      out.instant(it.track, it.ts, i.name);
+      args.integer(k_payload, i.payload).uinteger(k_cycles, i.cycles);
+      if (ids.loc.iid)
+        args.interned_text(k_loc, ids.loc);
+      out.instant(it.track, it.ts, ids.name);
       break;
     }
     }

@@ -43,7 +43,43 @@ proto::ProtoMessage &EventArgs::start(std::string_view key) {
   return one_;
 }
 
+proto::ProtoMessage &EventArgs::start(Interned key) {
+  one_.clear();
+  one_.varint(annotation::name_iid, key.iid);
+  return one_;
+}
+
 void EventArgs::finish() { all_.message(event::debug_annotations, one_); }
+
+EventArgs &EventArgs::integer(Interned key, int64_t v) {
+  start(key).signed_varint(annotation::int_value, v);
+  finish();
+  return *this;
+}
+
+EventArgs &EventArgs::uinteger(Interned key, uint64_t v) {
+  start(key).varint(annotation::uint_value, v);
+  finish();
+  return *this;
+}
+
+EventArgs &EventArgs::real(Interned key, double v) {
+  start(key).real(annotation::double_value, v);
+  finish();
+  return *this;
+}
+
+EventArgs &EventArgs::boolean(Interned key, bool v) {
+  start(key).boolean(annotation::bool_value, v);
+  finish();
+  return *this;
+}
+
+EventArgs &EventArgs::interned_text(Interned key, Interned value) {
+  start(key).varint(annotation::string_value_iid, value.iid);
+  finish();
+  return *this;
+}
 
 EventArgs &EventArgs::integer(std::string_view key, int64_t v) {
   start(key).signed_varint(annotation::int_value, v);
@@ -118,19 +154,17 @@ uint64_t TraceWriter::track(std::string_view name, uint64_t parent, std::optiona
 }
 
 void TraceWriter::event(uint64_t track, int64_t ts, uint32_t type, std::string_view name,
-                        bool inline_name, const std::vector<uint64_t> &flows_out,
+                        uint64_t name_iid, const std::vector<uint64_t> &flows_out,
                         const std::vector<uint64_t> &flows_in) {
   body_.clear();
   body_.varint(event::type, type);
   body_.varint(event::track_uuid, track);
   bool interned = !args_.all_.empty(); // annotation names are interned
-  if (type != event::slice_end) {
-    if (inline_name) {
-      body_.bytes(event::name, name);
-    } else {
-      body_.varint(event::name_iid, intern(event_names, name));
-      interned = true;
-    }
+  if (name_iid) {
+    body_.varint(event::name_iid, name_iid);
+    interned = true;
+  } else if (type != event::slice_end) {
+    body_.bytes(event::name, name);
   }
   for (uint64_t id : flows_out)
     body_.fixed64(event::flow_ids, id);
@@ -147,16 +181,27 @@ void TraceWriter::event(uint64_t track, int64_t ts, uint32_t type, std::string_v
 void TraceWriter::begin(uint64_t track, int64_t ts, std::string_view name, bool inline_name,
                         const std::vector<uint64_t> &flows_out,
                         const std::vector<uint64_t> &flows_in) {
-  event(track, ts, event::slice_begin, name, inline_name, flows_out, flows_in);
+  event(track, ts, event::slice_begin, name, inline_name ? 0 : intern(event_names, name),
+        flows_out, flows_in);
+}
+
+void TraceWriter::begin(uint64_t track, int64_t ts, Interned name,
+                        const std::vector<uint64_t> &flows_out,
+                        const std::vector<uint64_t> &flows_in) {
+  event(track, ts, event::slice_begin, {}, name.iid, flows_out, flows_in);
 }
 
 void TraceWriter::end(uint64_t track, int64_t ts, const std::vector<uint64_t> &flows_out,
                       const std::vector<uint64_t> &flows_in) {
-  event(track, ts, event::slice_end, {}, false, flows_out, flows_in);
+  event(track, ts, event::slice_end, {}, 0, flows_out, flows_in);
 }
 
 void TraceWriter::instant(uint64_t track, int64_t ts, std::string_view name, bool inline_name) {
-  event(track, ts, event::instant, name, inline_name, {}, {});
+  event(track, ts, event::instant, name, inline_name ? 0 : intern(event_names, name), {}, {});
+}
+
+void TraceWriter::instant(uint64_t track, int64_t ts, Interned name) {
+  event(track, ts, event::instant, {}, name.iid, {}, {});
 }
 
 // packet_ holds the packet's payload fields; the sequence fields and interned data are added.

@@ -27,9 +27,21 @@ using Sink = std::function<bool(std::string_view)>;
 
 class TraceWriter;
 
+// An interned text's id (TraceWriter::event_name, annotation_name, annotation_string): events
+// that repeat a name pass its id and skip the lookup.
+struct Interned {
+  uint64_t iid = 0;
+};
+
 // The debug annotations of the next event (its args in the UI), cleared after each event.
 class EventArgs {
 public:
+  EventArgs &integer(Interned key, int64_t v);
+  EventArgs &uinteger(Interned key, uint64_t v);
+  EventArgs &real(Interned key, double v);
+  EventArgs &boolean(Interned key, bool v);
+  EventArgs &interned_text(Interned key, Interned value);
+
   EventArgs &integer(std::string_view key, int64_t v);
   EventArgs &uinteger(std::string_view key, uint64_t v);
   EventArgs &real(std::string_view key, double v);
@@ -42,6 +54,7 @@ private:
   friend class TraceWriter;
   explicit EventArgs(TraceWriter &writer) : writer_(writer) {}
   proto::ProtoMessage &start(std::string_view key);
+  proto::ProtoMessage &start(Interned key);
   void finish();
   TraceWriter &writer_;
   proto::ProtoMessage one_, all_; // the annotation being built; the event's annotations
@@ -59,6 +72,13 @@ public:
                  std::optional<int32_t> rank = std::nullopt, bool ordered_children = false);
 
   EventArgs &args() { return args_; }
+  // Interns a text now (defined in the next packet written) and returns its id.
+  Interned event_name(std::string_view s) { return {intern(event_names, s)}; }
+  Interned annotation_name(std::string_view s) { return {intern(annotation_names, s)}; }
+  Interned annotation_string(std::string_view s) { return {intern(annotation_strings, s)}; }
+  void begin(uint64_t track, int64_t ts, Interned name, const std::vector<uint64_t> &flows_out,
+             const std::vector<uint64_t> &flows_in);
+  void instant(uint64_t track, int64_t ts, Interned name);
   // `name` is interned unless `inline_name` (names that rarely repeat, e.g. one per row).
   void begin(uint64_t track, int64_t ts, std::string_view name, bool inline_name = false,
              const std::vector<uint64_t> &flows_out = {},
@@ -76,7 +96,8 @@ private:
   friend class EventArgs;
   enum Table : uint32_t { event_names = 2, annotation_names = 3, annotation_strings = 29 };
   uint64_t intern(Table table, std::string_view s);
-  void event(uint64_t track, int64_t ts, uint32_t type, std::string_view name, bool inline_name,
+  // `name`: inline text, or `name_iid` when that is not 0; SLICE_END events have neither.
+  void event(uint64_t track, int64_t ts, uint32_t type, std::string_view name, uint64_t name_iid,
              const std::vector<uint64_t> &flows_out, const std::vector<uint64_t> &flows_in);
   void packet(bool uses_interned);
   void flush();
