@@ -261,8 +261,7 @@ TEST(PftraceRules, SlicesAndInstantsAreTheDecodedOnesInWholeNanoseconds) {
   for (const Exported &x : all_exports()) {
     if (!x.trace)
       continue;
-    std::multiset<std::tuple<std::string, int64_t, int64_t, uint64_t, uint64_t, int64_t>> want,
-        got;
+    std::multiset<std::tuple<std::string, int64_t, int64_t, uint64_t, uint64_t, int64_t>> want, got;
     size_t instants = 0;
     for (const Row &row : x.trace->rows) {
       for (const Slice &s : row.slices)

@@ -3,8 +3,8 @@
 // session writes it (RUN, DEV, MAP, LNCH..., END), decoded with decode_run and rendered with
 // export_run_html.
 //   gen_run OUT [--iterations N] [--steps S] [--max-mb M] [--ctrace-only]
-// writes OUT.ctrace and OUT.html (with --ctrace-only the run file alone); with --from RUN.ctrace it renders that run file instead. Both
-// print what the decoder has, for the page to match:
+// writes OUT.ctrace and OUT.html (with --ctrace-only the run file alone); with --from RUN.ctrace it
+// renders that run file instead. Both print what the decoder has, for the page to match:
 //   launches N / detail D / left_out L / html_bytes B
 //   launch I kernel K ctas C slices S instants I0 cta1_slices S1 cta1_instants I1 detail 0|1
 // Deterministic: the same arguments give the same bytes.

@@ -132,20 +132,35 @@ struct Reader {
     std::optional<Value> value;
     while (fs.next(f)) {
       switch (f.number) {
-      case 1: name = lookup(1, f.value, "annotation name"); break;
-      case 10: name = std::string(f.bytes); break;
-      case 2: value = f.value != 0; break;
-      case 3: value = f.value; break;
-      case 4: value = int64_t(f.value); break;
+      case 1:
+        name = lookup(1, f.value, "annotation name");
+        break;
+      case 10:
+        name = std::string(f.bytes);
+        break;
+      case 2:
+        value = f.value != 0;
+        break;
+      case 3:
+        value = f.value;
+        break;
+      case 4:
+        value = int64_t(f.value);
+        break;
       case 5: {
         double d;
         std::memcpy(&d, &f.value, sizeof d);
         value = d;
         break;
       }
-      case 6: value = std::string(f.bytes); break;
-      case 17: value = lookup(2, f.value, "annotation string"); break;
-      default: problem("debug annotation field " + std::to_string(f.number) + " unknown");
+      case 6:
+        value = std::string(f.bytes);
+        break;
+      case 17:
+        value = lookup(2, f.value, "annotation string");
+        break;
+      default:
+        problem("debug annotation field " + std::to_string(f.number) + " unknown");
       }
     }
     if (!value)
@@ -177,14 +192,29 @@ struct Reader {
     Field f;
     while (fs.next(f)) {
       switch (f.number) {
-      case 4: annotation(f.bytes, e); break;
-      case 9: e.type = Type(f.value); break;
-      case 10: e.name = lookup(0, f.value, "event name"); break;
-      case 11: e.track = f.value; break;
-      case 23: e.name = std::string(f.bytes); break;
-      case 47: flows(f, e.flows_out); break;
-      case 48: flows(f, e.flows_in); break;
-      default: problem("track event field " + std::to_string(f.number) + " unknown");
+      case 4:
+        annotation(f.bytes, e);
+        break;
+      case 9:
+        e.type = Type(f.value);
+        break;
+      case 10:
+        e.name = lookup(0, f.value, "event name");
+        break;
+      case 11:
+        e.track = f.value;
+        break;
+      case 23:
+        e.name = std::string(f.bytes);
+        break;
+      case 47:
+        flows(f, e.flows_out);
+        break;
+      case 48:
+        flows(f, e.flows_in);
+        break;
+      default:
+        problem("track event field " + std::to_string(f.number) + " unknown");
       }
     }
     if (fs.bad())
@@ -201,12 +231,23 @@ struct Reader {
     Field f;
     while (fs.next(f)) {
       switch (f.number) {
-      case 1: t.uuid = f.value; break;
-      case 2: t.name = std::string(f.bytes); break;
-      case 5: t.parent = f.value; break;
-      case 11: t.ordered_children = f.value == 3; break;
-      case 12: t.rank = int64_t(int32_t(uint32_t(f.value))); break;
-      default: problem("track descriptor field " + std::to_string(f.number) + " unknown");
+      case 1:
+        t.uuid = f.value;
+        break;
+      case 2:
+        t.name = std::string(f.bytes);
+        break;
+      case 5:
+        t.parent = f.value;
+        break;
+      case 11:
+        t.ordered_children = f.value == 3;
+        break;
+      case 12:
+        t.rank = int64_t(int32_t(uint32_t(f.value)));
+        break;
+      default:
+        problem("track descriptor field " + std::to_string(f.number) + " unknown");
       }
     }
     if (t.uuid == 0)
@@ -225,13 +266,26 @@ struct Reader {
     std::vector<std::string_view> events, descriptors, interned_data;
     while (fs.next(f)) {
       switch (f.number) {
-      case 8: ts = f.value; break;
-      case 10: seq = f.value; break;
-      case 11: events.push_back(f.bytes); break;
-      case 12: interned_data.push_back(f.bytes); break;
-      case 13: flags = f.value; break;
-      case 60: descriptors.push_back(f.bytes); break;
-      default: problem("packet field " + std::to_string(f.number) + " unknown");
+      case 8:
+        ts = f.value;
+        break;
+      case 10:
+        seq = f.value;
+        break;
+      case 11:
+        events.push_back(f.bytes);
+        break;
+      case 12:
+        interned_data.push_back(f.bytes);
+        break;
+      case 13:
+        flags = f.value;
+        break;
+      case 60:
+        descriptors.push_back(f.bytes);
+        break;
+      default:
+        problem("packet field " + std::to_string(f.number) + " unknown");
       }
     }
     if (fs.bad())

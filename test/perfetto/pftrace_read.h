@@ -38,8 +38,8 @@ struct Event {
 };
 
 struct Trace {
-  std::vector<Track> tracks;   // in file order
-  std::vector<Event> events;   // in file order
+  std::vector<Track> tracks;         // in file order
+  std::vector<Event> events;         // in file order
   std::vector<std::string> problems; // rule violations found while reading (ids used undefined...)
   size_t packets = 0;
   size_t packets_without_sequence = 0, packets_on_other_sequences = 0;

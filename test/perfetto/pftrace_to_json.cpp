@@ -23,7 +23,8 @@ int main(int argc, char **argv) {
   std::stringstream bytes;
   bytes << in.rdbuf();
   const pftrace_read::Trace t = pftrace_read::read(bytes.str());
-  nlohmann::json out = {{"problems", t.problems}, {"tracks", nlohmann::json::array()},
+  nlohmann::json out = {{"problems", t.problems},
+                        {"tracks", nlohmann::json::array()},
                         {"events", nlohmann::json::array()}};
   for (const pftrace_read::Track &k : t.tracks) {
     nlohmann::json j = {{"uuid", k.uuid}, {"parent", k.parent}, {"name", k.name}};

@@ -1,6 +1,6 @@
 // What every trace-view command shares: reading an input, choosing and decoding one launch of it,
-// parsing option values (writing outputs: outputs.h). The CLI turns each failure into its exit status here
-// (docs/cli.md): 2 for bad usage or an input that cannot be read or decoded.
+// parsing option values (writing outputs: outputs.h). The CLI turns each failure into its exit
+// status here (docs/cli.md): 2 for bad usage or an input that cannot be read or decoded.
 #ifndef CUTRACE_TRACE_VIEW_INPUTS_H
 #define CUTRACE_TRACE_VIEW_INPUTS_H
 

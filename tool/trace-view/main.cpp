@@ -1,8 +1,9 @@
 // trace-view: reads `.ctrace` runs and writes the HTML timeline, a Perfetto trace (its native
-// protobuf format, or Chrome Trace Event JSON), a summary table or its JSON (docs/viewer.md). Argument parsing, exit codes and wiring
-// only; the work is in cutrace_analysis. Each input is decoded once; every output reads that model.
-// A run of one launch, or the launch chosen with --launch, gets the launch outputs; otherwise the
-// outputs show the whole run, several inputs merged onto one axis (one process each).
+// protobuf format, or Chrome Trace Event JSON), a summary table or its JSON (docs/viewer.md).
+// Argument parsing, exit codes and wiring only; the work is in cutrace_analysis. Each input is
+// decoded once; every output reads that model. A run of one launch, or the launch chosen with
+// --launch, gets the launch outputs; otherwise the outputs show the whole run, several inputs
+// merged onto one axis (one process each).
 //
 // Exit status: 0 done; 1 an output could not be written; 2 bad usage, or an input that cannot be
 // read or decoded at all (a --launch or --cta the input does not have included). Decode problems
@@ -107,7 +108,8 @@ std::function<std::optional<cutrace::RunLaunch>(const cutrace::RunLaunch &)>
 detail_loader(const Args &args, const cutrace::RunTrace &run) {
   cutrace::DecodeOptions decode;
   decode.ghz_override = args.ghz;
-  return [&run, decode](const cutrace::RunLaunch &l) { return cutrace::with_detail(run, l, decode); };
+  return
+      [&run, decode](const cutrace::RunLaunch &l) { return cutrace::with_detail(run, l, decode); };
 }
 
 // The database is written (and renamed into place) by SQLite, before the other outputs commit.
@@ -202,7 +204,6 @@ cutrace::RunReadOptions records_needed(const Args &args) {
   read.max_buffer_bytes = args.html && !args.launch ? args.html_max_mb << 20 : 0;
   return read;
 }
-
 
 // The outputs of one launch, as for a version 1 file.
 int write_launch_outputs(const Args &args, const std::string &path, cutrace::RunTrace run) {

@@ -68,12 +68,12 @@ bool write_perfetto_trace(const DecodeMap &map, const Trace &t, const ByteSink &
           smid = r.smid;
           break;
         }
-      cta = cta_tracks
-                .emplace(row.cta, out.track(perfetto::cta_label(t, row.cta) + " on SM " +
-                                                std::to_string(smid),
-                                            launch, int32_t(std::min<uint32_t>(row.cta, INT32_MAX)),
-                                            true))
-                .first;
+      cta =
+          cta_tracks
+              .emplace(row.cta,
+                       out.track(perfetto::cta_label(t, row.cta) + " on SM " + std::to_string(smid),
+                                 launch, int32_t(std::min<uint32_t>(row.cta, INT32_MAX)), true))
+              .first;
     }
     for (uint32_t k = 0; k < s.tracks.size(); ++k) {
       const perfetto::RowTrack &key = s.tracks[k];

@@ -117,8 +117,8 @@ void write_launch_slice(TraceWriter &out, const RunTrace &run, const RunLaunch &
 
 // The launch's rows on its device's SM slots: a slot holds one row at a time, so the rows of
 // every launch that ran on an SM share few tracks and never overlap on one.
-void write_launch_rows(TraceWriter &out, const RunLaunch &l, const DecodeMap &map,
-                       DeviceTracks &dt, uint64_t first_flow_id) {
+void write_launch_rows(TraceWriter &out, const RunLaunch &l, const DecodeMap &map, DeviceTracks &dt,
+                       uint64_t first_flow_id) {
   LaunchRows rows(map, l.trace, l.offset_ns, first_flow_id, l.sequence);
   std::vector<const RowSpan *> order;
   for (const RowSpan &s : rows.rows())

@@ -24,7 +24,7 @@ namespace cutrace::pftrace {
 
 // A row of the launch with something to show, and its span on the export's axis (whole ns).
 struct RowSpan {
-  uint32_t row = 0;  // index into Trace::rows
+  uint32_t row = 0;                       // index into Trace::rows
   std::vector<perfetto::RowTrack> tracks; // the tracks it needs: one per (lane, nesting level)
   int64_t begin = 0, end = 0;
 };

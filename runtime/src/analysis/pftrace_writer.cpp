@@ -32,7 +32,7 @@ namespace interned { // EventName, DebugAnnotationName and InternedString: iid 1
 constexpr uint32_t iid = 1, text = 2;
 }
 
-constexpr uint32_t kSequence = 1;         // every packet is on one sequence
+constexpr uint32_t kSequence = 1;        // every packet is on one sequence
 constexpr size_t kChunkBytes = 1u << 20; // what the sink gets at a time
 
 } // namespace
@@ -181,8 +181,8 @@ void TraceWriter::event(uint64_t track, int64_t ts, uint32_t type, std::string_v
 void TraceWriter::begin(uint64_t track, int64_t ts, std::string_view name, bool inline_name,
                         const std::vector<uint64_t> &flows_out,
                         const std::vector<uint64_t> &flows_in) {
-  event(track, ts, event::slice_begin, name, inline_name ? 0 : intern(event_names, name),
-        flows_out, flows_in);
+  event(track, ts, event::slice_begin, name, inline_name ? 0 : intern(event_names, name), flows_out,
+        flows_in);
 }
 
 void TraceWriter::begin(uint64_t track, int64_t ts, Interned name,

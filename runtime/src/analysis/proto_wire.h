@@ -5,8 +5,8 @@
 #ifndef CUTRACE_ANALYSIS_PROTO_WIRE_H
 #define CUTRACE_ANALYSIS_PROTO_WIRE_H
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>

@@ -21,8 +21,8 @@
 #include <map>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace cutrace {
 
