@@ -126,5 +126,13 @@ if [[ -z ${ASAN_OPTIONS:-} ]]; then
 else
   echo "skip TraceView.AnEndlessTraceStreamUnderAMemoryLimitIsAnErrorNotAnAbort (ASan: no ulimit -v)"
 fi
+# A trace written as it is made (--perfetto) that cannot be finished leaves nothing: here a file
+# size limit of 8 KB (SIGXFSZ ignored: the write fails with EFBIG) stops it part way.
+echo old > p.pftrace
+(trap '' XFSZ; ulimit -f 8; "$tv" in.ctrace --perfetto p.pftrace --json pj.json >/dev/null 2>e); s=$?
+expect "TraceView.AStreamedOutputThatCannotBeFinishedIsAnOutputError" 1 \
+  "trace-view: error: cannot write 'p.pftrace': File too large" $s e
+holds "TraceView.AStreamedOutputThatFailsLeavesThePreviousFileAndWritesNoOther" bash -c \
+  '[[ $(cat p.pftrace) == old && ! -e pj.json ]]'
 holds "TraceView.NoTemporaryFileIsLeft" test -z "$(find . -name '*.tmp-*')"
 exit $fail
