@@ -197,10 +197,11 @@ void LaunchRows::write(TraceWriter &out,
       args.interned_text("kernel", kernel);
       if (sequence_)
         args.uinteger("launch", *sequence_);
-      args.text("cta", cta_xyz(t, row.cta))
-          .interned_text("group", row.group < map_.groups.size() ? map_.groups[row.group].name
-                                                                 : "#" + std::to_string(row.group))
-          .uinteger("smid", row.smid);
+      // The CTA's coordinates repeat launch after launch: interned. The SM is in the track's name.
+      args.interned_text("cta", cta_xyz(t, row.cta))
+          .interned_text("group", row.group < map_.groups.size()
+                                      ? map_.groups[row.group].name
+                                      : "#" + std::to_string(row.group));
       if (row.dropped)
         args.uinteger("dropped", row.dropped);
       if (row.never_ended())
@@ -230,11 +231,15 @@ void LaunchRows::write(TraceWriter &out,
       const uint64_t sk = key(it.row, it.index);
       if (!handoffs.empty()) {
         auto h = handoffs.find(sk);
-        if (h != handoffs.end())
-          args.interned_text("handoff_src", h->second.src->name)
-              .real("wait_ns", h->second.timing.wait_ns)
-              .real("gap_ns", h->second.timing.gap_ns)
-              .real("wait_cycles", h->second.timing.wait_cycles);
+        if (h != handoffs.end()) { // one of wait and gap is 0: left out, as is its cycles
+          const HandoffTiming &timing = h->second.timing;
+          args.interned_text("handoff_src", h->second.src->name);
+          if (timing.wait_ns > 0)
+            args.real("wait_ns", timing.wait_ns)
+                .uinteger("wait_cycles", uint64_t(std::llround(timing.wait_cycles)));
+          if (timing.gap_ns > 0)
+            args.real("gap_ns", timing.gap_ns);
+        }
       }
       flows_of(out_at_begin, sk, flows_out);
       flows_of(in_at_begin, sk, flows_in);
