@@ -1,8 +1,9 @@
 // The rules Perfetto's importer applies to a protobuf trace, checked on what `--perfetto` writes
-// (write_perfetto_trace, write_run_perfetto_trace; docs/viewer.md, "Perfetto"), over a synthetic
-// launch built to stress them, a synthetic run, and every committed H200 fixture (each run read
-// without records and streamed launch by launch, as trace-view does). Read back with a decoder
-// of the tests' own (test/perfetto/pftrace_read.h). The rules, in short:
+// (write_perfetto_trace, write_run_perfetto_trace; docs/viewer.md, "Perfetto"), over synthetic
+// launches built to stress them (one with a hand-off whose ends fall on one ns), a synthetic run,
+// and every committed H200 fixture (each run read without records and streamed launch by launch, as
+// trace-view does). Read back with a decoder of the tests' own (test/perfetto/pftrace_read.h). The
+// rules, in short:
 //  - a trace is a sequence of TracePacket fields; interned names are per packet sequence: the
 //    first packet of the sequence clears its incremental state, an interned id is defined (in
 //    its packet's interned_data or an earlier packet's) before it is used and never redefined,
@@ -106,6 +107,16 @@ const std::vector<Exported> &all_exports() {
                            launch_bytes(stress->maps[0], stress->launches[0].trace), stress,
                            &stress->maps[0], &stress->launches[0].trace));
 
+    auto tie = std::make_shared<RunTrace>();
+    tie->maps.push_back(*parse_decode_map(test_support::kTieMap));
+    RunLaunch t;
+    t.trace = test_support::tie_trace(tie->maps[0]);
+    EXPECT_EQ(t.trace.flows.size(), 1u);
+    tie->launches.push_back(std::move(t));
+    out.push_back(exported("synthetic hand-off whose ends meet",
+                           launch_bytes(tie->maps[0], tie->launches[0].trace), tie, &tie->maps[0],
+                           &tie->launches[0].trace));
+
     Run raw;
     raw.run_json = R"({"program":"train","pid":7,"host":"node"})";
     raw.devices.push_back(
@@ -175,7 +186,7 @@ Paired pair_slices(const pftrace_read::Trace &t) {
 
 TEST(PftraceRules, ExportsCoverEveryCommittedFixture) {
   EXPECT_GE(fixtures().size(), 20u);
-  EXPECT_GE(all_exports().size(), fixtures().size() + 2);
+  EXPECT_GE(all_exports().size(), fixtures().size() + 3);
 }
 
 TEST(PftraceRules, ReadsBackAsTheDeclaredFieldsWithEveryIdDefinedBeforeUse) {

@@ -55,6 +55,32 @@ inline Trace stress_trace(const DecodeMap &map) {
   return decode(map, b.bytes.data(), b.bytes.size());
 }
 
+// A hand-off whose ends meet on one ns in two rows: "wait" (group 0, the lower row) ends on the
+// cycle a zero-length "signal" (group 1) begins and ends; TRACE_DAG signal -> wait. Both rows
+// start on one (ns, cycle) pair, so both ends are the same ns after rounding, and the
+// destination's row comes first in the launch's row order.
+inline const char *kTieMap = R"({"format_version":1,"kernel":"tie","source":"tie.cu",
+ "max_events":8,"clock":"clock64",
+ "groups":[{"index":0,"name":"waiter","lead":"0"},{"index":1,"name":"signaller","lead":"32"}],
+ "lanes":["main"],
+ "sites":[{"id":0,"kind":"range","name":"wait","lane":0,"group":0,"loc":"tie.cu:5:3"},
+          {"id":1,"kind":"range","name":"signal","lane":0,"group":1,"loc":"tie.cu:9:3"}],
+ "flows":[{"src":"signal","dst":"wait"}]})";
+
+inline Trace tie_trace(const DecodeMap &map) {
+  constexpr auto B = RecordKind::begin, E = RecordKind::end;
+  BufferBuilder b(1, 2, 8);
+  for (uint32_t g = 0; g < 2; ++g)
+    b.start(0, g, 1'000'000, 50'000, 3);
+  b.event(0, 0, B, 0, 0, 50'100);
+  b.event(0, 0, E, 0, 0, 51'000);
+  b.event(0, 1, B, 1, 0, 51'000);
+  b.event(0, 1, E, 1, 0, 51'000);
+  for (uint32_t g = 0; g < 2; ++g)
+    b.end(0, g, 1'002'000, 52'000);
+  return decode(map, b.bytes.data(), b.bytes.size());
+}
+
 } // namespace cutrace::test_support
 
 #endif

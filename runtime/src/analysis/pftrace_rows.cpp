@@ -199,9 +199,8 @@ void LaunchRows::write(TraceWriter &out,
         args.uinteger("launch", *sequence_);
       // The CTA's coordinates repeat launch after launch: interned. The SM is in the track's name.
       args.interned_text("cta", cta_xyz(t, row.cta))
-          .interned_text("group", row.group < map_.groups.size()
-                                      ? map_.groups[row.group].name
-                                      : "#" + std::to_string(row.group));
+          .interned_text("group", row.group < map_.groups.size() ? map_.groups[row.group].name
+                                                                 : "#" + std::to_string(row.group));
       if (row.dropped)
         args.uinteger("dropped", row.dropped);
       if (row.never_ended())
