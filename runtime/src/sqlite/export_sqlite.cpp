@@ -1,6 +1,7 @@
 // A decoded run as an SQLite database (docs/analysis.md, "SQL and pandas", documents every table,
-// column and index below). Rows are inserted through prepared statements in one transaction, the
-// indexes built afterwards; the database is built in a temporary file and renamed into place.
+// column and index below). Rows are inserted through prepared statements in one transaction
+// (events 64 rows to a statement), the indexes built afterwards; the database is built in a
+// temporary file and renamed into place.
 #include <cutrace/completeness.h>
 #include <cutrace/output_files.h>
 #include <cutrace/sqlite.h>
@@ -130,6 +131,18 @@ std::pair<std::string, std::optional<int64_t>> file_and_line(const std::string &
   return {file, std::stoll(line)};
 }
 
+// "INSERT INTO table VALUES (?,...),(?,...)...": `rows` rows of `columns` parameters.
+std::string batch_insert(const char *table, int columns, int rows) {
+  std::string one = "(";
+  for (int c = 0; c < columns; ++c)
+    one += c ? ",?" : "?";
+  one += ")";
+  std::string sql = std::string("INSERT INTO ") + table + " VALUES ";
+  for (int r = 0; r < rows; ++r)
+    sql += (r ? "," : "") + one;
+  return sql;
+}
+
 class RunWriter {
 public:
   explicit RunWriter(sqlite3 *db)
@@ -137,6 +150,7 @@ public:
                              "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         row_(db, "INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         event_(db, "INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        events_batch_(db, batch_insert("events", 18, kBatchRows).c_str()),
         flow_(db, "INSERT INTO flows VALUES (?,?,?,?,?,?,?,?,?,?,?,?)") {}
 
   // `loaded`: the launch with its records, when the run holds it without them.
@@ -205,7 +219,7 @@ public:
     for (const Flow &f : t.flows)
       if (!flow(t, index, f, first_event))
         return false;
-    return true;
+    return flush_events();
   }
 
 private:
@@ -245,38 +259,84 @@ private:
     return true;
   }
 
-  bool event(uint32_t launch, const DecodeMap *map, const Row &r, const char *kind, uint32_t site,
-             const std::string &name, uint32_t lane, int32_t payload, uint64_t begin_cycles,
-             uint64_t end_cycles, double begin_ns, double end_ns, bool incomplete) {
-    event_.integer(next_event_++)
-        .integer(launch)
-        .integer(r.index)
-        .integer(r.cta)
-        .text(kind)
-        .text(name);
-    event_.integer(site);
-    map &&lane < map->lanes.size() ? event_.text(map->lanes[lane]) : event_.null();
-    event_.integer(payload)
-        .integer(int64_t(begin_cycles))
-        .integer(int64_t(end_cycles))
-        .integer(int64_t(end_cycles - begin_cycles))
-        .real(begin_ns)
-        .real(end_ns)
-        .real(end_ns - begin_ns)
-        .integer(incomplete);
-    const SiteFile *where = map ? site_file(*map, site) : nullptr;
-    if (where)
-      event_.text(where->file).integer_or_null(where->line);
-    else
-      event_.null().null();
-    return event_.step();
-  }
-
-  // A site's file and line, split from its loc once per map (the texts stay alive for step()).
   struct SiteFile {
     std::string file;
     std::optional<int64_t> line;
   };
+
+  // One row of `events`, held until its batch is inserted (its texts live until then: the
+  // launch's names, the map's lanes, the site files).
+  struct EventRow {
+    int64_t event, launch, row, cta;
+    const char *kind;
+    std::string_view name;
+    int64_t site;
+    std::optional<std::string_view> lane;
+    int64_t payload, begin_cycles, end_cycles;
+    double begin_ns, end_ns;
+    bool incomplete;
+    const SiteFile *file;
+  };
+  static constexpr int kBatchRows = 64; // rows per INSERT: one statement step for 64 events
+
+  static void bind(Statement &st, const EventRow &e) {
+    st.integer(e.event).integer(e.launch).integer(e.row).integer(e.cta).text(e.kind).text(e.name);
+    st.integer(e.site);
+    e.lane ? st.text(*e.lane) : st.null();
+    st.integer(e.payload)
+        .integer(e.begin_cycles)
+        .integer(e.end_cycles)
+        .integer(e.end_cycles - e.begin_cycles)
+        .real(e.begin_ns)
+        .real(e.end_ns)
+        .real(e.end_ns - e.begin_ns)
+        .integer(e.incomplete);
+    if (e.file)
+      st.text(e.file->file).integer_or_null(e.file->line);
+    else
+      st.null().null();
+  }
+
+  bool event(uint32_t launch, const DecodeMap *map, const Row &r, const char *kind, uint32_t site,
+             const std::string &name, uint32_t lane, int32_t payload, uint64_t begin_cycles,
+             uint64_t end_cycles, double begin_ns, double end_ns, bool incomplete) {
+    EventRow &e = pending_[pending_count_++];
+    e = {next_event_++,
+         launch,
+         r.index,
+         r.cta,
+         kind,
+         name,
+         site,
+         map && lane < map->lanes.size() ? std::optional<std::string_view>(map->lanes[lane])
+                                         : std::nullopt,
+         payload,
+         int64_t(begin_cycles),
+         int64_t(end_cycles),
+         begin_ns,
+         end_ns,
+         incomplete,
+         map ? site_file(*map, site) : nullptr};
+    if (pending_count_ < kBatchRows)
+      return true;
+    for (int i = 0; i < kBatchRows; ++i)
+      bind(events_batch_, pending_[i]);
+    pending_count_ = 0;
+    return events_batch_.step();
+  }
+
+  // Inserts the events still held (before the launch whose names they point into is freed).
+  bool flush_events() {
+    bool ok = true;
+    for (int i = 0; i < pending_count_ && ok; ++i) {
+      bind(event_, pending_[i]);
+      ok = event_.step();
+    }
+    pending_count_ = 0;
+    return ok;
+  }
+
+  // A site's file and line, split from its loc once per map (the texts stay alive for step()).
   const SiteFile *site_file(const DecodeMap &map, uint32_t site) {
     std::unordered_map<uint32_t, SiteFile> &files = site_files_[&map];
     if (files.empty())
@@ -309,7 +369,9 @@ private:
   }
 
   sqlite3 *db_;
-  Statement launch_, row_, event_, flow_;
+  Statement launch_, row_, event_, events_batch_, flow_;
+  EventRow pending_[kBatchRows];
+  int pending_count_ = 0;
   std::map<const DecodeMap *, std::unordered_map<uint32_t, SiteFile>> site_files_;
   int64_t next_event_ = 0, next_flow_ = 0;
 };
