@@ -60,8 +60,9 @@ public:
   std::optional<OutputFailure> add(const std::string &path, std::string_view data);
   // The same for contents made piece by piece: `produce` hands each piece to the sink it gets
   // (false: the piece could not be written) and returns the reason it could not finish, if any.
-  // A regular file is written as the pieces come, so its size never sits in memory; stdout and
-  // special files keep the pieces until commit().
+  // A regular file is written as the pieces come, by a thread of its own while the next are
+  // made, so its size never sits in memory; stdout and special files keep the pieces until
+  // commit().
   using Sink = std::function<bool(std::string_view)>;
   std::optional<OutputFailure>
   add_streamed(const std::string &path,
@@ -77,6 +78,9 @@ private:
   struct Direct {
     std::string path, data;
   };
+  std::optional<OutputFailure>
+  add_made(const std::string &path,
+           const std::function<std::optional<std::string>(const Sink &)> &produce, bool behind);
   std::vector<Staged> staged_;
   std::vector<Direct> direct_;
   void discard();

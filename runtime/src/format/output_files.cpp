@@ -2,6 +2,8 @@
 // trace-view so that both keep the same promises about files (docs/cli.md, "Outputs").
 #include <cutrace/output_files.h>
 
+#include "write_behind.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -174,16 +176,26 @@ void OutputSet::discard() {
 }
 
 std::optional<OutputFailure> OutputSet::add(const std::string &path, std::string_view data) {
-  return add_streamed(path, [&](const Sink &sink) -> std::optional<std::string> {
-    if (!sink(data))
-      return std::string(); // the sink's own reason is used
-    return std::nullopt;
-  });
+  return add_made(
+      path,
+      [&](const Sink &sink) -> std::optional<std::string> {
+        if (!sink(data))
+          return std::string(); // the sink's own reason is used
+        return std::nullopt;
+      },
+      false);
 }
 
 std::optional<OutputFailure>
 OutputSet::add_streamed(const std::string &path,
                         const std::function<std::optional<std::string>(const Sink &)> &produce) {
+  return add_made(path, produce, true);
+}
+
+std::optional<OutputFailure>
+OutputSet::add_made(const std::string &path,
+                    const std::function<std::optional<std::string>(const Sink &)> &produce,
+                    bool behind) {
   const Resolved r = path == "-" ? Resolved{Kind::special, path, 0} : resolve(path);
   std::optional<OutputFailure> failure;
   switch (r.kind) {
@@ -242,10 +254,17 @@ OutputSet::add_streamed(const std::string &path,
     }
     staged_.push_back({path, r.target, temp, remember_temp(temp.c_str())});
     int err = 0;
-    const std::optional<std::string> why = produce([&](std::string_view piece) {
-      err = err ? err : write_all(fd, piece.data(), piece.size());
-      return err == 0;
-    });
+    std::optional<std::string> why;
+    if (behind) { // the pieces are written by a thread of their own while the next are made
+      WriteBehind writer(fd);
+      why = produce([&](std::string_view piece) { return writer.put(piece); });
+      err = writer.finish();
+    } else {
+      why = produce([&](std::string_view piece) {
+        err = err ? err : write_all(fd, piece.data(), piece.size());
+        return err == 0;
+      });
+    }
     if (::close(fd) != 0 && !err)
       err = errno;
     if (err)
