@@ -27,6 +27,7 @@ printf '%-14s %10s %9s %8s %10s %12s %8s %9s\n' exporter events launches "file M
 for n in "${sizes[@]}"; do
   iterations=$(((n + per_iteration - 1) / per_iteration))
   "$work/gen_run" "$work/run" --iterations "$iterations" --ctrace-only >"$work/gen.txt"
+  sync # the run file's writeback is the generator's, not the exporters' to wait for
   launches=$(head -1 "$work/gen.txt" | awk '{print $2}')
   events=$((iterations * per_iteration))
   file_mb=$(($(stat -c %s "$work/run.ctrace") >> 20))
@@ -38,6 +39,7 @@ for n in "${sizes[@]}"; do
     launch-summary) args=(--launch 7 --summary) ;;
     *) args=("--$e" "$out") ;;
     esac
+    sync
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$tv" "$work/run.ctrace" "${args[@]}" \
       >/dev/null 2>&1
     read -r secs user sys kb <"$work/time"
