@@ -82,187 +82,225 @@ LaunchRows::LaunchRows(const DecodeMap &map, const Trace &trace, double offset_n
       span.begin = span.end = 0;
 }
 
-void LaunchRows::write(TraceWriter &out,
-                       const std::function<uint64_t(uint32_t row, uint32_t k)> &track_of) {
-  const Trace &t = trace_;
-  // Where each flow is bound: out of its source's BEGIN, into its destination's BEGIN when that
-  // comes later, else its END. (The importer links a flow's events in time order, and the
-  // viewer draws it from slice to slice whichever events carry it. On the ns axis a
-  // destination can end before its source does: rows run at their own measured rates.)
+namespace {
+
+// Where each flow is bound: out of its source's BEGIN, into its destination's BEGIN when that
+// comes later, else its END. (The importer links a flow's events in time order, and the viewer
+// draws it from slice to slice whichever events carry it. On the ns axis a destination can end
+// before its source does: rows run at their own measured rates.)
+struct FlowBindings {
   std::unordered_multimap<uint64_t, uint64_t> out_at_begin, in_at_begin, in_at_end;
   struct Handoff {
     const Slice *src;
     HandoffTiming timing;
   };
   std::unordered_map<uint64_t, Handoff> handoffs; // the first flow into a slice
-  for (uint32_t f = 0; f < t.flows.size(); ++f) {
-    const Flow &flow = t.flows[f];
-    const Slice &a = t.rows[flow.src.row].slices[flow.src.slice];
-    const Slice &b = t.rows[flow.dst.row].slices[flow.dst.slice];
-    const uint64_t id = source_.first_flow_id + f;
-    out_at_begin.emplace(key(flow.src.row, flow.src.slice), id);
-    (whole(offset_ns_ + b.begin_ns) > whole(offset_ns_ + a.begin_ns) ? in_at_begin : in_at_end)
-        .emplace(key(flow.dst.row, flow.dst.slice), id);
-    handoffs.emplace(key(flow.dst.row, flow.dst.slice), Handoff{&a, handoff_timing(t, flow)});
+
+  FlowBindings(const Trace &t, double offset_ns, uint64_t first_flow_id) {
+    for (uint32_t f = 0; f < t.flows.size(); ++f) {
+      const Flow &flow = t.flows[f];
+      const Slice &a = t.rows[flow.src.row].slices[flow.src.slice];
+      const Slice &b = t.rows[flow.dst.row].slices[flow.dst.slice];
+      const uint64_t id = first_flow_id + f, dst = key(flow.dst.row, flow.dst.slice);
+      out_at_begin.emplace(key(flow.src.row, flow.src.slice), id);
+      (whole(offset_ns + b.begin_ns) > whole(offset_ns + a.begin_ns) ? in_at_begin : in_at_end)
+          .emplace(dst, id);
+      handoffs.emplace(dst, Handoff{&a, handoff_timing(t, flow)});
+    }
+  }
+  bool takes_flow_in(const Item &it) const {
+    return (it.kind == Kind::slice_begin && in_at_begin.count(key(it.row, it.index))) ||
+           (it.kind == Kind::slice_end && in_at_end.count(key(it.row, it.index)));
+  }
+  static void ids(const std::unordered_multimap<uint64_t, uint64_t> &at, uint64_t slice,
+                  std::vector<uint64_t> &out) {
+    out.clear();
+    if (at.empty())
+      return;
+    auto [a, b] = at.equal_range(slice);
+    for (; a != b; ++a)
+      out.push_back(a->second);
+  }
+};
+
+// The items of one track, in an order the importer nests: the row slice around the row's
+// slices and instants (sorted by time, a longer slice first on a tie), each slice ended before
+// anything that begins at or after its end.
+void track_items(std::vector<Event> &events, const RowSpan &span, uint32_t row, uint64_t track,
+                 uint64_t &seq, std::vector<Item> &items) {
+  std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
+  });
+  items.push_back({span.begin, 0, seq++, Kind::row_begin, row, 0, track});
+  std::vector<std::pair<int64_t, uint32_t>> open; // ends and slice indexes of the open slices
+  auto close_until = [&](int64_t ts) {
+    while (!open.empty() && open.back().first <= ts) {
+      items.push_back(
+          {open.back().first, 0, seq++, Kind::slice_end, row, open.back().second, track});
+      open.pop_back();
+    }
+  };
+  for (const Event &e : events) {
+    close_until(int64_t(e.ts));
+    if (e.ph == Ph::slice) {
+      items.push_back({int64_t(e.ts), 0, seq++, Kind::slice_begin, row, e.index, track});
+      open.push_back({int64_t(e.end), e.index});
+    } else if (e.ph == Ph::instant) {
+      items.push_back({int64_t(e.ts), 0, seq++, Kind::instant, row, e.index, track});
+    }
+  }
+  close_until(INT64_MAX);
+  items.push_back({span.end, 0, seq++, Kind::row_end, row, 0, track});
+}
+
+// An item that takes a flow in waits, at its time, for the other tracks' items (its source's
+// among them); the items after it on its track at that time wait with it, keeping the track's
+// order. `items[first...]` are one track's.
+void hold_flow_ends(std::vector<Item> &items, size_t first, const FlowBindings &flows) {
+  uint32_t tie = 0;
+  for (size_t i = first; i < items.size(); ++i) {
+    if (i > first && items[i - 1].ts != items[i].ts)
+      tie = 0;
+    if (flows.takes_flow_in(items[i]))
+      tie = 1;
+    items[i].tie = tie;
+  }
+}
+
+// Writes the items of one launch, the names they repeat interned once.
+class ItemWriter {
+public:
+  ItemWriter(TraceWriter &out, const DecodeMap &map, const Trace &t,
+             std::optional<uint64_t> sequence, const FlowBindings &flows)
+      : out_(out), map_(map), t_(t), sequence_(sequence), flows_(flows),
+        payload_(out.annotation_name("payload")),
+        begin_cycles_(out.annotation_name("begin_cycles")),
+        dur_cycles_(out.annotation_name("dur_cycles")), cycles_(out.annotation_name("cycles")),
+        loc_(out.annotation_name("loc")) {}
+
+  void write(const Item &it) {
+    switch (it.kind) {
+    case Kind::row_begin:
+      return row_begin(it);
+    case Kind::row_end:
+      return out_.end(it.track, it.ts);
+    case Kind::slice_begin:
+      return slice_begin(it);
+    case Kind::slice_end:
+      FlowBindings::ids(flows_.in_at_end, key(it.row, it.index), flows_in_);
+      return out_.end(it.track, it.ts, {}, flows_in_);
+    case Kind::instant:
+      return instant(it);
+    }
   }
 
+private:
+  struct SiteIds {
+    Interned name, loc; // loc 0: the map has no such site
+  };
+  // A site's events share its name: interned once per site and launch.
+  const SiteIds &site_ids(uint32_t site, const std::string &name) {
+    auto found = sites_.find(site);
+    if (found != sites_.end())
+      return found->second;
+    SiteIds ids{out_.event_name(name), {}};
+    if (const Site *where = map_.site(site))
+      ids.loc = out_.annotation_string(where->loc);
+    return sites_.emplace(site, ids).first->second;
+  }
+
+  void row_begin(const Item &it) {
+    const Row &row = t_.rows[it.row];
+    EventArgs &args = out_.args();
+    args.interned_text("kernel", t_.kernel);
+    if (sequence_)
+      args.uinteger("launch", *sequence_);
+    // The CTA's coordinates repeat launch after launch: interned. The SM is in the track's name.
+    args.interned_text("cta", cta_xyz(t_, row.cta))
+        .interned_text("group", row.group < map_.groups.size() ? map_.groups[row.group].name
+                                                               : "#" + std::to_string(row.group));
+    if (row.dropped)
+      args.uinteger("dropped", row.dropped);
+    if (row.never_ended())
+      args.boolean("never_ended", true);
+    const std::string gaps = row_gaps(row);
+    const std::string label = row.label.empty() ? "row" : row.label;
+    if (gaps.empty())
+      out_.begin(it.track, it.ts, label);
+    else
+      out_.begin(it.track, it.ts, label + gaps, /*inline_name=*/true);
+  }
+
+  void slice_begin(const Item &it) {
+    const Slice &s = t_.rows[it.row].slices[it.index];
+    const SiteIds &ids = site_ids(s.site, s.name);
+    EventArgs &args = out_.args();
+    args.integer(payload_, s.payload)
+        .uinteger(begin_cycles_, s.begin_cycles)
+        .uinteger(dur_cycles_, s.end_cycles - s.begin_cycles);
+    if (ids.loc.iid)
+      args.interned_text(loc_, ids.loc);
+    if (s.incomplete)
+      args.boolean("incomplete", true);
+    const uint64_t sk = key(it.row, it.index);
+    auto h = flows_.handoffs.find(sk);
+    if (h != flows_.handoffs.end()) { // one of wait and gap is 0: left out, as is its cycles
+      const HandoffTiming &timing = h->second.timing;
+      args.interned_text("handoff_src", h->second.src->name);
+      if (timing.wait_ns > 0)
+        args.real("wait_ns", timing.wait_ns)
+            .uinteger("wait_cycles", uint64_t(std::llround(timing.wait_cycles)));
+      if (timing.gap_ns > 0)
+        args.real("gap_ns", timing.gap_ns);
+    }
+    FlowBindings::ids(flows_.out_at_begin, sk, flows_out_);
+    FlowBindings::ids(flows_.in_at_begin, sk, flows_in_);
+    out_.begin(it.track, it.ts, ids.name, flows_out_, flows_in_);
+  }
+
+  void instant(const Item &it) {
+    const Instant &i = t_.rows[it.row].instants[it.index];
+    const SiteIds &ids = site_ids(i.site, i.name);
+    EventArgs &args = out_.args();
+    args.integer(payload_, i.payload).uinteger(cycles_, i.cycles);
+    if (ids.loc.iid)
+      args.interned_text(loc_, ids.loc);
+    out_.instant(it.track, it.ts, ids.name);
+  }
+
+  TraceWriter &out_;
+  const DecodeMap &map_;
+  const Trace &t_;
+  std::optional<uint64_t> sequence_;
+  const FlowBindings &flows_;
+  Interned payload_, begin_cycles_, dur_cycles_, cycles_, loc_;
+  std::unordered_map<uint32_t, SiteIds> sites_;
+  std::vector<uint64_t> flows_out_, flows_in_;
+};
+
+} // namespace
+
+void LaunchRows::write(TraceWriter &out,
+                       const std::function<uint64_t(uint32_t row, uint32_t k)> &track_of) {
+  const FlowBindings flows(trace_, offset_ns_, source_.first_flow_id);
   std::vector<Item> items;
   uint64_t seq = 0;
-  size_t span_index = 0;
-  uint32_t sub = 0;
-  std::vector<std::pair<int64_t, uint32_t>> open; // ends and slice indexes of the open slices
-  for (auto &[k, events] : tracks_) {
-    while (rows_[span_index].row != k.row)
-      ++span_index, sub = 0;
-    const RowSpan &span = rows_[span_index];
-    const uint64_t track = track_of(k.row, sub++);
-    std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
-      return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
-    });
+  size_t span = 0;
+  uint32_t k = 0; // the track's place among its row's
+  for (auto &[place, events] : tracks_) {
+    while (rows_[span].row != place.row)
+      ++span, k = 0;
     const size_t first = items.size();
-    items.push_back({span.begin, 0, seq++, Kind::row_begin, k.row, 0, track});
-    open.clear();
-    auto close_until = [&](int64_t ts) {
-      while (!open.empty() && open.back().first <= ts) {
-        items.push_back(
-            {open.back().first, 0, seq++, Kind::slice_end, k.row, open.back().second, track});
-        open.pop_back();
-      }
-    };
-    for (const Event &e : events) {
-      close_until(int64_t(e.ts));
-      if (e.ph == Ph::slice) {
-        items.push_back({int64_t(e.ts), 0, seq++, Kind::slice_begin, k.row, e.index, track});
-        open.push_back({int64_t(e.end), e.index});
-      } else if (e.ph == Ph::instant) {
-        items.push_back({int64_t(e.ts), 0, seq++, Kind::instant, k.row, e.index, track});
-      }
-    }
-    close_until(INT64_MAX);
-    items.push_back({span.end, 0, seq++, Kind::row_end, k.row, 0, track});
-    if (t.flows.empty())
-      continue;
-    // An item that takes a flow in waits, at its time, for the other tracks' items; the items
-    // after it on its track at that time wait with it, keeping the track's order.
-    uint32_t tie = 0;
-    for (size_t i = first; i < items.size(); ++i) {
-      Item &it = items[i];
-      if (i > first && items[i - 1].ts != it.ts)
-        tie = 0;
-      const uint64_t sk = key(it.row, it.index);
-      if ((it.kind == Kind::slice_begin && in_at_begin.count(sk)) ||
-          (it.kind == Kind::slice_end && in_at_end.count(sk)))
-        tie = 1;
-      it.tie = tie;
-    }
+    track_items(events, rows_[span], place.row, track_of(place.row, k++), seq, items);
+    if (!trace_.flows.empty())
+      hold_flow_ends(items, first, flows);
   }
   std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
     return a.ts != b.ts ? a.ts < b.ts : a.tie != b.tie ? a.tie < b.tie : a.seq < b.seq;
   });
-
-  std::vector<uint64_t> flows_out, flows_in;
-  auto flows_of = [](const std::unordered_multimap<uint64_t, uint64_t> &m, uint64_t k,
-                     std::vector<uint64_t> &ids) {
-    ids.clear();
-    if (m.empty())
-      return;
-    auto [a, b] = m.equal_range(k);
-    for (; a != b; ++a)
-      ids.push_back(a->second);
-  };
-  // Ids of the names every event repeats, looked up once per launch.
-  const Interned k_payload = out.annotation_name("payload"),
-                 k_begin_cycles = out.annotation_name("begin_cycles"),
-                 k_dur_cycles = out.annotation_name("dur_cycles"),
-                 k_cycles = out.annotation_name("cycles"), k_loc = out.annotation_name("loc");
-  struct SiteIds {
-    Interned name, loc; // loc 0: the map has no such site
-  };
-  std::unordered_map<uint32_t, SiteIds> sites; // by site id (a site's events share its name)
-  auto site_ids = [&](uint32_t site, const std::string &name) -> const SiteIds & {
-    auto found = sites.find(site);
-    if (found != sites.end())
-      return found->second;
-    SiteIds ids{out.event_name(name), {}};
-    if (const Site *where = map_.site(site))
-      ids.loc = out.annotation_string(where->loc);
-    return sites.emplace(site, ids).first->second;
-  };
-  const std::string kernel = trace_.kernel;
-  for (const Item &it : items) {
-    const Row &row = t.rows[it.row];
-    switch (it.kind) {
-    case Kind::row_begin: {
-      EventArgs &args = out.args();
-      args.interned_text("kernel", kernel);
-      if (sequence_)
-        args.uinteger("launch", *sequence_);
-      // The CTA's coordinates repeat launch after launch: interned. The SM is in the track's name.
-      args.interned_text("cta", cta_xyz(t, row.cta))
-          .interned_text("group", row.group < map_.groups.size() ? map_.groups[row.group].name
-                                                                 : "#" + std::to_string(row.group));
-      if (row.dropped)
-        args.uinteger("dropped", row.dropped);
-      if (row.never_ended())
-        args.boolean("never_ended", true);
-      const std::string gaps = row_gaps(row);
-      const std::string label = row.label.empty() ? "row" : row.label;
-      if (gaps.empty())
-        out.begin(it.track, it.ts, label);
-      else
-        out.begin(it.track, it.ts, label + gaps, /*inline_name=*/true);
-      break;
-    }
-    case Kind::row_end:
-      out.end(it.track, it.ts);
-      break;
-    case Kind::slice_begin: {
-      const Slice &s = row.slices[it.index];
-      const SiteIds &ids = site_ids(s.site, s.name);
-      EventArgs &args = out.args();
-      args.integer(k_payload, s.payload)
-          .uinteger(k_begin_cycles, s.begin_cycles)
-          .uinteger(k_dur_cycles, s.end_cycles - s.begin_cycles);
-      if (ids.loc.iid)
-        args.interned_text(k_loc, ids.loc);
-      if (s.incomplete)
-        args.boolean("incomplete", true);
-      const uint64_t sk = key(it.row, it.index);
-      if (!handoffs.empty()) {
-        auto h = handoffs.find(sk);
-        if (h != handoffs.end()) { // one of wait and gap is 0: left out, as is its cycles
-          const HandoffTiming &timing = h->second.timing;
-          args.interned_text("handoff_src", h->second.src->name);
-          if (timing.wait_ns > 0)
-            args.real("wait_ns", timing.wait_ns)
-                .uinteger("wait_cycles", uint64_t(std::llround(timing.wait_cycles)));
-          if (timing.gap_ns > 0)
-            args.real("gap_ns", timing.gap_ns);
-        }
-      }
-      flows_of(out_at_begin, sk, flows_out);
-      flows_of(in_at_begin, sk, flows_in);
-      out.begin(it.track, it.ts, ids.name, flows_out, flows_in);
-      break;
-    }
-    case Kind::slice_end: {
-      const uint64_t sk = key(it.row, it.index);
-      flows_of(in_at_end, sk, flows_in);
-      out.end(it.track, it.ts, {}, flows_in);
-      break;
-    }
-    case Kind::instant: {
-      const Instant &i = row.instants[it.index];
-      const SiteIds &ids = site_ids(i.site, i.name);
-      EventArgs &args = out.args();
-      args.integer(k_payload, i.payload).uinteger(k_cycles, i.cycles);
-      if (ids.loc.iid)
-        args.interned_text(k_loc, ids.loc);
-      out.instant(it.track, it.ts, ids.name);
-      break;
-    }
-    }
-  }
+  ItemWriter writer(out, map_, trace_, sequence_, flows);
+  for (const Item &it : items)
+    writer.write(it);
 }
 
 } // namespace cutrace::pftrace
