@@ -182,18 +182,17 @@ void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const Sourc
     auto Elsewhere = Model.ReachedFromKernelElsewhere.find(Model.Helpers[H].Body.Begin);
     std::string Why =
         Elsewhere != Model.ReachedFromKernelElsewhere.end()
-            ? "' is reached only from kernel " + Elsewhere->second +
-                  ", defined in another file; a twin reaches callees in its kernel's own file "
-                  "only, so its annotations record nothing"
-            : "' is not called from a kernel of this file, so its annotations record nothing";
+            ? "' is reached from kernel " + Elsewhere->second +
+                  " only through calls the traced build cannot route (a pointer, a macro), so "
+                  "its annotations record nothing"
+            : "' is not called from any kernel, so its annotations record nothing";
     Plan.Problems.push_back(
         {Uses.front()->MacroOffset,
          "'" + Model.Helpers[H].Name + Why +
-             (DeclaresGroups
-                  ? " (the groups a __device__ function declares are rows of the kernels "
-                    "that call it, in the same file)"
-                  : " (a __device__ function records into the group of the kernel that "
-                    "calls it: call it from a kernel in the same file)"),
+             (DeclaresGroups ? " (the groups a __device__ function declares are rows of the "
+                               "kernels that call it)"
+                             : " (a __device__ function records into the group of the kernel "
+                               "that calls it)"),
          Severity::Warning});
   }
   for (int H : Reached)
