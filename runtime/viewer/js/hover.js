@@ -1,7 +1,7 @@
 // What is under the pointer: the track, the slice, instant or CTA there, and the tooltip's text.
 /* global $, ctaLabel, CTAS, D, fmtCyc, fmtNs, groupName, GUTTER, I, laneName, linkPrefix, LOC,
           lowerBound, rowLabel, RULER, S, scale, scroller, sliceNear, T, toggledHash, view */
-/* exported tip, trackAt, hit */
+/* exported tip, hit */
 const tip = $('tip');
 function trackAt(cy) {
   const ts = view.tracks;
