@@ -2,7 +2,8 @@
 # the script's modules in js/; the build runs it whenever one of them changes:
 #   cmake -DOUT=FILE.cpp -P runtime/viewer/embed.cmake
 # The page stays one self-contained file: the stylesheet link becomes the stylesheet, the modules
-# one script. Compile the output with -I runtime/src/analysis (it includes html_page.h).
+# one script. The output needs no include path: a script that compiles the runtime's sources
+# itself adds it to them.
 cmake_minimum_required(VERSION 3.16)
 if(NOT OUT)
   message(FATAL_ERROR "usage: cmake -DOUT=FILE.cpp -P embed.cmake")

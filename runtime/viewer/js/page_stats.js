@@ -1,4 +1,4 @@
-// The page's test hooks (docs/viewer.md, "Testing the viewer"): window.cutraceStats and the hidden
+// The page's test hook (docs/viewer.md, "Test hook"): window.cutraceStats and the hidden
 // <pre id="cutrace-stats"> (its JSON), both updated after every paint; every script error lands in
 // stats.errors. Also `$`, the element by id, and RUN, the run overview on a run's page.
 /* exported T0, $, stats, COUNTERS, publish, RUN */
