@@ -239,8 +239,8 @@ std::string renderHtml(const RunReport &Report) {
   writeStageTable(Report, OS);
   for (size_t I = 0; I < Report.changes().size(); ++I)
     RegionWriter(OS, I).write(Report.changes()[I]);
-  OS << "</main>\n<div id=\"explain-check\" hidden></div>\n<script>\n" << Script
-     << "</script>\n</body></html>\n";
+  OS << "</main>\n<div id=\"explain-check\" hidden></div>\n<script>\n"
+     << Script << "</script>\n</body></html>\n";
   return Html;
 }
 
