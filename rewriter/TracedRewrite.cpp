@@ -716,7 +716,8 @@ namespace {
 void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineIndex &Lines,
                   const TracedOptions &Options, TracedPlan &Plan) {
   std::string Includes = "#include <cutrace/traced.h>\n#include \"" + Options.MapInclude + "\"";
-  std::string Banner = std::string(TracedBanner) + " from " + escapeForComment(Options.SourceName) +
+  std::string Banner = std::string(TracedBanner) + " from " +
+                       escapeControls(Options.SourceName, ShownOn::CommentLine) +
                        "; edit the source, not this file.\n";
   // Dispatchers need nothing but nvcc's own macros: they go first, before any code can call them.
   for (const auto &[Name, Definition] : Plan.Routes)
