@@ -17,6 +17,7 @@
 #endif
 
 #include <cstdint>
+#include <cutrace/device_compact.h>
 #include <cutrace/device_staging.h>
 #include <cutrace/map.h>
 
@@ -294,7 +295,12 @@ public:
   __device__ __forceinline__ void range(uint32_t site, uint32_t begin, int32_t payload,
                                         bool cond = true) {
     const uint32_t end = stamp_if(cond);
-    if constexpr (kNarrowRanges) {
+    if constexpr (kCompact) {
+      if constexpr (kNarrowRanges)
+        detail::CompactRow<MaxEvents>::narrow(row_, cursor_, cond, site, payload, begin, end);
+      else
+        detail::CompactRow<MaxEvents>::wide(row_, cursor_, cond, site, payload, begin, end);
+    } else if constexpr (kNarrowRanges) {
       emit(cond, kRangeBit | (site & kSiteMask), end, begin, payload);
     } else {
       // The wide RANGE: its head and payload, then its begin and end; no test of its length or
@@ -357,6 +363,16 @@ private:
 #else
   static constexpr int kProbe = 0;
 #endif
+  // CUTRACE_COMPACT=1 (a measurement switch, docs/PERFORMANCE.md section 7, "Compact records,
+  // fewest instructions"): the same records stored by cutrace/device_compact.h, addressed from
+  // the row's record 0 (row_), a wide RANGE stored whole or not at all.
+#if defined(CUTRACE_COMPACT) && CUTRACE_COMPACT
+  static constexpr bool kCompact = true;
+#else
+  static constexpr bool kCompact = false;
+#endif
+  static_assert(!kCompact || (CUTRACE_STAGING_SLOTS == 0 && kProbe == 0),
+                "CUTRACE_COMPACT stores straight to the buffer: no staging, no recorder probe");
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
   static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
@@ -428,6 +444,9 @@ private:
   }
   __device__ __forceinline__ void record_at(uint32_t t, RecordKind kind, uint32_t site,
                                             int32_t payload, bool cond) {
+    if constexpr (kCompact)
+      return detail::CompactRow<MaxEvents>::event(row_, cursor_, cond, kind_head(kind, site), t,
+                                                  payload);
     emit(cond, kind_head(kind, site), t, t, payload);
   }
 
@@ -580,6 +599,7 @@ private:
              kRowHeaderBytes / kRecordBytes;
     cursor_ = writer ? 0 : kNotWriter;
     at_ = slot(first_);
+    row_ = slot(first_);
     if constexpr (kStaged)
       open_staging(row);
     const uint64_t ns = detail::globaltimer();
@@ -592,6 +612,7 @@ private:
   Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
   uint32_t first_;  // 8-byte slot index of this row's record 0
   uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
+  uint64_t row_ = 0;  // CUTRACE_COMPACT: the address of record 0 (dead code otherwise)
   uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
                       // header's last word stays 0)
