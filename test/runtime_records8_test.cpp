@@ -144,25 +144,6 @@ TEST(Records8, AWideRangeCutFromItsTimesAtTheRowsEndIsReportedAndNotShown) {
   EXPECT_EQ(t.rows[0].instants.size(), 2u);
 }
 
-TEST(Records8, AWideRangeLeftUnstoredWholeAtTheRowsEndIsOnlyDroppedNotACutRange) {
-  // The compact recorder stores a wide RANGE whole or not at all: its head is not left alone in
-  // the last slot, which stays never-written, and the row's records before it decode as usual.
-  Buffer8Builder b(1, 1, 3);
-  b.start(0, 0, 1000, 5000);
-  b.event(0, 0, I, 2, 0, 5010);
-  b.event(0, 0, I, 2, 0, 5020);
-  b.whole_range(0, 0, 3, 1, 5030, 5040); // would need slots 2 and 3 of 0..2
-  b.end(0, 0, 2000, 5100);
-  const Trace t = decode_of(b, 3);
-  ASSERT_TRUE(t.ok()) << problems_of(t);
-  EXPECT_EQ(problems_of(t), "");
-  EXPECT_EQ(t.rows[0].attempted, 4u);
-  EXPECT_EQ(t.rows[0].stored, 2u);
-  EXPECT_EQ(t.rows[0].dropped, 1u);
-  EXPECT_TRUE(t.rows[0].slices.empty());
-  EXPECT_EQ(t.rows[0].instants.size(), 2u);
-}
-
 TEST(Records8, ANarrowRangeIsOneRecordHoldingItsEndAndLength) {
   Buffer8Builder b(1, 1, 8);
   b.start(0, 0, 1000, 5000);

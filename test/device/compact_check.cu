@@ -1,12 +1,13 @@
-// The compact recorder (CUTRACE_COMPACT=1, cutrace/device_compact.h) writes the records of
-// docs/FORMAT.md, "Record (8 bytes)", slot for slot as its rules say. Each row's slots are
-// compared with a model of those rules run on the host over the same events: every head word
-// (a narrow RANGE's length only as long or short), every payload's data word, the end header's
-// attempted and dropped counts. The events mix one-, two- and three-slot records, ranges of
-// 40,000 spun cycles (long: an EXT in the narrow form) and empty ones, payloads that are a
-// constant 0 and ones that vary, in rows of capacities that overflow in the middle of a record.
-// Built twice: with wide RANGEs (the compact default) and with narrow ones:
-//   nvcc -std=c++17 -O3 -arch=sm_90a -Iruntime/include -DCUTRACE_COMPACT=1 \
+// The compact recorder (CUTRACE_COMPACT=1 or 2, cutrace/device_compact.h) writes what the default
+// one writes, and both write the records of docs/FORMAT.md, "Record (8 bytes)", slot for slot as
+// the format's rules say. Each row's slots are compared with a model of those rules run on the
+// host over the same events: every head word (a narrow RANGE's length only as long or short),
+// every payload's data word, the end header's attempted and dropped counts. The events mix one-,
+// two- and three-slot records, ranges of 40,000 spun cycles (long: an EXT in the narrow form) and
+// empty ones, payloads that are a constant 0 and ones that vary, in rows of capacities that
+// overflow in the middle of a record. Built once per recorder (the default stores,
+// CUTRACE_COMPACT=1, 2), with wide RANGEs and with narrow ones, so all are held to one model:
+//   nvcc -std=c++17 -O3 -arch=sm_90a -Iruntime/include [-DCUTRACE_COMPACT=1] \
 //        [-DCUTRACE_NARROW_RANGES=1] test/device/compact_check.cu -o compact_check
 // Prints one line per case and `compact_check: PASS` or `compact_check: FAIL` (exit status 1).
 #include <cutrace/device.h>
@@ -16,9 +17,6 @@
 #include <cstring>
 #include <vector>
 
-#if !defined(CUTRACE_COMPACT) || !CUTRACE_COMPACT
-#error "build compact_check with -DCUTRACE_COMPACT=1"
-#endif
 #if defined(CUTRACE_NARROW_RANGES) && CUTRACE_NARROW_RANGES
 constexpr bool kNarrow = true;
 #else
@@ -84,11 +82,8 @@ struct Model {
     cursor += 1 + (payload != 0);
   }
   void range(uint32_t site, int32_t payload, bool long_range) {
-    if (!kNarrow) { // whole or not at all
-      if (cursor + 1 < max_events) {
-        put(cursor, cutrace::kRangeBit | cutrace::kWideRange | site, uint32_t(payload));
-        put(cursor + 1, 0, 0);
-      }
+    if (!kNarrow) { // its head, then its times (compared as 0)
+      put(cursor, cutrace::kRangeBit | cutrace::kWideRange | site, uint32_t(payload));
       cursor += 2;
       return;
     }
@@ -120,12 +115,13 @@ std::vector<Slot> read_slots(const uint8_t *row, uint32_t m) {
       continue; // compared as {0, 0}
     }
     const bool range = head & cutrace::kRangeBit, wide = range && (head & cutrace::kWideRange);
-    const bool payload = !range && (head >> cutrace::kKindShift) ==
-                                       uint32_t(cutrace::RecordKind::payload);
+    const bool payload =
+        !range && (head >> cutrace::kKindShift) == uint32_t(cutrace::RecordKind::payload);
     if (range && !wide) { // the length as long (kRangeLong) or short (0)
       const uint32_t length = (head >> cutrace::kRangeLengthShift) & cutrace::kRangeLong;
-      head = (head & ~(cutrace::kRangeLong << cutrace::kRangeLengthShift)) |
-             (length == cutrace::kRangeLong ? cutrace::kRangeLong << cutrace::kRangeLengthShift : 0);
+      head =
+          (head & ~(cutrace::kRangeLong << cutrace::kRangeLengthShift)) |
+          (length == cutrace::kRangeLong ? cutrace::kRangeLong << cutrace::kRangeLengthShift : 0);
     }
     out[s] = {head, wide || payload ? data : 0};
     times = wide;

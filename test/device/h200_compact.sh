@@ -9,6 +9,8 @@
 #   dn   d with narrow RANGEs (CUTRACE_NARROW_RANGES=1)
 #   c    compact: wide RANGEs, stored whole or not at all, addressed from the row's record 0
 #   cn   compact with narrow RANGEs: 8 bytes for a range without payload
+#   c2   compact, each record addressed as the default stores address it, from the buffer (a
+#        kernel parameter) and the row's first slot (CUTRACE_COMPACT=2); c2n with narrow RANGEs
 # Programs, by `ncu --clock-control none --metrics gpu__time_duration.sum` per launch:
 #   hopper      examples/hopper_pipeline 4096^3 (ranges with payloads): original kernel and twin
 #               interleaved (--repeat); plus the never-annotated build (plain) and the traced
@@ -20,7 +22,7 @@
 #   gemm_np     the SGEMM with its ranges' payloads removed
 # and bench/gpu/slice_cost.cu by its CUDA-event medians (instants with payload); the SASS of the
 # hopper twins, SGEMMs and slice_cost; check_ctrace on every recording; test/device/compact_check.cu
-# (wide and narrow). Writes <out>/compact.tgz (compact/: ncu/, logs/, sass/) and
+# per recorder build (COMPACT_CHECKS). Writes <out>/compact.tgz (compact/: ncu/, logs/, sass/) and
 # <out>/compact/summary.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -37,13 +39,14 @@ bg() { while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done; "$@"
 drain() { while (($(jobs -rp | wc -l) > 0)); do wait -n || true; done; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >"$out/logs/gpu.txt" 2>&1
 variants=${COMPACT_VARIANTS-"d dn c cn"}
-flags_of() {
-  case $1 in
-  d) ;;
-  dn) echo -DCUTRACE_NARROW_RANGES=1 ;;
-  c) echo -DCUTRACE_COMPACT=1 ;;
-  cn) echo -DCUTRACE_COMPACT=1 -DCUTRACE_NARROW_RANGES=1 ;;
+flags_of() { # d, dn, c, cn, c2, c2n
+  local v=$1 f=()
+  [[ $v == *n ]] && f+=(-DCUTRACE_NARROW_RANGES=1) && v=${v%n}
+  case $v in
+  c) f+=(-DCUTRACE_COMPACT=1) ;;
+  c2) f+=(-DCUTRACE_COMPACT=2) ;;
   esac
+  echo "${f[@]}"
 }
 
 say "build: runtime objects"
@@ -75,12 +78,11 @@ done
 bg nvcc -std=c++17 -O3 -arch=sm_90a "$G/stripped/gemm_overhead.cu" -o "$B/gemm_stripped"
 bg nvcc -std=c++17 -O3 -arch=sm_90a -I"$N/examples/common" -I"$N/examples/hopper_pipeline" \
   "$G/stripped/hopper_pipeline.cu" -o "$B/hopper_plain"
-for c in wide:-DCUTRACE_COMPACT=1 narrow:-DCUTRACE_NARROW_RANGES=1; do
-  f=${c#*:}
-  [[ ${c%%:*} == narrow ]] && f="-DCUTRACE_COMPACT=1 $f"
-  bg bash -c "nvcc -std=c++17 -O3 -arch=sm_90a -I$N/runtime/include $f \
-    $N/test/device/compact_check.cu -o $B/compact_check_${c%%:*}" \
-    >"$out/logs/build_compact_check_${c%%:*}.txt" 2>&1
+checks=${COMPACT_CHECKS-"d dn c cn c2 c2n"}
+for c in $checks; do
+  # shellcheck disable=SC2046
+  bg bash -c "nvcc -std=c++17 -O3 -arch=sm_90a -I$N/runtime/include $(flags_of "$c") \
+    $N/test/device/compact_check.cu -o $B/compact_check_$c" >"$out/logs/build_compact_check_$c.txt" 2>&1
 done
 bg bash -c "g++ -std=c++17 -O2 -I$N/runtime/include -I$N/test -I/usr/local/cuda/include \
   -I$N/.carry/include -c $N/test/device/check_ctrace.cpp -o $B/check_ctrace.o &&
@@ -91,7 +93,8 @@ for f in "$out"/logs/build_*.txt; do
 done
 
 say "compact records as the model says (compact_check)"
-for c in wide narrow; do
+for c in $checks; do
+  echo "$c ($(flags_of "$c")):" | tee -a "$out/summary.txt"
   timeout 60 "$B/compact_check_$c" 2>&1 | tee -a "$out/summary.txt"
 done
 

@@ -130,16 +130,6 @@ public:
     slot(cta, group, kRangeBit | kWideRange | site, uint32_t(payload));
     slot(cta, group, uint32_t(begin), uint32_t(end));
   }
-  // A wide RANGE as the compact recorder (CUTRACE_COMPACT=1) stores it: both slots, or, when the
-  // second falls past the capacity, neither (both still counted).
-  void whole_range(uint32_t cta, uint32_t group, uint32_t site, int32_t payload, uint64_t begin,
-                   uint64_t end) {
-    if (cursor(cta, group) + 1 < header_.max_events) {
-      range(cta, group, site, payload, begin, end);
-      return;
-    }
-    cursor(cta, group) += 2;
-  }
   void narrow_range(uint32_t cta, uint32_t group, uint32_t site, int32_t payload, uint64_t begin,
                     uint64_t end) {
     const uint32_t length = uint32_t(end) - uint32_t(begin);

@@ -232,8 +232,7 @@ public:
     }
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
-                       sink_);
+    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, sink_);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -297,9 +296,11 @@ public:
     const uint32_t end = stamp_if(cond);
     if constexpr (kCompact) {
       if constexpr (kNarrowRanges)
-        detail::CompactRow<MaxEvents>::narrow(row_, cursor_, cond, site, payload, begin, end);
+        detail::CompactRow<MaxEvents>::narrow(compact_base(), compact_first(), cursor_, cond, site,
+                                              payload, begin, end);
       else
-        detail::CompactRow<MaxEvents>::wide(row_, cursor_, cond, site, payload, begin, end);
+        detail::CompactRow<MaxEvents>::wide(compact_base(), compact_first(), cursor_, cond, site,
+                                            payload, begin, end);
     } else if constexpr (kNarrowRanges) {
       emit(cond, kRangeBit | (site & kSiteMask), end, begin, payload);
     } else {
@@ -363,14 +364,23 @@ private:
 #else
   static constexpr int kProbe = 0;
 #endif
-  // CUTRACE_COMPACT=1 (a measurement switch, docs/PERFORMANCE.md section 7, "Compact records,
-  // fewest instructions"): the same records stored by cutrace/device_compact.h, addressed from
-  // the row's record 0 (row_), a wide RANGE stored whole or not at all.
+  // CUTRACE_COMPACT (a measurement switch, docs/PERFORMANCE.md section 7, "Compact records,
+  // fewest instructions"): the same records stored by cutrace/device_compact.h with fewer
+  // instructions, addressed from the row's record 0 (row_, 1) or from the buffer
+  // and the row's first slot (2).
 #if defined(CUTRACE_COMPACT) && CUTRACE_COMPACT
-  static constexpr bool kCompact = true;
+  static constexpr int kCompactMode = CUTRACE_COMPACT;
 #else
-  static constexpr bool kCompact = false;
+  static constexpr int kCompactMode = 0;
 #endif
+  static constexpr bool kCompact = kCompactMode != 0;
+  static_assert(kCompactMode >= 0 && kCompactMode <= 2, "CUTRACE_COMPACT must be 0, 1 or 2");
+  __device__ __forceinline__ uint64_t compact_base() const {
+    return kCompactMode == 1 ? row_ : reinterpret_cast<uint64_t>(slots_);
+  }
+  __device__ __forceinline__ uint32_t compact_first() const {
+    return kCompactMode == 1 ? 0 : first_;
+  }
   static_assert(!kCompact || (CUTRACE_STAGING_SLOTS == 0 && kProbe == 0),
                 "CUTRACE_COMPACT stores straight to the buffer: no staging, no recorder probe");
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
@@ -445,8 +455,8 @@ private:
   __device__ __forceinline__ void record_at(uint32_t t, RecordKind kind, uint32_t site,
                                             int32_t payload, bool cond) {
     if constexpr (kCompact)
-      return detail::CompactRow<MaxEvents>::event(row_, cursor_, cond, kind_head(kind, site), t,
-                                                  payload);
+      return detail::CompactRow<MaxEvents>::event(compact_base(), compact_first(), cursor_, cond,
+                                                  kind_head(kind, site), t, payload);
     emit(cond, kind_head(kind, site), t, t, payload);
   }
 
@@ -609,9 +619,9 @@ private:
     detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
-  Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;  // 8-byte slot index of this row's record 0
-  uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
+  Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
+  uint32_t first_;    // 8-byte slot index of this row's record 0
+  uint32_t cursor_;   // events attempted so far (+ kNotWriter in threads that do not write)
   uint64_t row_ = 0;  // CUTRACE_COMPACT: the address of record 0 (dead code otherwise)
   uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
