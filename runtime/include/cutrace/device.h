@@ -232,7 +232,8 @@ public:
     }
     detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
                        detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, sink_);
+    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
+                       sink_);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -366,8 +367,8 @@ private:
 #endif
   // CUTRACE_COMPACT (a measurement switch, docs/PERFORMANCE.md section 7, "Compact records,
   // fewest instructions"): the same records stored by cutrace/device_compact.h with fewer
-  // instructions, addressed from the row's record 0 (row_, 1) or from the buffer
-  // and the row's first slot (2).
+  // instructions, addressed from the row's record 0 (row_, 1) or from the buffer and the row's
+  // first slot (2).
 #if defined(CUTRACE_COMPACT) && CUTRACE_COMPACT
   static constexpr int kCompactMode = CUTRACE_COMPACT;
 #else
