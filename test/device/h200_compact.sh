@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Issue 23: compact records and the fewest instructions per event, on an H200, in one run: the
-# default recorder against the compact one (CUTRACE_COMPACT=1, cutrace/device_compact.h), each
-# with wide and narrow scoped ranges. Prepare here with test/device/prepare_compact.sh, copy this
+# earlier stores against cutrace/device_compact.h's (CUTRACE_COMPACT), each with wide and narrow
+# scoped ranges. Prepare here with test/device/prepare_compact.sh, copy this
 # tree to <checkout>/.carry/<branch>/, then on the device:
 #   cd .carry/<branch> && bash test/device/h200_compact.sh [output dir]      (default $OUT)
-# Variants (COMPACT_VARIANTS; compile switches of runtime/include/cutrace/device.h):
-#   d    the default recorder: wide RANGEs, every slot addressed as buffer + (first + cursor) * 8
+# Variants (COMPACT_VARIANTS; compile switches of runtime/include/cutrace/device.h, which the
+# script always names, so a run measures the same builds whatever the default is):
+#   d    the stores before (CUTRACE_COMPACT=0): wide RANGEs, each slot its own address, buffer +
+#        (first + cursor) * 8, and its own capacity test
 #   dn   d with narrow RANGEs (CUTRACE_NARROW_RANGES=1)
-#   c    compact: wide RANGEs, stored whole or not at all, addressed from the row's record 0
-#   cn   compact with narrow RANGEs: 8 bytes for a range without payload
-#   c2   compact, each record addressed as the default stores address it, from the buffer (a
-#        kernel parameter) and the row's first slot (CUTRACE_COMPACT=2); c2n with narrow RANGEs
+#   c    CUTRACE_COMPACT=1: a record's second slot by the store's immediate offset, capacity tests
+#        against constants, each record addressed from the row's record 0 kept in registers
+#   cn   c with narrow RANGEs: 8 bytes for a range without payload
+#   c2   CUTRACE_COMPACT=2 (the default since this run): c with each record addressed from the
+#        buffer (a kernel parameter) and the row's first slot; c2n with narrow RANGEs
 # Programs, by `ncu --clock-control none --metrics gpu__time_duration.sum` per launch:
 #   hopper      examples/hopper_pipeline 4096^3 (ranges with payloads): original kernel and twin
 #               interleaved (--repeat); plus the never-annotated build (plain) and the traced
@@ -43,6 +46,7 @@ flags_of() { # d, dn, c, cn, c2, c2n
   local v=$1 f=()
   [[ $v == *n ]] && f+=(-DCUTRACE_NARROW_RANGES=1) && v=${v%n}
   case $v in
+  d) f+=(-DCUTRACE_COMPACT=0) ;;
   c) f+=(-DCUTRACE_COMPACT=1) ;;
   c2) f+=(-DCUTRACE_COMPACT=2) ;;
   esac

@@ -8,7 +8,9 @@
 // register increment; a payload other than 0 adds a second slot. A scoped range is one wide RANGE
 // record written where it ends (head and payload, begin and end: two 8-byte stores), its begin
 // clock waiting in a register: where it begins only the clock is read. The cursor and the row
-// address are members, which live in registers once inlined.
+// address are members, which live in registers once inlined. The stores themselves are
+// cutrace/device_compact.h's: a record's second slot at its first's address plus 8, each
+// capacity test a compare with a constant.
 #ifndef CUTRACE_DEVICE_H
 #define CUTRACE_DEVICE_H
 
@@ -365,25 +367,29 @@ private:
 #else
   static constexpr int kProbe = 0;
 #endif
-  // CUTRACE_COMPACT (a measurement switch, docs/PERFORMANCE.md section 7, "Compact records,
-  // fewest instructions"): the same records stored by cutrace/device_compact.h with fewer
-  // instructions, addressed from the row's record 0 (row_, 1) or from the buffer and the row's
-  // first slot (2).
-#if defined(CUTRACE_COMPACT) && CUTRACE_COMPACT
+  // How records are stored (docs/PERFORMANCE.md section 7, "Fewer instructions per record"):
+  // CUTRACE_COMPACT=2, the default, stores them with cutrace/device_compact.h (a record's second
+  // slot by the store's immediate offset, capacity tests against constants); 1 the same, each
+  // record addressed from the row's record 0 kept in a register pair (at_); 0 the stores before
+  // (emit and range below: each slot its own address and test), the ones the staged recorder and
+  // the recorder probes build on, so they select 0 when CUTRACE_COMPACT is not given. The buffer
+  // is the same, slot for slot, with each.
+#if defined(CUTRACE_COMPACT)
   static constexpr int kCompactMode = CUTRACE_COMPACT;
+  static_assert(CUTRACE_COMPACT == 0 || (CUTRACE_STAGING_SLOTS == 0 && kProbe == 0),
+                "CUTRACE_COMPACT=1 or 2 stores straight to the buffer: no staging, no recorder "
+                "probe");
 #else
-  static constexpr int kCompactMode = 0;
+  static constexpr int kCompactMode = CUTRACE_STAGING_SLOTS == 0 && kProbe == 0 ? 2 : 0;
 #endif
   static constexpr bool kCompact = kCompactMode != 0;
   static_assert(kCompactMode >= 0 && kCompactMode <= 2, "CUTRACE_COMPACT must be 0, 1 or 2");
   __device__ __forceinline__ uint64_t compact_base() const {
-    return kCompactMode == 1 ? row_ : reinterpret_cast<uint64_t>(slots_);
+    return kCompactMode == 1 ? at_ : reinterpret_cast<uint64_t>(slots_);
   }
   __device__ __forceinline__ uint32_t compact_first() const {
     return kCompactMode == 1 ? 0 : first_;
   }
-  static_assert(!kCompact || (CUTRACE_STAGING_SLOTS == 0 && kProbe == 0),
-                "CUTRACE_COMPACT stores straight to the buffer: no staging, no recorder probe");
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
   static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
@@ -610,7 +616,6 @@ private:
              kRowHeaderBytes / kRecordBytes;
     cursor_ = writer ? 0 : kNotWriter;
     at_ = slot(first_);
-    row_ = slot(first_);
     if constexpr (kStaged)
       open_staging(row);
     const uint64_t ns = detail::globaltimer();
@@ -623,8 +628,8 @@ private:
   Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
   uint32_t first_;    // 8-byte slot index of this row's record 0
   uint32_t cursor_;   // events attempted so far (+ kNotWriter in threads that do not write)
-  uint64_t row_ = 0;  // CUTRACE_COMPACT: the address of record 0 (dead code otherwise)
-  uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
+  uint64_t at_ = 0;   // probe 2: the address of the next range; CUTRACE_COMPACT=1: the address of
+                      // record 0 (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
                       // header's last word stays 0)
 };

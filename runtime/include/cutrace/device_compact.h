@@ -1,17 +1,15 @@
-// The compact recorder's stores (cutrace/device.h, Group; switch CUTRACE_COMPACT=1, measured in
-// docs/PERFORMANCE.md section 7, "Compact records, fewest instructions"). It writes the records of
-// format version 3 (docs/FORMAT.md, "Record (8 bytes)") with fewer instructions per event than
-// the default stores:
+// How cutrace/device.h (Group) stores records, by default (CUTRACE_COMPACT=2; 1 and 0 are
+// measurement switches, docs/PERFORMANCE.md section 7, "Fewer instructions per record"). The
+// records are those of format version 3 (docs/FORMAT.md, "Record (8 bytes)"), the same slot for
+// slot as the earlier stores wrote (CUTRACE_COMPACT=0), with fewer instructions per event:
 //   - a record's second slot (PAYLOAD, EXT, a wide RANGE's times) is addressed by the store's
 //     immediate offset, [a + 8], not by an address of its own;
 //   - the capacity tests compare the cursor with constants (`c < MaxEvents`, `c < MaxEvents - 1`),
-//     no `c + 1` is formed; a record split by the row's end keeps its first slot, as with the
-//     default stores, so the buffer is the one the default stores write, slot for slot (only the
-//     times differ);
-//   - the record's address a is, with CUTRACE_COMPACT=1, the row's record 0 kept as a 64-bit
-//     address plus cursor * 8 (one IMAD.WIDE), or, with CUTRACE_COMPACT=2, the buffer (a kernel
-//     parameter) plus (first slot + cursor) * 8 as the default stores form it (two registers
-//     fewer live across the kernel's loops).
+//     no `c + 1` is formed; a record split by the row's end keeps its first slot;
+//   - the record's address a is the buffer (a kernel parameter) plus (the row's first slot +
+//     cursor) * 8, as before; with CUTRACE_COMPACT=1, the row's record 0 kept as a 64-bit address
+//     plus cursor * 8 (one instruction fewer, two registers more live across the kernel's loops:
+//     slower on the SGEMM measured).
 #ifndef CUTRACE_DEVICE_COMPACT_H
 #define CUTRACE_DEVICE_COMPACT_H
 
