@@ -44,9 +44,16 @@ static std::string withoutTemplateArguments(llvm::StringRef Name) {
 
 std::vector<std::string> helperKeys(const SourceModel &Model, const LineIndex &Lines) {
   std::vector<std::string> Keys;
-  for (const KernelDecl &H : Model.Helpers)
-    Keys.push_back(identifierFrom(withoutTemplateArguments(H.QualifiedName)) + "_" +
-                   std::to_string(H.DefinedIn.empty() ? Lines.line(H.Body.Begin) : H.DefinedLine));
+  for (const KernelDecl &H : Model.Helpers) {
+    std::string Short = withoutTemplateArguments(H.QualifiedName);
+    std::string Key = identifierFrom(Short) + "_" +
+                      std::to_string(H.DefinedIn.empty() ? Lines.line(H.Body.Begin) : H.DefinedLine);
+    // Two partial specializations may hold members of one name at one line in two headers
+    // (CUTLASS's SS and FP8 mainloops): the arguments left out tell them apart.
+    if (Short != H.QualifiedName)
+      Key += "_" + shortHash(H.QualifiedName);
+    Keys.push_back(std::move(Key));
+  }
   return Keys;
 }
 

@@ -159,7 +159,17 @@ public:
                   const HelperGraph &Helpers, int HelperIndex) {
     std::sort(Uses.begin(), Uses.end(),
               [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
-    HelperExport &Out = Unit.Plans[Helpers.Key[HelperIndex]];
+    auto [At, New] = Unit.Plans.try_emplace(Helpers.Key[HelperIndex]);
+    HelperExport &Out = At->second;
+    if (!New && (Out.File != FileId || Out.Index != HelperIndex)) {
+      // A kernel's map would name two functions' sites alike: never record the wrong names.
+      Plan.Problems.push_back(
+          {Helper.Body.Begin, "internal error: '" + Helper.QualifiedName +
+                                  "' and another function of the translation unit have one "
+                                  "traced key ('" + Helpers.Key[HelperIndex] +
+                                  "'); please report this file"});
+      return;
+    }
     Out.File = FileId;
     Out.Index = HelperIndex;
     KernelMapModel M;

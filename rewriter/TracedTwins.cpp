@@ -6,6 +6,15 @@
 
 namespace cutrace {
 
+std::string shortHash(llvm::StringRef Text) {
+  uint32_t H = 2166136261u;
+  for (unsigned char C : Text)
+    H = (H ^ C) * 16777619u;
+  char Out[9];
+  std::snprintf(Out, sizeof Out, "%08x", H);
+  return Out;
+}
+
 std::string identifierFrom(llvm::StringRef Name) {
   std::string Out;
   for (char C : Name)
@@ -58,16 +67,6 @@ Edit twinAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptio
   return {{End, End},
           "\n#line " + std::to_string(FromLine) + " " + File + "\n" + Copy + "\n#line " +
               std::to_string(Lines.line(End)) + " " + File + "\n"};
-}
-
-/// 8 hex digits of a stable hash (FNV-1a): tells overloads' map symbols apart.
-std::string shortHash(llvm::StringRef Text) {
-  uint32_t H = 2166136261u;
-  for (unsigned char C : Text)
-    H = (H ^ C) * 16777619u;
-  char Out[9];
-  std::snprintf(Out, sizeof Out, "%08x", H);
-  return Out;
 }
 
 std::string overloadSuffix(const KernelDecl &K) {
