@@ -60,6 +60,26 @@ else
   cat "$out/log"
 fi
 
+# Two partial specializations with a member of one name at one line, in two headers.
+pol=$work/policies
+mkdir -p "$pol"
+if "$tool" --traced "$dir/policies.cu" --cuda-gpu-arch=sm_90a -o "$pol/policies.traced.cu" -- "${flags[@]}" \
+  >"$pol/log" 2>&1; then
+  check "CrossFile.MembersOfTwoSpecializationsAtOneLineKeepTheirOwnSites" jq_true \
+    'sorted(s["name"] for s in m["kernels"][0]["sites"]) == ["consume_fp8", "consume_plain"]' "$pol/policies.trace_map.json"
+  check "CrossFile.MembersOfTwoSpecializationsAtOneLineHaveTwoKeys" bash -c "
+    [[ \$(grep -c 'static constexpr uint32_t kit__Mainloop__mma_8_' '$pol/policies.trace_map.h') == 2 ]]"
+  if "$nvcc" "${flags[@]}" -arch=sm_90a -c "$pol/policies.traced.cu" -o "$pol/policies.o" >"$pol/nvcc.log" 2>&1; then
+    pass "CrossFile.TwoSpecializationsTracedOutputCompiles"
+  else
+    fail "CrossFile.TwoSpecializationsTracedOutputCompiles"
+    cat "$pol/nvcc.log"
+  fi
+else
+  fail "CrossFile.TwoSpecializationsRewriteSucceeds"
+  cat "$pol/log"
+fi
+
 if ((failures)); then
   echo "crossfile: $failures failure(s)"
   exit 1
