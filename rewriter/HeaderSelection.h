@@ -5,6 +5,7 @@
 #define CUTRACE_REWRITER_HEADERSELECTION_H
 
 #include "SourceModel.h"
+#include "UnitCalls.h"
 #include <map>
 #include <utility>
 #include <vector>
@@ -25,12 +26,8 @@ struct Inclusion {
 
 /// Every header that needs a traced copy, with what it holds (HeaderModel's flags, Path empty).
 std::vector<std::pair<const clang::FileEntry *, HeaderModel>>
-selectHeaders(clang::ASTContext &Ctx, const std::vector<Inclusion> &Inclusions);
-
-/// For each file of the translation unit, the functions defined there that a kernel defined in
-/// another file reaches through calls (SourceModel::ReachedFromKernelElsewhere).
-std::map<const clang::FileEntry *, std::map<unsigned, std::string>>
-reachedFromKernelsElsewhere(clang::ASTContext &Ctx);
+selectHeaders(clang::ASTContext &Ctx, const std::vector<Inclusion> &Inclusions,
+              const CallFacts &Calls);
 
 /// Why a header was copied, in a few words, for --explain.
 std::string copyReason(const HeaderModel &H);

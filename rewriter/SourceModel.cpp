@@ -1,22 +1,15 @@
-#include "SourceModel.h"
+#include "ModelBuilder.h"
 
 #include "AnnotationScanner.h"
-#include "HeaderSelection.h"
 #include "SideEffects.h"
-#include "compat/CrashGuard.h"
 
-#include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
-#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <set>
@@ -24,37 +17,6 @@
 namespace cutrace {
 namespace {
 using namespace clang;
-
-/// Keeps Clang's own diagnostics as data; the verify stage decides which ones matter.
-class DiagnosticCollector : public DiagnosticConsumer {
-public:
-  std::vector<ClangDiagnostic> Diagnostics;
-  std::string FirstFatal;
-
-  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < DiagnosticsEngine::Error)
-      return;
-    llvm::SmallString<256> Text;
-    Info.FormatDiagnostic(Text);
-    ClangDiagnostic D;
-    D.Message = Text.str().str();
-    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      const SourceManager &SM = Info.getSourceManager();
-      SourceLocation Loc = SM.getFileLoc(Info.getLocation());
-      PresumedLoc P = SM.getPresumedLoc(Loc);
-      if (P.isValid())
-        D.Location = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
-                     std::to_string(P.getColumn());
-      D.InMainFile = SM.isWrittenInMainFile(Loc);
-      if (D.InMainFile)
-        D.Offset = SM.getFileOffset(Loc);
-    }
-    if (Level == DiagnosticsEngine::Fatal && FirstFatal.empty())
-      FirstFatal = (D.Location.empty() ? "" : D.Location + ": ") + D.Message;
-    Diagnostics.push_back(std::move(D));
-  }
-};
 
 bool inToolNamespace(const NamedDecl *D) {
   return D && llvm::StringRef(D->getQualifiedNameAsString()).starts_with("cutrace_tool::");
@@ -106,8 +68,10 @@ std::optional<unsigned> writtenOffset(const SourceManager &SM, const FileEntry *
 
 class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
 public:
-  ModelBuilder(ASTContext &Ctx, const Preprocessor &PP, SourceModel &Model, const FileEntry *Target)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), Model(Model), Target(Target), Effects(Ctx) {}
+  ModelBuilder(ASTContext &Ctx, const Preprocessor &PP, SourceModel &Model, const FileEntry *Target,
+               const CallFacts &Calls)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), Model(Model), Target(Target), Calls(Calls),
+        Effects(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -528,6 +492,7 @@ private:
   const Preprocessor &PP; // macro definitions, for the spelling of device-only twins
   SourceModel &Model;
   const FileEntry *Target; // the file the model describes
+  const CallFacts &Calls;  // the translation unit's: which functions reach annotations
   SideEffectJudge Effects; // rewriter/SideEffects.h: what payloads, leads and conditions may call
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;
   llvm::DenseSet<unsigned> SeenLaunches;
@@ -682,7 +647,12 @@ private:
     if (auto *Op = dyn_cast<CXXOperatorCallExpr>(Call); Op && Op->getOperator() != OO_Call)
       return; // an operator other than () cannot be sent to a twin (Verify refuses annotations)
     const FunctionDecl *Canonical = patternOf(FD), *Definition = nullptr;
-    if (!Canonical->isDefined(Definition) || !writtenOffset(SM, Target, Definition->getLocation()))
+    if (!Canonical->isDefined(Definition) || !Definition->getBody())
+      return;
+    // A function defined in another file is a callee here only when it reaches annotations: its
+    // twin is written in its own file (docs/design.md, "Calls across files").
+    const bool Here = writtenOffset(SM, Target, Definition->getLocation()).has_value();
+    if (!Here && !Calls.Reaching.contains(FD->getCanonicalDecl()))
       return;
     std::optional<unsigned> RParen = writtenOffset(SM, Target, Call->getRParenLoc());
     if (!RParen || !inDeviceCode(Call))
@@ -693,6 +663,8 @@ private:
     if (!describeCallee(Call, C))
       return; // a call through a pointer: it reaches the original (docs/annotations.md)
     C.Helper = helperIndex(Canonical);
+    if (!Here)
+      describeDefinitionElsewhere(Definition, Model.Helpers[C.Helper]);
     if (!SeenHelperCalls.insert({C.RParen, C.Helper}).second)
       return;
     C.HasArgs = Call->getNumArgs() > (C.CallOperator ? 1u : 0u) &&
@@ -705,6 +677,18 @@ private:
     if (const FunctionDecl *Caller = enclosingFunction(Call);
         Caller && Caller->hasAttr<CUDAGlobalAttr>())
       kernelIndex(patternOf(Caller));
+  }
+
+  /// A callee defined in another file: which file, and the line of its body's '{', which name
+  /// its twin's sites there (`<name>_<line>`).
+  void describeDefinitionElsewhere(const FunctionDecl *Definition, KernelDecl &Helper) const {
+    if (!Helper.DefinedIn.empty())
+      return;
+    SourceLocation Brace = SM.getFileLoc(Definition->getBody()->getBeginLoc());
+    if (const FileEntry *File = SM.getFileEntryForID(SM.getFileID(Brace))) {
+      Helper.DefinedIn = File->tryGetRealPathName().str();
+      Helper.DefinedLine = SM.getSpellingLineNumber(Brace);
+    }
   }
 
   /// The function whose body holds S, looking through the lambdas written in it.
@@ -1157,134 +1141,11 @@ private:
   }
 };
 
-class IncludeRecorder : public PPCallbacks {
-public:
-  IncludeRecorder(const SourceManager &SM, std::vector<Inclusion> &Out) : SM(SM), Out(Out) {}
-
-  void InclusionDirective(SourceLocation Hash, const Token &, StringRef, bool,
-                          CharSourceRange FileName, OptionalFileEntryRef File, StringRef, StringRef,
-                          const Module *, bool, SrcMgr::CharacteristicKind) override {
-    if (!File || Hash.isMacroID() || FileName.getBegin().isMacroID())
-      return;
-    Inclusion I;
-    I.Includer = SM.getFileEntryForID(SM.getFileID(Hash));
-    I.Included = &File->getFileEntry();
-    unsigned Begin = SM.getFileOffset(FileName.getBegin());
-    unsigned End = SM.getFileOffset(FileName.getEnd());
-    I.Site.FileName = {Begin, End};
-    llvm::StringRef Real = File->getFileEntry().tryGetRealPathName();
-    I.Site.Resolved = Real.empty() ? File->getName().str() : Real.str();
-    Out.push_back(std::move(I));
-  }
-
-private:
-  const SourceManager &SM;
-  std::vector<Inclusion> &Out;
-};
-
-class ModelConsumer : public ASTConsumer {
-public:
-  ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
-                const Preprocessor &PP)
-      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    Reached = true;
-    const SourceManager &SM = Ctx.getSourceManager();
-    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
-    ModelBuilder(Ctx, PP, Outcome.Model, Main).build(Ctx.getTranslationUnitDecl());
-    Outcome.Model.Includes = includesOf(Main);
-    auto Elsewhere = reachedFromKernelsElsewhere(Ctx);
-    Outcome.Model.ReachedFromKernelElsewhere = Elsewhere[Main];
-    for (auto &[File, H] : selectHeaders(Ctx, Inclusions)) {
-      H.Path = File->tryGetRealPathName().str();
-      if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses)
-        ModelBuilder(Ctx, PP, H.Model, File).build(Ctx.getTranslationUnitDecl());
-      H.Model.Includes = includesOf(File);
-      H.Model.ReachedFromKernelElsewhere = Elsewhere[File];
-      Outcome.Headers.push_back(std::move(H));
-    }
-    std::sort(Outcome.Headers.begin(), Outcome.Headers.end(),
-              [](const HeaderModel &A, const HeaderModel &B) { return A.Path < B.Path; });
-  }
-
-private:
-  ParseOutcome &Outcome;
-  bool &Reached;
-  const std::vector<Inclusion> &Inclusions;
-  const Preprocessor &PP;
-
-  /// A header included several times (no guard) lists its directives once.
-  std::vector<IncludeSite> includesOf(const FileEntry *File) const {
-    std::vector<IncludeSite> Sites;
-    llvm::DenseSet<unsigned> Seen;
-    for (const Inclusion &I : Inclusions)
-      if (I.Includer == File && Seen.insert(I.Site.FileName.Begin).second)
-        Sites.push_back(I.Site);
-    return Sites;
-  }
-};
-
-class ModelAction : public ASTFrontendAction {
-public:
-  ModelAction(ParseOutcome &Outcome, bool &Reached) : Outcome(Outcome), Reached(Reached) {}
-  bool BeginInvocation(CompilerInstance &CI) override {
-    // Clang's "N errors generated" summary is ours to decide on, not to print.
-    CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
-    return true;
-  }
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
-    CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
-    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor());
-  }
-
-private:
-  ParseOutcome &Outcome;
-  bool &Reached;
-  std::vector<Inclusion> Inclusions;
-};
-
 } // namespace
 
-/// Why a parse that never reached the file failed: the driver's first error (an unknown GPU
-/// architecture, a bad flag), when it gave one.
-static std::string firstError(const std::vector<ClangDiagnostic> &Diagnostics) {
-  for (const ClangDiagnostic &D : Diagnostics)
-    if (D.Level == Severity::Error)
-      return "the compiler could not start on this file: " + D.Message;
-  return "the compiler could not start on this file";
-}
-
-unsigned ParseOutcome::errorCount() const {
-  unsigned N = 0;
-  for (const ClangDiagnostic &D : Diagnostics)
-    N += D.Level == Severity::Error;
-  return N;
-}
-
-ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Options,
-                         compat::CudaPass Pass) {
-  ParseOutcome Outcome;
-  Outcome.Pass = Pass;
-  auto Files =
-      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), compat::parseFileSystem());
-  DiagnosticCollector Collector;
-  bool Reached = false;
-  tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
-                                     std::make_unique<ModelAction>(Outcome, Reached), Files.get());
-  Invocation.setDiagnosticConsumer(&Collector);
-  if (!compat::runGuarded([&] { Invocation.run(); })) {
-    Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "
-                            "nested code, or an internal error)";
-    return Outcome;
-  }
-  Outcome.Diagnostics = std::move(Collector.Diagnostics);
-  Outcome.Ran = Reached && Collector.FirstFatal.empty();
-  if (!Collector.FirstFatal.empty())
-    Outcome.FailureReason = Collector.FirstFatal;
-  else if (!Reached)
-    Outcome.FailureReason = firstError(Outcome.Diagnostics);
-  return Outcome;
+void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
+                const clang::FileEntry *File, const CallFacts &Calls) {
+  ModelBuilder(Ctx, PP, Model, File, Calls).build(Ctx.getTranslationUnitDecl());
 }
 
 } // namespace cutrace

@@ -92,6 +92,10 @@ struct KernelDecl {
   /// HostDevice, and a declaration's host spelling could not be made device-only (a macro with
   /// parameters, `__attribute__((host))`): where, for the error.
   unsigned HostSpellingUnknownAt = 0;
+  /// A helper defined in another file of the translation unit (a callee that reaches annotations
+  /// there): that file's absolute path and the line of the body's '{'; Decls and Body are empty.
+  std::string DefinedIn;
+  unsigned DefinedLine = 0;
 };
 
 /// A `<<<>>>` launch, or a call of the CUDA launch API, written in the main file.
@@ -124,7 +128,7 @@ struct LaunchSite {
 };
 
 /// A call, written in device code of the main file, of a __device__ function or member defined
-/// there: `h(x)`, `ns::h<4>(x)`, `obj.f(x)`, `p->f(x)`, `f(x)` in a member, `C::f(x)`, `op(x)`.
+/// there, or defined in another file and reaching annotations: `h(x)`, `ns::h<4>(x)`, `obj.f(x)`, `p->f(x)`, `f(x)` in a member, `C::f(x)`, `op(x)`.
 struct HelperCall {
   int Helper = -1;     // index into SourceModel::Helpers
   Span CalleeName;     // the function's name as written (`h` of `ns::h<4>(x)`, `operator()`);
@@ -192,7 +196,8 @@ struct SourceModel {
   std::vector<AnnotationUse> Uses;
   std::vector<KernelDecl> Kernels;
   /// __device__ functions defined in the main file that hold annotations or are called from
-  /// device code there (the traced build gives the ones reaching an annotation a twin).
+  /// device code there (the traced build gives the ones reaching an annotation a twin), and the
+  /// functions of other files called there that reach annotations (KernelDecl::DefinedIn).
   std::vector<KernelDecl> Helpers;
   std::vector<HelperCall> HelperCalls;
   std::vector<LaunchSite> Launches;
@@ -217,6 +222,7 @@ struct HeaderModel {
   bool Launches = false;      // writes `<<<` or calls the CUDA launch API (not a system header)
   bool TracedKernels = false; // defines a kernel that reaches annotated code
   bool TracedUses = false;    // launches, or takes as a value, a kernel that reaches annotated code
+  bool TracedCallees = false; // defines a function on such a kernel's way to annotated code
   bool System = false;        // a system header (-isystem, the pragma, or included from one)
   SourceModel Model;          // offsets in that header
 };

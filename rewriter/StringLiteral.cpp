@@ -164,18 +164,21 @@ std::string escapeForCpp(llvm::StringRef Text) {
   return Out;
 }
 
-std::string escapeForComment(llvm::StringRef Text) {
+std::string escapeControls(llvm::StringRef Text, ShownOn Where) {
+  const bool OneLine = Where == ShownOn::CommentLine;
   std::string Out;
+  Out.reserve(Text.size());
   for (unsigned char C : Text) {
-    if (C == '\\') {
+    const bool Layout = C == '\t' || C == '\n' || C == '\r';
+    if (C == '\\' && OneLine) {
       Out += "\\\\";
-    } else if (C < 0x20 || C == 0x7F) {
+    } else if ((C < 0x20 && (OneLine || !Layout)) || C == 0x7F) {
       static const char Hex[] = "0123456789abcdef";
       Out += "\\x";
       Out += Hex[C >> 4];
       Out += Hex[C & 15];
     } else {
-      Out += C;
+      Out += static_cast<char>(C);
     }
   }
   return Out;

@@ -18,8 +18,16 @@ llvm::Expected<std::string> decodeStringLiteral(llvm::StringRef Spelled);
 /// Text as a C++ string literal body: quotes, backslashes and control characters escaped.
 std::string escapeForCpp(llvm::StringRef Text);
 
-/// Text safe on one `//` comment line: control characters shown as escapes.
-std::string escapeForComment(llvm::StringRef Text);
+/// Where escapeControls' text is shown.
+enum class ShownOn {
+  Terminal,    ///< tabs, newlines and carriage returns kept: the text keeps its lines
+  CommentLine, ///< on one `//` line: every control character escaped, and backslashes doubled
+               ///< (a trailing one would continue the comment onto the next line)
+};
+
+/// Text from a file that acts on nothing where it is shown: control characters (an escape
+/// sequence, a bell) written as \xNN.
+std::string escapeControls(llvm::StringRef Text, ShownOn Where);
 
 } // namespace cutrace
 

@@ -1,5 +1,7 @@
 #include "TracedCallGraph.h"
 
+#include "TracedTwins.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -23,21 +25,60 @@ std::map<int, std::vector<const AnnotationUse *>> usesByHelper(const SourceModel
   return Uses;
 }
 
+/// `C<T, U>::f` -> `C::f`: a partial specialization's members print their class with its
+/// arguments (CUTLASS's `GemmUniversal<P, M, E, S, enable_if_t<...>>`); the line tells members
+/// apart. Unbalanced brackets (an operator's name) keep the name as it is.
+static std::string withoutTemplateArguments(llvm::StringRef Name) {
+  std::string Out;
+  int Depth = 0;
+  for (char C : Name) {
+    Depth += C == '<';
+    if (Depth == 0)
+      Out += C;
+    Depth -= C == '>';
+    if (Depth < 0)
+      return Name.str();
+  }
+  return Depth == 0 ? Out : Name.str();
+}
+
+std::vector<std::string> helperKeys(const SourceModel &Model, const LineIndex &Lines) {
+  std::vector<std::string> Keys;
+  for (const KernelDecl &H : Model.Helpers) {
+    std::string Short = withoutTemplateArguments(H.QualifiedName);
+    std::string Key = identifierFrom(Short) + "_" +
+                      std::to_string(H.DefinedIn.empty() ? Lines.line(H.Body.Begin) : H.DefinedLine);
+    // Two partial specializations may hold members of one name at one line in two headers
+    // (CUTLASS's SS and FP8 mainloops): the arguments left out tell them apart.
+    if (Short != H.QualifiedName)
+      Key += "_" + shortHash(H.QualifiedName);
+    Keys.push_back(std::move(Key));
+  }
+  return Keys;
+}
+
 HelperGraph helperGraph(const SourceModel &Model,
-                        const std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper) {
+                        const std::map<int, std::vector<const AnnotationUse *>> &UsesByHelper,
+                        std::vector<std::string> Keys, const UnitHelpers &Unit) {
   HelperGraph G;
   size_t N = Model.Helpers.size();
   G.Traced.assign(N, false);
   G.CallsIn.resize(N);
-  G.Sites.resize(N);
-  G.Key.resize(N);
+  G.Key = std::move(Keys);
   G.TwinName.resize(N);
   G.GroupUses.resize(N);
   G.ReachesGroups.assign(N, false);
   G.RecordsIntoCaller.assign(N, false);
-  G.GroupNames.resize(N);
-  G.ConstantLeadDeclared.resize(N);
-  G.GroupDecls.resize(N);
+  for (size_t H = 0; H < N; ++H) {
+    G.TwinName[H] = twinName(Model.Helpers[H].Name);
+    // A function of another file: what its own file found, so far.
+    auto Known = Unit.Facts.find(G.Key[H]);
+    if (Model.Helpers[H].DefinedIn.empty() || Known == Unit.Facts.end())
+      continue;
+    G.Traced[H] = Known->second.Traced;
+    G.ReachesGroups[H] = Known->second.ReachesGroups;
+    G.RecordsIntoCaller[H] = Known->second.RecordsIntoCaller;
+  }
   auto inside = [](unsigned Offset, Span S) { return S.Begin < Offset && Offset < S.End; };
   for (const HelperCall &C : Model.HelperCalls) {
     bool Placed = false;

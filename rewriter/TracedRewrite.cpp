@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -42,9 +43,9 @@ class KernelPlanner {
 public:
   KernelPlanner(llvm::StringRef Buffer, const AnnotationsByOffset &LexicalAt,
                 const TracedOptions &Options, const LineIndex &Lines, TracedPlan &Plan,
-                std::vector<Edit> &TwinEdits)
+                std::vector<Edit> &TwinEdits, UnitHelpers &Unit, int FileId)
       : Buffer(Buffer), LexicalAt(LexicalAt), Options(Options), Lines(Lines), Plan(Plan),
-        TwinEdits(TwinEdits) {}
+        TwinEdits(TwinEdits), Unit(Unit), FileId(FileId) {}
 
   void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses,
             const HelperGraph &Helpers, int KernelIndex) {
@@ -56,7 +57,9 @@ public:
     M.MaxEvents = Options.MaxEvents;
     M.Clock = Options.Clock;
     std::vector<const HelperCall *> Calls = Helpers.tracedCallsIn(Helpers.kernelCalls(KernelIndex));
-    std::vector<int> Reached = Helpers.reachedFrom(Calls);
+    // The functions it reaches, in this file or another of the translation unit.
+    std::vector<std::string> Reached = Unit.reachedFrom(Helpers.keysOf(Calls));
+    KernelAt = Kernel.Body.Begin;
     groupType =
         "cutrace::Group<" + std::to_string(Options.MaxEvents) +
         (Options.Clock == "globaltimer" || !Reached.empty() ? ", cutrace::Clock::" + Options.Clock
@@ -89,24 +92,25 @@ public:
           !innermostGroup(GroupUses, C->CalleeName.Begin) && Helpers.needsCallersGroup(*C);
     if (NeedsBlockGroup) {
       M.Groups.push_back({"block", "0"});
-      Declared.push_back({0, true, 0});
+      Declared.push_back({"", true, 0});
       IndexOfName["block"] = 0;
     }
     for (auto [U, A] : Groups)
-      declareGroup(M, *U, *A);
+      declareGroup(M, groupDeclared(*U, *A));
     // Then the groups its callees declare, in file order: a name the kernel or an earlier
     // callee declared is the same row.
-    std::vector<std::pair<const AnnotationUse *, const Annotation *>> CalleeGroups;
-    for (int H : Reached)
-      CalleeGroups.insert(CalleeGroups.end(), Helpers.GroupDecls[H].begin(),
-                          Helpers.GroupDecls[H].end());
-    std::sort(CalleeGroups.begin(), CalleeGroups.end(),
-              [](auto &A, auto &B) { return A.first->MacroOffset < B.first->MacroOffset; });
-    for (auto [U, A] : CalleeGroups)
-      declareGroup(M, *U, *A);
+    std::vector<const CalleeGroup *> CalleeGroups;
+    for (const std::string &H : Reached)
+      for (const CalleeGroup &G : Unit.Plans.at(H).GroupDecls)
+        CalleeGroups.push_back(&G);
+    std::sort(CalleeGroups.begin(), CalleeGroups.end(), [](auto *A, auto *B) {
+      return std::make_pair(A->File, A->Offset) < std::make_pair(B->File, B->Offset);
+    });
+    for (const CalleeGroup *G : CalleeGroups)
+      declareGroup(M, *G);
     if (M.Groups.empty() && !Calls.empty()) { // every callee group was refused
       M.Groups.push_back({"block", "0"});
-      Declared.push_back({0, true, 0});
+      Declared.push_back({"", true, 0});
     }
     emitGroupObjects(M, Kernel);
 
@@ -128,9 +132,9 @@ public:
       const AnnotationUse *G = innermostGroup(GroupUses, C->CalleeName.Begin);
       callTwin(*C, Helpers, groupVar(M, G ? GroupIndex[G->MacroOffset] : 0));
     }
-    for (int H : Reached) {
-      addHelperSites(M, Helpers, H);
-      addHelperGroups(M, Helpers, H);
+    for (const std::string &H : Reached) {
+      addHelperSites(M, H);
+      addHelperGroups(M, H);
     }
     addSlotsParameter(Kernel);
     if (Kernel.IsTemplate && !Kernel.Instantiated && !Uses.empty())
@@ -152,15 +156,28 @@ public:
   /// group's type names, and its calls of other such functions pass the group in scope. Records
   /// its sites (numbered from 0) and its group names in Helpers.
   void planHelper(const KernelDecl &Helper, std::vector<const AnnotationUse *> Uses,
-                  HelperGraph &Helpers, int HelperIndex) {
+                  const HelperGraph &Helpers, int HelperIndex) {
     std::sort(Uses.begin(), Uses.end(),
               [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
+    auto [At, New] = Unit.Plans.try_emplace(Helpers.Key[HelperIndex]);
+    HelperExport &Out = At->second;
+    if (!New && (Out.File != FileId || Out.Index != HelperIndex)) {
+      // A kernel's map would name two functions' sites alike: never record the wrong names.
+      Plan.Problems.push_back(
+          {Helper.Body.Begin, "internal error: '" + Helper.QualifiedName +
+                                  "' and another function of the translation unit have one "
+                                  "traced key ('" + Helpers.Key[HelperIndex] +
+                                  "'); please report this file"});
+      return;
+    }
+    Out.File = FileId;
+    Out.Index = HelperIndex;
     KernelMapModel M;
     M.Kernel = Helper.QualifiedName;
     const std::string Sites = "__CutraceGroup::sites::" + Helpers.Key[HelperIndex];
     SiteIdPrefix = Sites;
-    std::vector<std::string> &Names = Helpers.GroupNames[HelperIndex];
-    std::vector<bool> &ConstantLead = Helpers.ConstantLeadDeclared[HelperIndex];
+    std::vector<std::string> &Names = Out.GroupNames;
+    std::vector<bool> &ConstantLead = Out.ConstantLeadDeclared;
     std::vector<const AnnotationUse *> GroupUses;
     std::map<unsigned, unsigned> NameOf; // a declaration's offset -> its name's index
     auto varOf = [&](const AnnotationUse *G) {
@@ -180,7 +197,7 @@ public:
         if (A->Kind == AnnotationKind::Group && U->LeadValue)
           ConstantLead[NameOf[U->MacroOffset]] = true;
         GroupUses.push_back(U);
-        Helpers.GroupDecls[HelperIndex].push_back({U, A});
+        Out.GroupDecls.push_back(groupDeclared(*U, *A));
       }
     for (const AnnotationUse *U : Uses) {
       const Annotation *A = lexical(U->MacroOffset);
@@ -212,9 +229,10 @@ public:
     for (const HelperCall *C : Helpers.tracedCallsIn(Helpers.CallsIn[HelperIndex])) {
       const AnnotationUse *G = innermostGroup(GroupUses, C->CalleeName.Begin);
       callTwin(*C, Helpers, G ? varOf(G) : "__cutrace_group");
+      Out.Callees.push_back(Helpers.Key[C->Helper]);
     }
     addGroupParameter(Helper);
-    Helpers.Sites[HelperIndex] = std::move(M);
+    Out.Sites = std::move(M);
   }
 
 private:
@@ -250,14 +268,15 @@ private:
   }
 
   /// The helper's sites in this kernel's map, after the kernel's own, and where they start.
-  void addHelperSites(KernelMapModel &M, const HelperGraph &Helpers, int H) {
-    const KernelMapModel &Own = Helpers.Sites[H];
+  void addHelperSites(KernelMapModel &M, const std::string &Key) {
+    const HelperExport &Callee = Unit.Plans.at(Key);
+    const KernelMapModel &Own = Callee.Sites;
     unsigned Base = M.Sites.size();
-    M.HelperSiteBases.push_back({Helpers.Key[H], Base});
+    M.HelperSiteBases.push_back({Key, Base});
     for (MapSite S : Own.Sites) {
       S.Id += Base;
       S.Lane = laneId(M, Own.Lanes[S.Lane]);
-      S.Group = S.LocalGroup >= 0 ? groupNamed(Helpers.GroupNames[H][S.LocalGroup]) : 0;
+      S.Group = S.LocalGroup >= 0 ? groupNamed(Callee.GroupNames[S.LocalGroup]) : 0;
       S.LocalGroup = -1;
       S.Helper = Own.Kernel;
       M.Sites.push_back(std::move(S));
@@ -269,14 +288,14 @@ private:
 
   /// The kernel's group for each group name helper H declares, and whether that group picks its
   /// writer where declared, as constants of the sites struct its twin reads.
-  void addHelperGroups(KernelMapModel &M, const HelperGraph &Helpers, int H) {
-    const std::string &Key = Helpers.Key[H];
-    for (size_t K = 0; K < Helpers.GroupNames[H].size(); ++K) {
-      auto It = IndexOfName.find(Helpers.GroupNames[H][K]);
+  void addHelperGroups(KernelMapModel &M, const std::string &Key) {
+    const HelperExport &Callee = Unit.Plans.at(Key);
+    for (size_t K = 0; K < Callee.GroupNames.size(); ++K) {
+      auto It = IndexOfName.find(Callee.GroupNames[K]);
       if (It == IndexOfName.end())
         continue; // refused where it was declared
       M.HelperGroupIndices.push_back({Key + "_group_" + std::to_string(K), It->second});
-      if (Helpers.ConstantLeadDeclared[H][K])
+      if (Callee.ConstantLeadDeclared[K])
         M.HelperLeads.push_back(
             {Key + "_lead_" + std::to_string(K), !Declared[It->second].LeadAtEntry});
     }
@@ -323,6 +342,9 @@ private:
   const LineIndex &Lines;
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
+  UnitHelpers &Unit;            // the translation unit's traced functions
+  int FileId;                   // this file's among the unit's
+  unsigned KernelAt = 0;        // the planned kernel's body: where another file's group is blamed
   std::string groupType;
   bool OnCallPath = false;   // the kernel's callees declare groups: its groups form a Roster
   std::string SiteIdPrefix;  // a helper's twin: its sites are `G::sites::<key> + k`
@@ -331,7 +353,7 @@ private:
   std::map<std::string, size_t> IndexOfName;
   /// What every declaration of one group name agreed on.
   struct GroupDeclaration {
-    unsigned FirstOffset = 0;
+    std::string FirstLoc;
     bool LeadAtEntry = true; // a constant lead, the same at every declaration (or a sliced group)
     int64_t Lead = 0;
   };
@@ -361,58 +383,84 @@ private:
 
   std::string where(unsigned Offset) const { return locationAt(Lines, Options.SourceName, Offset); }
 
+  /// A group declaration written in this file, as data every kernel reaching it reads.
+  CalleeGroup groupDeclared(const AnnotationUse &U, const Annotation &A) {
+    CalleeGroup G;
+    G.File = FileId;
+    G.Offset = A.MacroOffset;
+    G.LeadAt = A.Args.size() > 1 ? A.Args[1].Begin : A.MacroOffset;
+    G.Loc = where(A.MacroOffset);
+    G.Macro = A.spelling().Macro.str();
+    G.Name = literal(A.Args[0]);
+    G.LeadText = A.Args.size() > 1 ? text(A.Args[1]).str() : "";
+    G.Sliced = A.Kind == AnnotationKind::Groups;
+    G.SliceThreads = U.SliceThreads;
+    G.FirstThread = U.FirstThread;
+    G.LeadValue = U.LeadValue;
+    G.HasErrors = hasErrors(U.Problems);
+    return G;
+  }
+
+  /// A problem of a group declaration: where it is written when that is this file, else at the
+  /// kernel, naming the declaration's place.
+  void groupProblem(const CalleeGroup &G, unsigned Offset, std::string Message) {
+    if (G.File == FileId)
+      Plan.Problems.push_back({Offset, std::move(Message)});
+    else
+      Plan.Problems.push_back({KernelAt, G.Loc + ": " + Message});
+  }
+
   /// Gives a group declaration its group: the one its name already has, or a new one. The
   /// declarations of one name must agree on what the row is.
-  void declareGroup(KernelMapModel &M, const AnnotationUse &U, const Annotation &A) {
-    std::string Name = literal(A.Args[0]);
-    bool Sliced = A.Kind == AnnotationKind::Groups;
+  void declareGroup(KernelMapModel &M, const CalleeGroup &U) {
+    const std::string &Name = U.Name;
+    bool Sliced = U.Sliced;
     if (Sliced && !U.SliceThreads) {
-      if (!hasErrors(U.Problems))
-        Plan.Problems.push_back({A.Args[1].Begin,
-                                 "size of TRACE_GROUPS must be an integer constant expression that "
-                                 "does not depend on a template parameter (the rows of a CTA are "
-                                 "counted from it at the launch)"});
+      if (!U.HasErrors)
+        groupProblem(U, U.LeadAt,
+                     "size of TRACE_GROUPS must be an integer constant expression that does not "
+                     "depend on a template parameter (the rows of a CTA are counted from it at "
+                     "the launch)");
       return;
     }
     auto [It, New] = IndexOfName.try_emplace(Name, M.Groups.size());
-    GroupIndex[U.MacroOffset] = It->second;
+    if (U.File == FileId)
+      GroupIndex[U.Offset] = It->second;
     if (New) {
-      MapGroup G{Name, Sliced ? "slice" : text(A.Args[1]).str()};
+      MapGroup G{Name, Sliced ? "slice" : U.LeadText};
       if (Sliced) {
         G.SliceThreads = U.SliceThreads;
         G.FirstThread = U.FirstThread;
       }
       M.Groups.push_back(std::move(G));
-      Declared.push_back(
-          {A.MacroOffset, Sliced || U.LeadValue.has_value(), U.LeadValue.value_or(0)});
+      Declared.push_back({U.Loc, Sliced || U.LeadValue.has_value(), U.LeadValue.value_or(0)});
       return;
     }
     MapGroup &G = M.Groups[It->second];
     GroupDeclaration &D = Declared[It->second];
-    std::string First = where(D.FirstOffset);
+    const std::string &First = D.FirstLoc;
     if (Sliced != (G.SliceThreads != 0)) {
-      Plan.Problems.push_back({A.MacroOffset, "group '" + Name + "' is declared with " +
-                                                  (Sliced ? "TRACE_GROUP" : "TRACE_GROUPS") +
-                                                  " at " + First + " and with " +
-                                                  A.spelling().Macro.str() +
-                                                  " here; a name identifies one kind of row"});
+      groupProblem(U, U.Offset,
+                   "group '" + Name + "' is declared with " +
+                       (Sliced ? "TRACE_GROUP" : "TRACE_GROUPS") + " at " + First + " and with " +
+                       U.Macro + " here; a name identifies one kind of row");
       return;
     }
     if (Sliced) {
       if (G.SliceThreads != U.SliceThreads || G.FirstThread != U.FirstThread)
-        Plan.Problems.push_back(
-            {A.MacroOffset, "group '" + Name + "' is declared with size " +
-                                std::to_string(G.SliceThreads) + " and first " +
-                                std::to_string(G.FirstThread) + " at " + First +
-                                "; every declaration of a name must give the same size and first"});
+        groupProblem(U, U.Offset,
+                     "group '" + Name + "' is declared with size " +
+                         std::to_string(G.SliceThreads) + " and first " +
+                         std::to_string(G.FirstThread) + " at " + First +
+                         "; every declaration of a name must give the same size and first");
       return;
     }
     if (D.LeadAtEntry && U.LeadValue && *U.LeadValue != D.Lead)
-      Plan.Problems.push_back(
-          {A.Args[1].Begin, "group '" + Name + "' is declared with lead " + std::to_string(D.Lead) +
-                                " at " + First +
-                                "; every declaration of a name must name the same lead "
-                                "thread (a name identifies one row, written by one thread)"});
+      groupProblem(U, U.LeadAt,
+                   "group '" + Name + "' is declared with lead " + std::to_string(D.Lead) +
+                       " at " + First +
+                       "; every declaration of a name must name the same lead thread (a name "
+                       "identifies one row, written by one thread)");
     else if (!U.LeadValue)
       D.LeadAtEntry = false;
   }
@@ -631,7 +679,9 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
     // Overloads share a name: a helper is its name and where its body is.
     std::vector<int> HelperRemap;
     for (const KernelDecl &H : Pass.Helpers) {
-      std::string Key = H.QualifiedName + "@" + std::to_string(H.Body.Begin);
+      std::string Key = H.QualifiedName + "@" +
+                        (H.DefinedIn.empty() ? std::to_string(H.Body.Begin)
+                                             : H.DefinedIn + ":" + std::to_string(H.DefinedLine));
       auto [It, New] = HelperByKey.try_emplace(Key, Merged.Helpers.size());
       if (New)
         Merged.Helpers.push_back(H);
@@ -676,7 +726,8 @@ namespace {
 void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineIndex &Lines,
                   const TracedOptions &Options, TracedPlan &Plan) {
   std::string Includes = "#include <cutrace/traced.h>\n#include \"" + Options.MapInclude + "\"";
-  std::string Banner = std::string(TracedBanner) + " from " + escapeForComment(Options.SourceName) +
+  std::string Banner = std::string(TracedBanner) + " from " +
+                       escapeControls(Options.SourceName, ShownOn::CommentLine) +
                        "; edit the source, not this file.\n";
   // Dispatchers need nothing but nvcc's own macros: they go first, before any code can call them.
   for (const auto &[Name, Definition] : Plan.Routes)
@@ -749,111 +800,194 @@ void warnUnexpanded(const ScanResult &Scan, const llvm::DenseSet<unsigned> &Expa
 
 } // namespace
 
-std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model) {
-  std::map<std::string, TracedTwin> Twins;
-  for (const auto &[Index, Uses] : tracedKernels(Model, helperGraph(Model, usesByHelper(Model)))) {
-    const KernelDecl &K = Model.Kernels[Index];
-    Twins[kernelKey(K)] = {mapSymbol(K), isRegistered(K)};
+namespace {
+
+/// One file's part of the plan while its translation unit is planned.
+struct TracedFile {
+  TracedFile(const TracedInput &In, int Id)
+      : Buffer(In.Buffer), Scan(*In.Scan), Model(*In.Model), Options(In.Options), Id(Id),
+        Lines(In.Buffer) {}
+  llvm::StringRef Buffer;
+  const ScanResult &Scan;
+  const SourceModel &Model;
+  TracedOptions Options;
+  int Id;
+  LineIndex Lines;
+  AnnotationsByOffset LexicalAt;
+  std::map<int, std::vector<const AnnotationUse *>> UsesByHelper, UsesByKernel;
+  std::vector<std::string> Keys; // by helper index
+  HelperGraph Helpers;
+  TracedPlan Plan;
+  std::vector<Edit> TwinEdits;
+  llvm::DenseSet<unsigned> Expanded;
+  std::map<int, TracedTwin> Twins;
+
+  KernelPlanner planner(UnitHelpers &Unit) {
+    return KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits, Unit, Id);
   }
-  return Twins;
+};
+
+void prepare(TracedFile &F) {
+  F.Plan.Map.Source = F.Options.SourceName;
+  for (const Annotation &A : F.Scan.Annotations)
+    F.LexicalAt.try_emplace(A.MacroOffset, &A);
+  F.UsesByHelper = usesByHelper(F.Model);
+  F.Keys = helperKeys(F.Model, F.Lines);
+}
+
+/// The file's call graph with what the unit knows so far of other files' functions; true when
+/// it taught the unit something new about its own.
+bool publishFacts(TracedFile &F, UnitHelpers &Unit) {
+  F.Helpers = helperGraph(F.Model, F.UsesByHelper, F.Keys, Unit);
+  bool Changed = false;
+  for (size_t H = 0; H < F.Model.Helpers.size(); ++H) {
+    if (!F.Model.Helpers[H].DefinedIn.empty())
+      continue;
+    HelperFacts &Known = Unit.Facts[F.Keys[H]];
+    HelperFacts Now = F.Helpers.facts(H);
+    HelperFacts Merged{Known.Traced || Now.Traced, Known.ReachesGroups || Now.ReachesGroups,
+                       Known.RecordsIntoCaller || Now.RecordsIntoCaller};
+    Changed |= !(Merged == Known);
+    Known = Merged;
+  }
+  return Changed;
+}
+
+/// Checks what the twins need, deletes the annotations from the originals, and plans the twins
+/// of the file's functions that reach annotations (their exports go to the unit).
+void planFunctions(TracedFile &F, UnitHelpers &Unit) {
+  checkRecursion(F.Model, F.Helpers, F.Plan);
+  F.UsesByKernel = tracedKernels(F.Model, F.Helpers);
+  // The originals lose their annotations exactly as strip removes them.
+  std::vector<Span> Statements;
+  for (const Annotation &A : F.Scan.Annotations)
+    Statements.push_back(A.Statement);
+  for (Edit &E : lineKeepingDeletions(F.Buffer, F.Lines, F.Options,
+                                      planStripDeletions(F.Buffer, Statements)))
+    F.Plan.Edits.push_back(std::move(E));
+
+  // Functions whose twins could not be written, and jumps the twins' scope objects forbid.
+  std::vector<const AnnotationUse *> Expandable;
+  for (auto &[Kernel, Uses] : F.UsesByKernel) {
+    checkTwinnable(F.Model.Kernels[Kernel], false,
+                   Uses.empty() ? F.Model.Kernels[Kernel].Body.Begin : Uses.front()->MacroOffset,
+                   F.Plan);
+    Expandable.insert(Expandable.end(), Uses.begin(), Uses.end());
+  }
+  auto Local = [&](size_t H) { return F.Helpers.Traced[H] && F.Model.Helpers[H].DefinedIn.empty(); };
+  for (size_t H = 0; H < F.Model.Helpers.size(); ++H)
+    if (Local(H)) {
+      auto Own = F.UsesByHelper.find(H);
+      bool HasOwn = Own != F.UsesByHelper.end() && !Own->second.empty();
+      checkTwinnable(F.Model.Helpers[H], true,
+                     HasOwn ? Own->second.front()->MacroOffset : F.Model.Helpers[H].Body.Begin,
+                     F.Plan);
+      if (HasOwn)
+        Expandable.insert(Expandable.end(), Own->second.begin(), Own->second.end());
+    }
+  checkJumpsOverScopeObjects(F.Model, Expandable, F.Lines, F.Plan.Problems);
+
+  // Helpers first: a kernel's map lists the sites of the helpers it reaches.
+  for (auto &[Helper, Uses] : F.UsesByHelper)
+    for (const AnnotationUse *U : Uses)
+      F.Expanded.insert(U->MacroOffset);
+  for (size_t H = 0; H < F.Model.Helpers.size(); ++H)
+    if (Local(H))
+      F.planner(Unit).planHelper(F.Model.Helpers[H], F.UsesByHelper[H], F.Helpers, H);
+  for (auto &[Kernel, Uses] : F.UsesByKernel)
+    F.Twins[Kernel] = {mapSymbol(F.Model.Kernels[Kernel]), isRegistered(F.Model.Kernels[Kernel])};
+}
+
+/// The functions the file's traced kernels reach, in any file.
+void markReached(const TracedFile &F, UnitHelpers &Unit) {
+  for (auto &[Kernel, Uses] : F.UsesByKernel)
+    for (const std::string &Key :
+         Unit.reachedFrom(F.Helpers.keysOf(F.Helpers.tracedCallsIn(F.Helpers.kernelCalls(Kernel)))))
+      Unit.Reached.insert(Key);
+}
+
+/// The kernels' twins and maps, the helpers' twins, the launches and the includes.
+void planKernels(TracedFile &F, UnitHelpers &Unit,
+                 const std::map<std::string, TracedTwin> &UnitTwins) {
+  for (auto &[Kernel, Uses] : F.UsesByKernel) {
+    F.planner(Unit).plan(F.Model.Kernels[Kernel], Uses, F.Helpers, Kernel);
+    for (const AnnotationUse *U : Uses)
+      F.Expanded.insert(U->MacroOffset);
+  }
+  // Annotations no parse saw are dropped from the twins' copies too.
+  std::vector<Span> Unseen;
+  for (const Annotation &A : F.Scan.Annotations)
+    if (!F.Expanded.contains(A.MacroOffset))
+      Unseen.push_back(A.Statement);
+  for (Edit &E :
+       lineKeepingDeletions(F.Buffer, F.Lines, F.Options, planStripDeletions(F.Buffer, Unseen)))
+    F.TwinEdits.push_back(std::move(E));
+  warnUnexpanded(F.Scan, F.Expanded, F.Plan);
+
+  planTwins(F.Buffer, F.Lines, F.Model, F.Twins, F.TwinEdits, F.Options, F.Plan);
+  std::set<int> ReachedHere;
+  for (size_t H = 0; H < F.Model.Helpers.size(); ++H)
+    if (F.Model.Helpers[H].DefinedIn.empty() && Unit.Reached.count(F.Keys[H]))
+      ReachedHere.insert(static_cast<int>(H));
+  planHelperTwins(F.Buffer, F.Lines, F.Model, ReachedHere, F.UsesByHelper, F.TwinEdits, F.Options,
+                  F.Plan);
+  // Kernels defined in another file of the unit (or an included header) launch through their
+  // twins too.
+  std::map<int, TracedTwin> Reachable = F.Twins;
+  for (size_t I = 0; I < F.Model.Kernels.size(); ++I) {
+    std::string Key = kernelKey(F.Model.Kernels[I]);
+    if (auto It = UnitTwins.find(Key); It != UnitTwins.end())
+      Reachable.try_emplace(static_cast<int>(I), It->second);
+    else if (auto It = F.Options.HeaderTwins.find(Key); It != F.Options.HeaderTwins.end())
+      Reachable.try_emplace(static_cast<int>(I), It->second);
+  }
+  planLaunches(F.Buffer, F.Lines, F.Model, Reachable, F.Options, F.Plan);
+  planIncludes(F.Buffer, F.Scan, F.Lines, F.Options, F.Plan);
+  planRedirects(F.Buffer, F.Model, F.Options, F.Plan);
+  // A callee's group declarations are checked by every kernel that reaches it: report each once.
+  std::set<std::pair<unsigned, std::string>> Reported;
+  std::vector<Problem> &Problems = F.Plan.Problems;
+  Problems.erase(std::remove_if(Problems.begin(), Problems.end(),
+                                [&](const Problem &P) {
+                                  return !Reported.insert({P.Offset, P.Message}).second;
+                                }),
+                 Problems.end());
+}
+
+} // namespace
+
+std::vector<TracedPlan> planTracedUnit(llvm::ArrayRef<TracedInput> Inputs) {
+  std::deque<TracedFile> Files;
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    Files.emplace_back(Inputs[I], static_cast<int>(I));
+  UnitHelpers Unit;
+  for (TracedFile &F : Files)
+    prepare(F);
+  // Facts only grow (a function reaches annotations or does not): repeat until none changes.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (TracedFile &F : Files)
+      Changed |= publishFacts(F, Unit);
+  }
+  for (TracedFile &F : Files)
+    planFunctions(F, Unit);
+  std::map<std::string, TracedTwin> UnitTwins;
+  for (TracedFile &F : Files) {
+    markReached(F, Unit);
+    for (auto &[Kernel, Twin] : F.Twins)
+      UnitTwins.try_emplace(kernelKey(F.Model.Kernels[Kernel]), Twin);
+  }
+  std::vector<TracedPlan> Plans;
+  for (TracedFile &F : Files) {
+    planKernels(F, Unit, UnitTwins);
+    Plans.push_back(std::move(F.Plan));
+  }
+  return Plans;
 }
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
                       const TracedOptions &Options) {
-  TracedPlan Plan;
-  Plan.Map.Source = Options.SourceName;
-  LineIndex Lines(Buffer);
-  AnnotationsByOffset LexicalAt;
-  for (const Annotation &A : Scan.Annotations)
-    LexicalAt.try_emplace(A.MacroOffset, &A);
-  std::map<int, std::vector<const AnnotationUse *>> UsesByHelper = usesByHelper(Model);
-  HelperGraph Helpers = helperGraph(Model, UsesByHelper);
-  for (size_t H = 0; H < Model.Helpers.size(); ++H) {
-    Helpers.Key[H] = identifierFrom(Model.Helpers[H].QualifiedName) + "_" +
-                     std::to_string(Lines.line(Model.Helpers[H].Body.Begin));
-    Helpers.TwinName[H] = twinName(Model.Helpers[H].Name);
-  }
-  checkRecursion(Model, Helpers, Plan);
-  std::map<int, std::vector<const AnnotationUse *>> UsesByKernel = tracedKernels(Model, Helpers);
-
-  // The originals lose their annotations exactly as strip removes them.
-  std::vector<Span> Statements;
-  for (const Annotation &A : Scan.Annotations)
-    Statements.push_back(A.Statement);
-  std::vector<Span> Deletions = planStripDeletions(Buffer, Statements);
-  for (Edit &E : lineKeepingDeletions(Buffer, Lines, Options, Deletions))
-    Plan.Edits.push_back(std::move(E));
-
-  // Functions whose twins could not be written, and jumps the twins' scope objects forbid.
-  std::vector<const AnnotationUse *> Expandable;
-  for (auto &[Kernel, Uses] : UsesByKernel) {
-    checkTwinnable(Model.Kernels[Kernel], false,
-                   Uses.empty() ? Model.Kernels[Kernel].Body.Begin : Uses.front()->MacroOffset,
-                   Plan);
-    Expandable.insert(Expandable.end(), Uses.begin(), Uses.end());
-  }
-  for (size_t H = 0; H < Model.Helpers.size(); ++H)
-    if (Helpers.Traced[H]) {
-      auto Own = UsesByHelper.find(H);
-      bool HasOwn = Own != UsesByHelper.end() && !Own->second.empty();
-      checkTwinnable(Model.Helpers[H], true,
-                     HasOwn ? Own->second.front()->MacroOffset : Model.Helpers[H].Body.Begin, Plan);
-      if (HasOwn)
-        Expandable.insert(Expandable.end(), Own->second.begin(), Own->second.end());
-    }
-  checkJumpsOverScopeObjects(Model, Expandable, Lines, Plan.Problems);
-
-  std::vector<Edit> TwinEdits;
-  std::map<int, TracedTwin> Twins;
-  llvm::DenseSet<unsigned> Expanded;
-  // Helpers first: a kernel's map lists the sites of the helpers it reaches.
-  for (auto &[Helper, Uses] : UsesByHelper)
-    for (const AnnotationUse *U : Uses)
-      Expanded.insert(U->MacroOffset);
-  for (size_t H = 0; H < Model.Helpers.size(); ++H)
-    if (Helpers.Traced[H])
-      KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
-          .planHelper(Model.Helpers[H], UsesByHelper[H], Helpers, H);
-  std::set<int> ReachedHelpers;
-  for (auto &[Kernel, Uses] : UsesByKernel) {
-    KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits)
-        .plan(Model.Kernels[Kernel], Uses, Helpers, Kernel);
-    for (int H : Helpers.reachedFrom(Helpers.tracedCallsIn(Helpers.kernelCalls(Kernel))))
-      ReachedHelpers.insert(H);
-    const KernelDecl &K = Model.Kernels[Kernel];
-    Twins[Kernel] = {Plan.Map.Kernels.back().Symbol, isRegistered(K)};
-    for (const AnnotationUse *U : Uses)
-      Expanded.insert(U->MacroOffset);
-  }
-  // Annotations no parse saw are dropped from the twins' copies too.
-  std::vector<Span> Unseen;
-  for (const Annotation &A : Scan.Annotations)
-    if (!Expanded.contains(A.MacroOffset))
-      Unseen.push_back(A.Statement);
-  for (Edit &E : lineKeepingDeletions(Buffer, Lines, Options, planStripDeletions(Buffer, Unseen)))
-    TwinEdits.push_back(std::move(E));
-  warnUnexpanded(Scan, Expanded, Plan);
-
-  planTwins(Buffer, Lines, Model, Twins, TwinEdits, Options, Plan);
-  planHelperTwins(Buffer, Lines, Model, ReachedHelpers, UsesByHelper, TwinEdits, Options, Plan);
-  // Kernels defined in an included project header are launched through their twins too.
-  std::map<int, TracedTwin> Reachable = Twins;
-  for (size_t I = 0; I < Model.Kernels.size(); ++I) {
-    auto It = Options.HeaderTwins.find(kernelKey(Model.Kernels[I]));
-    if (It != Options.HeaderTwins.end())
-      Reachable.try_emplace(static_cast<int>(I), It->second);
-  }
-  planLaunches(Buffer, Lines, Model, Reachable, Options, Plan);
-  planIncludes(Buffer, Scan, Lines, Options, Plan);
-  planRedirects(Buffer, Model, Options, Plan);
-  // A callee's group declarations are checked by every kernel that reaches it: report each once.
-  std::set<std::pair<unsigned, std::string>> Reported;
-  Plan.Problems.erase(std::remove_if(Plan.Problems.begin(), Plan.Problems.end(),
-                                     [&](const Problem &P) {
-                                       return !Reported.insert({P.Offset, P.Message}).second;
-                                     }),
-                      Plan.Problems.end());
-  return Plan;
+  return std::move(planTracedUnit({TracedInput{Buffer, &Scan, &Model, Options}}).front());
 }
 
 } // namespace cutrace

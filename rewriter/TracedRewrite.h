@@ -26,7 +26,8 @@ struct TracedOptions {
   std::string SourceName;        // how locations name the file in the map
   std::string MapInclude;        // what the traced file writes in #include "..."
   std::string LinePath;          // the source as #line directives name it (SourceName if empty)
-  /// Kernels annotated in the project headers the file includes, by qualified name.
+  /// Twins of kernels defined outside the planned files, by kernelKey (the unit's own are known
+  /// to planTracedUnit).
   std::map<std::string, TracedTwin> HeaderTwins;
   /// #include targets that have a traced copy: resolved path -> the copy's path.
   std::map<std::string, std::string> ShadowOf;
@@ -39,9 +40,6 @@ struct TracedOptions {
 /// How a file in FromDir names To (both absolute) in #include "...": a relative path, so that
 /// outputs and sources can move together.
 std::string spelledFrom(llvm::StringRef FromDir, llvm::StringRef To);
-
-/// The twins a file's annotated kernels get, by qualified name.
-std::map<std::string, TracedTwin> twinsOf(const SourceModel &Model);
 
 /// The name of a traced function's twin (docs/design.md, "Traced contract"); `operator()`'s is
 /// `cutrace_traced_call`.
@@ -67,6 +65,20 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models);
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
                       const TracedOptions &Options);
+
+/// One file of a translation unit to plan: its text, annotations, model and options.
+struct TracedInput {
+  llvm::StringRef Buffer;
+  const ScanResult *Scan = nullptr;
+  const SourceModel *Model = nullptr;
+  TracedOptions Options;
+};
+
+/// Plans the files of one translation unit together (docs/design.md, "Calls across files"): a
+/// kernel's twin reaches the annotated functions it calls in any of them, its decode map lists
+/// their sites and groups, and each function's twin is written in its own file. One plan per
+/// input, in order.
+std::vector<TracedPlan> planTracedUnit(llvm::ArrayRef<TracedInput> Inputs);
 
 } // namespace cutrace
 

@@ -6,6 +6,15 @@
 
 namespace cutrace {
 
+std::string shortHash(llvm::StringRef Text) {
+  uint32_t H = 2166136261u;
+  for (unsigned char C : Text)
+    H = (H ^ C) * 16777619u;
+  char Out[9];
+  std::snprintf(Out, sizeof Out, "%08x", H);
+  return Out;
+}
+
 std::string identifierFrom(llvm::StringRef Name) {
   std::string Out;
   for (char C : Name)
@@ -58,16 +67,6 @@ Edit twinAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptio
   return {{End, End},
           "\n#line " + std::to_string(FromLine) + " " + File + "\n" + Copy + "\n#line " +
               std::to_string(Lines.line(End)) + " " + File + "\n"};
-}
-
-/// 8 hex digits of a stable hash (FNV-1a): tells overloads' map symbols apart.
-std::string shortHash(llvm::StringRef Text) {
-  uint32_t H = 2166136261u;
-  for (unsigned char C : Text)
-    H = (H ^ C) * 16777619u;
-  char Out[9];
-  std::snprintf(Out, sizeof Out, "%08x", H);
-  return Out;
 }
 
 std::string overloadSuffix(const KernelDecl &K) {
@@ -182,18 +181,17 @@ void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const Sourc
     auto Elsewhere = Model.ReachedFromKernelElsewhere.find(Model.Helpers[H].Body.Begin);
     std::string Why =
         Elsewhere != Model.ReachedFromKernelElsewhere.end()
-            ? "' is reached only from kernel " + Elsewhere->second +
-                  ", defined in another file; a twin reaches callees in its kernel's own file "
-                  "only, so its annotations record nothing"
-            : "' is not called from a kernel of this file, so its annotations record nothing";
+            ? "' is reached from kernel " + Elsewhere->second +
+                  " only through calls the traced build cannot route (a pointer, a macro), so "
+                  "its annotations record nothing"
+            : "' is not called from any kernel, so its annotations record nothing";
     Plan.Problems.push_back(
         {Uses.front()->MacroOffset,
          "'" + Model.Helpers[H].Name + Why +
-             (DeclaresGroups
-                  ? " (the groups a __device__ function declares are rows of the kernels "
-                    "that call it, in the same file)"
-                  : " (a __device__ function records into the group of the kernel that "
-                    "calls it: call it from a kernel in the same file)"),
+             (DeclaresGroups ? " (the groups a __device__ function declares are rows of the "
+                               "kernels that call it)"
+                             : " (a __device__ function records into the group of the kernel "
+                               "that calls it)"),
          Severity::Warning});
   }
   for (int H : Reached)

@@ -17,6 +17,9 @@ namespace cutrace {
 /// Name as a C++ identifier: every other character becomes '_'.
 std::string identifierFrom(llvm::StringRef Name);
 
+/// 8 hex digits of a stable hash (FNV-1a): tells overloads' map symbols apart.
+std::string shortHash(llvm::StringRef Text);
+
 /// A kernel's identity across passes and files: its qualified name and parameter types (overloads
 /// share a name).
 std::string kernelKey(const KernelDecl &K);

@@ -38,7 +38,19 @@ TEST(NameLiterals, WhatTheMapCannotHoldIsAnError) {
 
 TEST(NameLiterals, GeneratedTextEscapesEverythingThatCouldEndIt) {
   EXPECT_EQ(escapeForCpp("a\"b\\c\n1"), "a\\\"b\\\\c\\0121");
-  EXPECT_EQ(escapeForComment("nl\n#error x"), "nl\\x0a#error x");
+}
+
+TEST(Escaping, CommentLineTextStaysOnItsLine) {
+  EXPECT_EQ(escapeControls("nl\n#error x", ShownOn::CommentLine), "nl\\x0a#error x");
+  EXPECT_EQ(escapeControls("tab\tcr\r", ShownOn::CommentLine), "tab\\x09cr\\x0d");
+  // A trailing backslash would splice the next line into the comment.
+  EXPECT_EQ(escapeControls("dir\\", ShownOn::CommentLine), "dir\\\\");
+}
+
+TEST(Escaping, TerminalTextKeepsItsLinesButActsOnNothing) {
+  EXPECT_EQ(escapeControls("a\tb\r\n\033[31mred\a\x7f", ShownOn::Terminal),
+            "a\tb\r\n\\x1b[31mred\\x07\\x7f");
+  EXPECT_EQ(escapeControls("C:\\dir", ShownOn::Terminal), "C:\\dir");
 }
 
 } // namespace

@@ -14,7 +14,9 @@ trap 'rm -rf "$work"' EXIT
 if [[ -n "$build" ]]; then
   src="$build/runtime/libcutrace_analysis.a $build/runtime/libcutrace_format.a"
 else
-  src="runtime/src/format/*.cpp runtime/src/analysis/*.cpp" # cutrace_analysis and what it links
+  # cutrace_analysis (with the viewer page it embeds: docs/design.md) and what it links
+  cmake -DOUT="$work/viewer_page.cpp" -P runtime/viewer/embed.cmake
+  src="runtime/src/format/*.cpp runtime/src/analysis/*.cpp $work/viewer_page.cpp"
 fi
 g++ -std=c++17 -O2 -Iruntime/include test/browser/gen_trace.cpp $src -o "$work/gen_trace"
 g++ -std=c++17 -O2 -Iruntime/include bench/decode/decode_bench.cpp $src -o "$work/decode_bench"

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "../common/cuda_check.h"
+#include "../common/timing.h"
 #include "pipeline_tiles.h"
 
 constexpr int kThreads = 384; // producer warpgroup + two consumer warpgroups
@@ -158,43 +159,10 @@ __global__ void reference_gemm(const __half *a, const float *b_kn, float *c, int
 
 namespace {
 
-int int_option(int argc, char **argv, const char *name, int fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0)
-      return std::atoi(argv[i + 1]);
-  return fallback;
-}
-
 // Small integers: every product and partial sum is exact in f32 up to K = 2^20 / 4.
 float small_int(unsigned i, unsigned salt) {
   const unsigned h = (i + salt) * 2654435761u;
   return float(int((h >> 13) % 5u) - 2);
-}
-
-// Medians of `reps` launches of each of `launches`, taking turns so drift affects all alike.
-template <class... Launch> std::vector<float> interleaved_medians(int reps, Launch... launches) {
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<std::vector<float>> ms(sizeof...(Launch), std::vector<float>(reps));
-  for (int r = 0; r < reps; ++r) {
-    int which = 0;
-    for (auto launch : {std::function<void()>(launches)...}) {
-      CUDA_CHECK(cudaEventRecord(start));
-      launch();
-      CUDA_CHECK(cudaEventRecord(stop));
-      CUDA_CHECK(cudaEventSynchronize(stop));
-      CUDA_CHECK(cudaEventElapsedTime(&ms[which++][r], start, stop));
-    }
-  }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  std::vector<float> medians;
-  for (auto &v : ms) {
-    std::sort(v.begin(), v.end());
-    medians.push_back(v[reps / 2]);
-  }
-  return medians;
 }
 
 } // namespace

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "../common/cuda_check.h"
+#include "../common/timing.h"
 
 constexpr int kCols = 1024;                // floats per row
 constexpr int kThreads = 1024;             // per CTA: 32 warps
@@ -101,42 +102,9 @@ __global__ void __launch_bounds__(kThreads)
 
 namespace {
 
-int int_option(int argc, char **argv, const char *name, int fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0)
-      return std::atoi(argv[i + 1]);
-  return fallback;
-}
-
 float uniform(unsigned i, unsigned salt) { // in [-1, 1)
   const unsigned h = (i + salt) * 2654435761u ^ (i >> 7) * 40503u;
   return float(h >> 8) / float(1u << 23) - 1.0f;
-}
-
-// Medians of `reps` launches of each of `launches`, taking turns so drift affects all alike.
-template <class... Launch> std::vector<float> interleaved_medians(int reps, Launch... launches) {
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<std::vector<float>> ms(sizeof...(Launch), std::vector<float>(reps));
-  for (int r = 0; r < reps; ++r) {
-    int which = 0;
-    for (auto launch : {std::function<void()>(launches)...}) {
-      CUDA_CHECK(cudaEventRecord(start));
-      launch();
-      CUDA_CHECK(cudaEventRecord(stop));
-      CUDA_CHECK(cudaEventSynchronize(stop));
-      CUDA_CHECK(cudaEventElapsedTime(&ms[which++][r], start, stop));
-    }
-  }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  std::vector<float> medians;
-  for (auto &v : ms) {
-    std::sort(v.begin(), v.end());
-    medians.push_back(v[reps / 2]);
-  }
-  return medians;
 }
 
 } // namespace

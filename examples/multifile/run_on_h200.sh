@@ -32,9 +32,11 @@ run() {
   rm -rf "$R" && mkdir -p "$R/logs"
   local nvcc=(nvcc -std=c++17 -O2 -arch=sm_90 -Iruntime/include -I"$carry/include"
     -isystem "$src/third_party")
-  # The `cutrace` runtime with the .ctrace output only (runtime/CMakeLists.txt).
+  # The `cutrace` runtime with the .ctrace output only (runtime/CMakeLists.txt), and the viewer
+  # page cutrace_analysis embeds (docs/design.md, "The viewer page").
+  cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake >"$R/logs/embed_viewer.txt" 2>&1
   local runtime=(runtime/src/format/*.cpp runtime/src/analysis/*.cpp runtime/src/capture/*.cpp
-    runtime/src/capture/outputs/ctrace_only.cpp)
+    runtime/src/capture/outputs/ctrace_only.cpp "$R/viewer_page.cpp")
   nvidia-smi --query-gpu=name,driver_version --format=csv >"$R/logs/gpu.txt" 2>&1
   "${nvcc[@]}" -DCUTRACE_TRACED "$carry/gen/kernels.traced.cu" "$carry/gen/main.traced.cu" \
     "${runtime[@]}" -o "$R/multifile_traced" >"$R/logs/build_traced.txt" 2>&1 &

@@ -11,6 +11,7 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <cutrace/output_files.h>
+#include <deque>
 #include <map>
 
 namespace cutrace {
@@ -164,6 +165,7 @@ std::map<std::string, HeaderPasses> headersOf(llvm::ArrayRef<ParseOutcome> Passe
       Entry.Holds.Launches |= H.Launches;
       Entry.Holds.TracedKernels |= H.TracedKernels;
       Entry.Holds.TracedUses |= H.TracedUses;
+      Entry.Holds.TracedCallees |= H.TracedCallees;
       Entry.Holds.System |= H.System;
       Entry.Models.push_back(&H.Model);
     }
@@ -179,25 +181,29 @@ std::string copiesNoted(const std::map<std::string, HeaderPasses> &Headers) {
   return Out;
 }
 
-/// Checks a header's annotations (the rules of the main file) and plans its traced copy.
-std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPasses &H,
-                                         llvm::ArrayRef<ParseOutcome> Passes,
-                                         const std::map<std::string, std::string> &Copies,
-                                         TracedOptions Options, llvm::raw_ostream &Shown,
-                                         int &Status) {
+/// A project header about to be planned with the rest of its translation unit.
+struct HeaderInput {
+  SourceFile File;
+  ScanResult Scan;
+  SourceModel Model; // its passes merged
+  TracedOptions Options;
+  HeaderEmission E;
+};
+
+/// Reads a header and checks its annotations (the rules of the main file); its options for the
+/// traced copy.
+std::optional<HeaderInput> readHeader(const std::string &Path, const HeaderPasses &H,
+                                      llvm::ArrayRef<ParseOutcome> Passes,
+                                      const std::map<std::string, std::string> &Copies,
+                                      TracedOptions Options, llvm::raw_ostream &Shown, int &Status) {
   llvm::Expected<SourceFile> Read = readSource(Path);
   if (!Read) {
     Shown << "trace-rewrite: error: " << llvm::toString(Read.takeError()) << "\n";
     Status = UsageOrIo;
     return std::nullopt;
   }
-  const SourceFile &F = *Read;
-  HeaderEmission E;
-  E.Original = Path;
-  E.Copy = Copies.at(Path);
-  Options.ShadowOf = spelledCopies(Copies, llvm::sys::path::parent_path(E.Copy));
-  SourceModel Model = mergeSourceModels(H.Models);
-  ScanResult Scan = H.Holds.Annotated ? scanAnnotations(F.text()) : ScanResult{};
+  HeaderInput In{std::move(*Read), {}, mergeSourceModels(H.Models), {}, {}};
+  In.Scan = H.Holds.Annotated ? scanAnnotations(In.File.text()) : ScanResult{};
   std::vector<ParseOutcome> Views;
   for (size_t I = 0; I < H.Models.size() && I < Passes.size(); ++I) {
     ParseOutcome View;
@@ -206,36 +212,47 @@ std::optional<HeaderEmission> emitHeader(const std::string &Path, const HeaderPa
     View.Model = *H.Models[I];
     Views.push_back(std::move(View));
   }
-  Verdict V = verifyAnnotations(Scan, Views);
+  Verdict V = verifyAnnotations(In.Scan, Views);
   if (V.failed()) {
-    showProblems(F, V.Problems, Shown);
+    showProblems(In.File, V.Problems, Shown);
     Status = AnnotationErrors;
     return std::nullopt;
   }
-  llvm::SmallString<256> Stem(llvm::sys::path::stem(E.Copy));
+  In.E.Original = Path;
+  In.E.Copy = Copies.at(Path);
+  Options.ShadowOf = spelledCopies(Copies, llvm::sys::path::parent_path(In.E.Copy));
+  llvm::SmallString<256> Stem(llvm::sys::path::stem(In.E.Copy));
   Options.SourceName = llvm::sys::path::filename(Path).str();
   Options.LinePath = Path;
   Options.MapInclude = (Stem + ".trace_map.h").str();
-  Options.QuoteIncludesFrom = llvm::sys::path::parent_path(E.Copy).str();
-  Options.WithRuntime =
-      H.Holds.Annotated || H.Holds.Launches || H.Holds.TracedKernels || H.Holds.TracedUses;
-  E.Plan = planTraced(F.text(), Scan, Model, Options);
-  showProblems(F, E.Plan.Problems, Shown);
+  Options.QuoteIncludesFrom = llvm::sys::path::parent_path(In.E.Copy).str();
+  Options.WithRuntime = H.Holds.Annotated || H.Holds.Launches || H.Holds.TracedKernels ||
+                        H.Holds.TracedUses || H.Holds.TracedCallees;
+  In.Options = std::move(Options);
+  return In;
+}
+
+/// The traced copy of a header from its plan; nothing when the plan has errors.
+std::optional<HeaderEmission> emitHeader(HeaderInput &In, TracedPlan Plan, llvm::raw_ostream &Shown,
+                                         int &Status) {
+  HeaderEmission E = std::move(In.E);
+  E.Plan = std::move(Plan);
+  showProblems(In.File, E.Plan.Problems, Shown);
   if (hasErrors(E.Plan.Problems)) {
     Status = AnnotationErrors;
     return std::nullopt;
   }
-  llvm::Expected<std::string> Text = applyEdits(F.text(), E.Plan.Edits);
+  llvm::Expected<std::string> Text = applyEdits(In.File.text(), E.Plan.Edits);
   if (!Text) {
     Shown << "trace-rewrite: error: " << llvm::toString(Text.takeError()) << "\n";
     Status = UsageOrIo;
     return std::nullopt;
   }
   E.Text = std::move(*Text);
-  if (Options.WithRuntime) {
+  if (In.Options.WithRuntime) {
     llvm::SmallString<256> Map(E.Copy);
     llvm::sys::path::remove_filename(Map);
-    llvm::sys::path::append(Map, Options.MapInclude);
+    llvm::sys::path::append(Map, In.Options.MapInclude);
     E.MapPath = Map.str().str();
     llvm::sys::path::replace_extension(Map, ".json");
     E.JsonPath = Map.str().str();
@@ -282,24 +299,36 @@ std::optional<TracedEmission> emitTraced(const SourceFile &F, const ScanResult &
   }
   std::map<std::string, std::string> Copies; // original -> traced copy, both absolute
   std::string SourceDir = llvm::sys::path::parent_path(absolute(F.Path)).str();
-  for (auto &[Path, H] : Headers) {
+  for (auto &[Path, H] : Headers)
     Copies[Path] = copyPath(Paths.HeaderDir, SourceDir, Path);
-    if (H.Holds.Annotated)
-      for (auto &[Name, Twin] : twinsOf(mergeSourceModels(H.Models)))
-        Options.HeaderTwins.try_emplace(Name, Twin);
-  }
+  // Every file of the translation unit is planned together: a kernel reaches annotated
+  // functions in the others.
+  std::deque<HeaderInput> Inputs;
   for (auto &[Path, H] : Headers) {
-    std::optional<HeaderEmission> Header =
-        emitHeader(Path, H, Passes, Copies, Options, Shown, Status);
-    if (!Header) {
+    std::optional<HeaderInput> In = readHeader(Path, H, Passes, Copies, Options, Shown, Status);
+    if (!In) {
       Log.fail(stage::Plan, "the traced copy of '" + Path + "' could not be planned");
+      return std::nullopt;
+    }
+    Inputs.push_back(std::move(*In));
+  }
+  Options.ShadowOf = spelledCopies(
+      Copies, llvm::sys::path::parent_path(absolute(Paths.Output == "-" ? "x" : Paths.Output)));
+  std::vector<TracedInput> Unit;
+  for (HeaderInput &In : Inputs)
+    Unit.push_back({In.File.text(), &In.Scan, &In.Model, In.Options});
+  Unit.push_back({F.text(), &Scan, &E.Model, Options});
+  std::vector<TracedPlan> Plans = planTracedUnit(Unit);
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    std::optional<HeaderEmission> Header = emitHeader(Inputs[I], std::move(Plans[I]), Shown, Status);
+    if (!Header) {
+      Log.fail(stage::Plan, "the traced copy of '" + Inputs[I].E.Original +
+                                "' could not be planned");
       return std::nullopt;
     }
     E.Headers.push_back(std::move(*Header));
   }
-  Options.ShadowOf = spelledCopies(
-      Copies, llvm::sys::path::parent_path(absolute(Paths.Output == "-" ? "x" : Paths.Output)));
-  E.Plan = planTraced(F.text(), Scan, E.Model, Options);
+  E.Plan = std::move(Plans.back());
   addLimitProblems(E.Plan, Options.SourceName);
   std::string PlanDiagnostics = showProblems(F, E.Plan.Problems, Shown) + copiesNoted(Headers);
   std::vector<Count> Counts = {

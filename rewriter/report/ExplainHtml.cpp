@@ -1,4 +1,5 @@
 #include "report/ExplainHtml.h"
+#include "report/ExplainPage.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -38,90 +39,8 @@ namespace {
 
 constexpr unsigned Context = 3;
 
-const char *Style = R"css(
-:root{--bg:#fff;--fg:#1f2328;--mut:#656d76;--line:#d0d7de;--add:#dafbe1;--addx:#7ee29a;
---del:#ffebe9;--delx:#ff9a92;--side:#f6f8fa;--sel:#0969da}
-*{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,sans-serif;color:var(--fg);
-background:var(--bg);display:flex;height:100vh}
-nav{width:300px;flex:none;overflow:auto;background:var(--side);border-right:1px solid var(--line);
-padding:12px}
-nav h1{font-size:15px;margin:0 0 2px;word-break:break-all}nav h2{font-size:12px;text-transform:
-uppercase;color:var(--mut);margin:14px 0 4px}nav ul{list-style:none;margin:0;padding:0}
-nav li a{display:block;padding:3px 6px;border-radius:4px;color:inherit;text-decoration:none}
-nav li a:hover{background:#eaeef2}nav li a.current{background:var(--sel);color:#fff}
-nav .counts{display:block;font-size:11px;color:var(--mut);padding-left:22px}
-nav a.current .counts{color:#dbe9ff}
-.mark{display:inline-block;width:16px;text-align:center;font-weight:bold}
-.completed .mark{color:#1a7f37}.failed .mark{color:#cf222e}.skipped .mark{color:#9a6700}
-a.current .mark{color:#fff}
-.plus{color:#1a7f37;font-weight:600}.minus{color:#cf222e;font-weight:600}
-a.current .plus,a.current .minus{color:#fff}
-main{flex:1;overflow:auto;padding:16px 20px}
-.summary{color:var(--mut);margin-bottom:12px}.summary b{color:var(--fg)}
-.help{font-size:12px;color:var(--mut)}kbd{border:1px solid var(--line);border-radius:3px;
-padding:0 4px;background:var(--side)}
-table.stages{border-collapse:collapse;margin-bottom:20px}table.stages td,table.stages th{
-border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
-table.stages td.ms{text-align:right;font-variant-numeric:tabular-nums}
-table.stages td:nth-child(-n+3){white-space:nowrap}
-tr.failed td{background:var(--del)}
-pre.diag{margin:4px 0 0;padding:6px;background:#fff8c5;border:1px solid #d4a72c;
-white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}
-section.region{border:1px solid var(--line);border-radius:6px;margin:0 0 18px;overflow:hidden}
-section.region.current{outline:2px solid var(--sel)}
-section.region h2{font-size:14px;margin:0;padding:8px 12px;background:var(--side);
-border-bottom:1px solid var(--line)}section.region h2 .kind{color:var(--mut);font-weight:normal}
-table.diff{border-collapse:collapse;width:100%;table-layout:fixed;
-font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace}
-table.diff td{padding:0 8px;white-space:pre-wrap;word-break:break-all;tab-size:4;vertical-align:top}
-table.diff td.ln{width:52px;text-align:right;color:var(--mut);user-select:none;
-border-right:1px solid var(--line)}
-table.diff col.ln{width:52px}
-td.del{background:var(--del)}td.add{background:var(--add)}td.none{background:#f6f8fa}
-span.dx{background:var(--delx);border-radius:2px}span.ax{background:var(--addx);border-radius:2px}
-tr.fold td{background:#ddf4ff;color:#0550ae;cursor:pointer;text-align:center;font-family:
-system-ui,sans-serif}tr.fold:hover td{background:#b6e3ff}
-tr.folded{display:none}
-)css";
-
-const char *Script = R"js(
-(function(){
-  var regions=[].slice.call(document.querySelectorAll('section.region'));
-  var links=[].slice.call(document.querySelectorAll('nav a[data-region]'));
-  var current=-1;
-  function select(i,scroll){
-    if(!regions.length)return;
-    current=(i+regions.length)%regions.length;
-    regions.forEach(function(r,k){r.classList.toggle('current',k===current);});
-    links.forEach(function(a){a.classList.toggle('current',+a.dataset.region===current);});
-    if(scroll)regions[current].scrollIntoView({block:'start'});
-  }
-  function unfold(row){
-    var id=row.dataset.fold;
-    document.querySelectorAll('tr.folded[data-in="'+id+'"]').forEach(function(r){
-      r.classList.remove('folded');});
-    row.parentNode.removeChild(row);
-  }
-  document.querySelectorAll('tr.fold').forEach(function(row){
-    row.addEventListener('click',function(){unfold(row);});});
-  links.forEach(function(a){a.addEventListener('click',function(){select(+a.dataset.region,false);});});
-  document.addEventListener('keydown',function(e){
-    if(e.ctrlKey||e.metaKey||e.altKey)return;
-    if(e.key==='j'||e.key==='n'){select(current+1,true);e.preventDefault();}
-    else if(e.key==='k'||e.key==='p'){select(current<0?-1:current-1,true);e.preventDefault();}
-    else if(e.key==='e'){document.querySelectorAll('tr.fold').forEach(unfold);}
-  });
-  var byKind={};
-  regions.forEach(function(r){byKind[r.dataset.kind]=(byKind[r.dataset.kind]||0)+1;});
-  var check=document.getElementById('explain-check');
-  check.textContent='stages='+document.querySelectorAll('nav li.stage').length+
-    ' regions='+regions.length+' sidebar_regions='+links.length+
-    ' kernels='+(byKind['kernel']||0)+' launch_sites='+(byKind['launch site']||0)+
-    ' functions='+(byKind['function']||0)+' folds='+document.querySelectorAll('tr.fold').length;
-  var m=/^#region-(\d+)$/.exec(location.hash);
-  if(regions.length)select(m?+m[1]:0,false);
-})();
-)js";
+using explain_page::Script;
+using explain_page::Style;
 
 const char *markFor(StageStatus S) {
   return S == StageStatus::Completed ? "&#10003;"
@@ -309,7 +228,7 @@ std::string renderHtml(const RunReport &Report) {
   OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
-     << "<title>trace-rewrite explain: " << escapeHtml(Report.file()) << "</title>\n<style>"
+     << "<title>trace-rewrite explain: " << escapeHtml(Report.file()) << "</title>\n<style>\n"
      << Style << "</style></head>\n<body>\n";
   writeSidebar(Report, OS);
   OS << "<main>\n<div class=\"summary\"><b>" << escapeHtml(Report.file()) << "</b> &middot; "
@@ -320,8 +239,8 @@ std::string renderHtml(const RunReport &Report) {
   writeStageTable(Report, OS);
   for (size_t I = 0; I < Report.changes().size(); ++I)
     RegionWriter(OS, I).write(Report.changes()[I]);
-  OS << "</main>\n<div id=\"explain-check\" hidden></div>\n<script>" << Script
-     << "</script>\n</body></html>\n";
+  OS << "</main>\n<div id=\"explain-check\" hidden></div>\n<script>\n"
+     << Script << "</script>\n</body></html>\n";
   return Html;
 }
 

@@ -1,5 +1,7 @@
 #include "report/ExplainTerminal.h"
 
+#include "StringLiteral.h"
+
 #include "llvm/Support/Format.h"
 #include <cstdlib>
 
@@ -18,23 +20,9 @@ struct Palette {
   const char *dim() const { return code("\033[2m"); }
 };
 
-/// Text from the file as the terminal should show it: control characters (an escape sequence, a
-/// bell) written as \xNN instead of acted on. Tabs, newlines and a line's CR are kept.
-std::string visible(llvm::StringRef Text) {
-  std::string Out;
-  Out.reserve(Text.size());
-  for (unsigned char C : Text) {
-    if ((C < 0x20 && C != '\t' && C != '\r' && C != '\n') || C == 0x7F) {
-      static const char Hex[] = "0123456789abcdef";
-      Out += "\\x";
-      Out += Hex[C >> 4];
-      Out += Hex[C & 15];
-    } else {
-      Out += static_cast<char>(C);
-    }
-  }
-  return Out;
-}
+/// Text from the file as the terminal should show it: an escape sequence or a bell written as
+/// \xNN instead of acted on; tabs and line ends kept.
+std::string visible(llvm::StringRef Text) { return escapeControls(Text, ShownOn::Terminal); }
 
 const char *statusColor(const Palette &P, StageStatus S) {
   return S == StageStatus::Completed ? P.green() : S == StageStatus::Failed ? P.red() : P.yellow();

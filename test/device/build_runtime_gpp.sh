@@ -11,6 +11,9 @@ mkdir -p "$out"/obj/{format,analysis,capture}
 compile() { g++ -std=c++17 -O2 "${inc[@]}" -c "$1" -o "$2" >>"$log" 2>&1; }
 for f in runtime/src/format/*.cpp; do compile "$f" "$out/obj/format/$(basename "${f%.cpp}").o" & done
 for f in runtime/src/analysis/*.cpp; do compile "$f" "$out/obj/analysis/$(basename "${f%.cpp}").o" & done
+# The viewer page, embedded from runtime/viewer/ (docs/design.md, "The viewer page").
+cmake -DOUT="$out/viewer_page.cpp" -P runtime/viewer/embed.cmake >>"$log" 2>&1 &&
+  compile "$out/viewer_page.cpp" "$out/obj/analysis/viewer_page.o" &
 for f in runtime/src/capture/*.cpp runtime/src/capture/outputs/all_formats.cpp; do
   compile "$f" "$out/obj/capture/$(basename "${f%.cpp}").o" &
 done

@@ -8,6 +8,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 root=$PWD
 R=$root/build-e2e
 rm -rf "$R" && mkdir -p "$R/tool/bin" "$R/tool/res" "$R/logs" "$R/traces"
+cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
 xz -dc .carry/tool/trace-rewrite.xz > "$R/tool/bin/trace-rewrite" && chmod +x "$R/tool/bin/trace-rewrite"
 tar xJf .carry/tool/clang-resource.tar.xz -C "$R/tool/res"
 export CUTRACE_CLANG_RESOURCE_DIR=$R/tool/res/19
@@ -37,7 +38,7 @@ for traced in ON OFF; do
   done
 done
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/njson/include test/device/check_ctrace.cpp \
-  runtime/src/format/*.cpp runtime/src/analysis/*.cpp \
+  runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$R/viewer_page.cpp" \
   -o "$R/check_ctrace" && "$R/check_ctrace" "$R/traces/warp_specialized_ON/ws_gemm.ctrace" "$R/traces/reduction_ON/block_sum.ctrace" 2>&1 | tail -16 | tee "$R/logs/check.txt"
 cp "$R/traces/warp_specialized_ON/ws_gemm.ctrace" "$R/logs/ws_gemm_cmake.ctrace" 2>/dev/null
 tar czf "$OUT/h200_cmake_e2e.tgz" -C "$R" logs

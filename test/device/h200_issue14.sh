@@ -27,6 +27,7 @@ if [[ ! -d $G/layernorm || ! -d $G/issue14_stripped ]]; then
 fi
 R=$PWD/build-issue14
 rm -rf "$R" "$out" && mkdir -p "$R/obj" "$out/logs" "$out/fixtures" "$out/sass"
+cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
 started=$(date +%s)
 tsv=$out/results.tsv
 printf 'step\tstatus\tdetail\n' >"$tsv"
@@ -61,8 +62,8 @@ bg() {
 drain() { while (($(jobs -rp | wc -l) > 0)); do wait -n || true; done; }
 
 step "build: runtime objects and stripped programs"
-for f in runtime/src/format/*.cpp runtime/src/analysis/*.cpp runtime/src/capture/*.cpp \
-  runtime/src/capture/outputs/all_formats.cpp; do
+for f in runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$R/viewer_page.cpp" \
+  runtime/src/capture/*.cpp runtime/src/capture/outputs/all_formats.cpp; do
   bg run_logged "build_obj_$(basename "${f%.cpp}")" \
     "${NVCC[@]}" -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o"
 done

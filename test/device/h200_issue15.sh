@@ -18,6 +18,7 @@ G=.carry/gen
 [[ -d $G/ws_gemm_float4 ]] || { echo "no $G/ws_gemm_float4: run test/device/prepare_issue15.sh"; exit 2; }
 R=$PWD/build-issue15
 rm -rf "$R" "$out" && mkdir -p "$R/obj" "$out/logs" "$out/diff" "$out/waves"
+cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
 started=$(date +%s)
 failures=0
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
@@ -33,8 +34,8 @@ logged() { local name=$1; shift; "$@" >"$out/logs/$name.txt" 2>&1; }
 logged_obj() { "$@" >>"$R/obj/build.log" 2>&1; }
 
 step "build: runtime objects"
-for f in runtime/src/format/*.cpp runtime/src/analysis/*.cpp runtime/src/capture/*.cpp \
-  runtime/src/capture/outputs/all_formats.cpp; do
+for f in runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$R/viewer_page.cpp" \
+  runtime/src/capture/*.cpp runtime/src/capture/outputs/all_formats.cpp; do
   case $f in *sqlite*) continue ;; esac # the SQLite export is trace-view's, not the runtime's
   bg logged_obj "${NVCC[@]}" -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o"
 done

@@ -6,9 +6,10 @@ set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 R=$PWD/build-h200-perf
 rm -rf "$R" && mkdir -p "$R/obj" "$R/logs"
+cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
 INC="-Iruntime/include -I.carry/include"
 NVCC="nvcc -std=c++17 -O3 -arch=sm_90 $INC"
-for f in runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
+for f in runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp "$R/viewer_page.cpp"; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
 OBJ=$(ls "$R"/obj/*.o)
 $NVCC -I.carry/gen/bench_traced .carry/gen/bench_traced/event_cost.traced.cu $OBJ -o "$R/ev_traced" &
 $NVCC -I.carry/gen/bench_traced_globaltimer .carry/gen/bench_traced_globaltimer/event_cost.traced.cu $OBJ -o "$R/ev_traced_gt" &

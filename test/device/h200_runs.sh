@@ -10,9 +10,10 @@ set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 R=$PWD/build-runs
 rm -rf "$R" && mkdir -p "$R/obj" "$R/traces" "$R/logs"
+cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
 INC="-Iruntime/include -I.carry/include -Iexamples/common -Iexamples/warp_specialized"
 NVCC="nvcc -std=c++17 -O3 -arch=sm_90 $INC"
-RUNTIME=$(ls runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp)
+RUNTIME=$(ls runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp "$R/viewer_page.cpp")
 for f in $RUNTIME; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
 OBJ=$(ls "$R"/obj/*.o)
 for p in many_launches graph_capture warp_specialized; do
@@ -22,9 +23,9 @@ done
 $NVCC bench/gpu/copy_back.cu $OBJ -lpthread -o "$R/copy_back" >"$R/logs/build_copy_back.txt" 2>&1 ||
   { echo "BUILD FAILED: copy_back"; cat "$R/logs/build_copy_back.txt"; } &
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/include test/device/check_ctrace.cpp \
-  runtime/src/format/*.cpp runtime/src/analysis/*.cpp -o "$R/check_ctrace" &
+  runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$R/viewer_page.cpp" -o "$R/check_ctrace" &
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/include -DCUTRACE_VERSION='"dev"' tool/trace-view/main.cpp \
-  runtime/src/format/*.cpp runtime/src/analysis/*.cpp -o "$R/trace-view" >"$R/logs/build_trace_view.txt" 2>&1 &
+  runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$R/viewer_page.cpp" -o "$R/trace-view" >"$R/logs/build_trace_view.txt" 2>&1 &
 wait
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$R/logs/gpu.txt" 2>&1
 

@@ -6,9 +6,10 @@ set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 R=$PWD/build-h200
 rm -rf "$R" && mkdir -p "$R/traces" "$R/logs" "$R/sass"
+cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
 INC="-Iruntime/include -I.carry/include -Iexamples/common -Iexamples/warp_specialized"
 # The `cutrace` library: capture, every output format, analysis (runtime/CMakeLists.txt).
-RUNTIME=$(ls runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp)
+RUNTIME=$(ls runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp "$R/viewer_page.cpp")
 NVCC="nvcc -std=c++17 -O3 -arch=sm_90 $INC"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$R/logs/gpu.txt" 2>&1
 
@@ -30,7 +31,7 @@ build bench_traced .carry/gen/bench_traced/event_cost.traced.cu &
 build bench_traced_globaltimer .carry/gen/bench_traced_globaltimer/event_cost.traced.cu &
 $NVCC .carry/gen/bench_stripped/event_cost.cu -o "$R/bench_stripped" &
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/include test/device/check_ctrace.cpp \
-  runtime/src/format/*.cpp runtime/src/analysis/*.cpp -o "$R/check_ctrace" &
+  runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$R/viewer_page.cpp" -o "$R/check_ctrace" &
 wait
 
 echo "== traced programs, no host-code edits (CUTRACE_FORMAT=ctrace,perfetto,html)"

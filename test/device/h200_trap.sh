@@ -5,11 +5,12 @@ set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 R=$PWD/build-h200-trap
 rm -rf "$R" && mkdir -p "$R/obj" "$R/logs" "$R/traces"
+cmake -DOUT="$R/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
 NVCC="nvcc -std=c++17 -O3 -arch=sm_90 -Iruntime/include -I.carry/include"
-for f in runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
+for f in runtime/src/{format,analysis,capture}/*.cpp runtime/src/capture/outputs/all_formats.cpp "$R/viewer_page.cpp"; do $NVCC -x cu -c "$f" -o "$R/obj/$(basename "${f%.cpp}").o" & done; wait
 $NVCC -I.carry/gen/trap .carry/gen/trap/trap.traced.cu "$R"/obj/*.o -o "$R/trap"
 g++ -std=c++17 -O2 -Iruntime/include -I.carry/include test/device/check_ctrace.cpp \
-  runtime/src/format/*.cpp runtime/src/analysis/*.cpp -o "$R/check_ctrace"
+  runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$R/viewer_page.cpp" -o "$R/check_ctrace"
 for mode in device mapped; do
   echo "== buffers in $mode memory"
   mapped=0; [[ $mode == mapped ]] && mapped=1

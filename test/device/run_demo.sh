@@ -9,7 +9,9 @@ ARCH=${1:-sm_90}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 OUT=build-device
 JSON_FLAGS=${JSON_INCLUDE:+-I$JSON_INCLUDE}
-DECODE_SRC=$(ls runtime/src/format/*.cpp runtime/src/analysis/*.cpp)
+mkdir -p "$OUT"
+cmake -DOUT="$OUT/viewer_page.cpp" -P runtime/viewer/embed.cmake # the viewer page: docs/design.md
+DECODE_SRC=$(ls runtime/src/format/*.cpp runtime/src/analysis/*.cpp "$OUT/viewer_page.cpp")
 # Capture with every output format, as library `cutrace` builds it (runtime/CMakeLists.txt).
 HOST_SRC=$(ls runtime/src/capture/*.cpp runtime/src/capture/outputs/all_formats.cpp)
 

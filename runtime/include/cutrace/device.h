@@ -8,7 +8,9 @@
 // register increment; a payload other than 0 adds a second slot. A scoped range is one wide RANGE
 // record written where it ends (head and payload, begin and end: two 8-byte stores), its begin
 // clock waiting in a register: where it begins only the clock is read. The cursor and the row
-// address are members, which live in registers once inlined.
+// address are members, which live in registers once inlined. The stores themselves are
+// cutrace/device_compact.h's: a record's second slot at its first's address plus 8, each
+// capacity test a compare with a constant.
 #ifndef CUTRACE_DEVICE_H
 #define CUTRACE_DEVICE_H
 
@@ -17,6 +19,7 @@
 #endif
 
 #include <cstdint>
+#include <cutrace/device_compact.h>
 #include <cutrace/device_staging.h>
 #include <cutrace/map.h>
 
@@ -294,7 +297,14 @@ public:
   __device__ __forceinline__ void range(uint32_t site, uint32_t begin, int32_t payload,
                                         bool cond = true) {
     const uint32_t end = stamp_if(cond);
-    if constexpr (kNarrowRanges) {
+    if constexpr (kCompact) {
+      if constexpr (kNarrowRanges)
+        detail::CompactRow<MaxEvents>::narrow(compact_base(), compact_first(), cursor_, cond, site,
+                                              payload, begin, end);
+      else
+        detail::CompactRow<MaxEvents>::wide(compact_base(), compact_first(), cursor_, cond, site,
+                                            payload, begin, end);
+    } else if constexpr (kNarrowRanges) {
       emit(cond, kRangeBit | (site & kSiteMask), end, begin, payload);
     } else {
       // The wide RANGE: its head and payload, then its begin and end; no test of its length or
@@ -357,6 +367,29 @@ private:
 #else
   static constexpr int kProbe = 0;
 #endif
+  // How records are stored (docs/PERFORMANCE.md section 7, "Fewer instructions per record"):
+  // CUTRACE_COMPACT=2, the default, stores them with cutrace/device_compact.h (a record's second
+  // slot by the store's immediate offset, capacity tests against constants); 1 the same, each
+  // record addressed from the row's record 0 kept in a register pair (at_); 0 the stores before
+  // (emit and range below: each slot its own address and test), the ones the staged recorder and
+  // the recorder probes build on, so they select 0 when CUTRACE_COMPACT is not given. The buffer
+  // is the same, slot for slot, with each.
+#if defined(CUTRACE_COMPACT)
+  static constexpr int kCompactMode = CUTRACE_COMPACT;
+  static_assert(CUTRACE_COMPACT == 0 || (CUTRACE_STAGING_SLOTS == 0 && kProbe == 0),
+                "CUTRACE_COMPACT=1 or 2 stores straight to the buffer: no staging, no recorder "
+                "probe");
+#else
+  static constexpr int kCompactMode = CUTRACE_STAGING_SLOTS == 0 && kProbe == 0 ? 2 : 0;
+#endif
+  static constexpr bool kCompact = kCompactMode != 0;
+  static_assert(kCompactMode >= 0 && kCompactMode <= 2, "CUTRACE_COMPACT must be 0, 1 or 2");
+  __device__ __forceinline__ uint64_t compact_base() const {
+    return kCompactMode == 1 ? at_ : reinterpret_cast<uint64_t>(slots_);
+  }
+  __device__ __forceinline__ uint32_t compact_first() const {
+    return kCompactMode == 1 ? 0 : first_;
+  }
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
   static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
@@ -428,6 +461,9 @@ private:
   }
   __device__ __forceinline__ void record_at(uint32_t t, RecordKind kind, uint32_t site,
                                             int32_t payload, bool cond) {
+    if constexpr (kCompact)
+      return detail::CompactRow<MaxEvents>::event(compact_base(), compact_first(), cursor_, cond,
+                                                  kind_head(kind, site), t, payload);
     emit(cond, kind_head(kind, site), t, t, payload);
   }
 
@@ -589,10 +625,11 @@ private:
     detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
-  Slots *slots_;    // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;  // 8-byte slot index of this row's record 0
-  uint32_t cursor_; // events attempted so far (+ kNotWriter in threads that do not write)
-  uint64_t at_ = 0;   // probe 2: the address of the next range (dead code otherwise)
+  Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
+  uint32_t first_;    // 8-byte slot index of this row's record 0
+  uint32_t cursor_;   // events attempted so far (+ kNotWriter in threads that do not write)
+  uint64_t at_ = 0;   // probe 2: the address of the next range; CUTRACE_COMPACT=1: the address of
+                      // record 0 (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end
                       // header's last word stays 0)
 };

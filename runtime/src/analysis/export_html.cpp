@@ -1,13 +1,14 @@
 // The HTML timeline: the decoded launch laid out for drawing (tracks of non-overlapping slices,
-// typed columns) and embedded into the viewer page of export_html_page.cpp. The data travels as
+// typed columns) and embedded into the viewer page (runtime/viewer/). The data travels as
 // JSON inside <script type="application/json">, with every '<', '>' and '&' escaped so no name
 // from the trace can close the script element. export_run_html.cpp embeds the same launch data.
 //
-// The columns (what the page's materialise() reads; docs/viewer.md, "Large traces"): a column is
-// "TYPE:BASE64" (TYPE u8, u16, u32, i32 or f64: little-endian, the narrowest that holds every
-// value), so a million events make ~6 MB of HTML instead of ~41 MB; the page rebuilds the full
-// per-event typed arrays (S.row, S.lane, S.name, S.site, S.payload, S.flags, S.b_cyc, S.e_cyc,
-// S.b_ns, S.e_ns; I.row, I.lane, I.name, I.site, I.payload, I.cyc, I.ns) in one pass:
+// The columns (what materialise() in runtime/viewer/js/launch_model.js reads; docs/viewer.md,
+// "Large traces"): a column is "TYPE:BASE64" (TYPE u8, u16, u32, i32 or f64: little-endian, the
+// narrowest that holds every value), so a million events make ~6 MB of HTML instead of ~41 MB;
+// the page rebuilds the full per-event typed arrays (S.row, S.lane, S.name, S.site, S.payload,
+// S.flags, S.b_cyc, S.e_cyc, S.b_ns, S.e_ns; I.row, I.lane, I.name, I.site, I.payload, I.cyc,
+// I.ns) in one pass:
 // - S.site, I.site: per event. S.payload, I.payload: the payload minus the previous one on its
 //   track, zigzagged (even 2n: +n, odd 2n-1: -n). name comes from site (site_names: pairs
 //   [site, name index]); row and lane from the CTA's tracks [row, lane, level, first, count] and

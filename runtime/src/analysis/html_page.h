@@ -1,8 +1,9 @@
 // What the two HTML exports share (docs/viewer.md): the viewer page in parts, one launch's data
 // laid out for it, and the escaping that keeps every name from a trace inert. A launch's page is
 // kHead, its data element, kViewer, kEnd, kClose; a run's page puts kRunOverview before kEnd and
-// one data element per launch whose detail it carries before kClose. Internal to
-// cutrace_analysis.
+// one data element per launch whose detail it carries before kClose. The parts are the files of
+// runtime/viewer/, embedded at build time (viewer_page.cpp, written by runtime/viewer/embed.cmake;
+// docs/design.md, "The viewer page"). Internal to cutrace_analysis.
 #ifndef CUTRACE_ANALYSIS_HTML_PAGE_H
 #define CUTRACE_ANALYSIS_HTML_PAGE_H
 

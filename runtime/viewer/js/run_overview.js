@@ -1,14 +1,10 @@
-// The run overview (docs/viewer.md, "The HTML of a whole run"): the part of the viewer script that
-// only a run's page has, between html_page::kViewer and kEnd. One row per (process, device,
-// stream), each recorded launch a span on the run axis; a click, or Enter on the hovered launch,
-// opens it in the launch views of kViewer (#launch=I, I = its place in RunTrace::launches), parsed
-// and laid out then, not before: the overview paints from its own small data element.
-#include "html_page.h"
-
-namespace cutrace::html_page {
-
-const char *const kRunOverview = R"CUTRACE_PAGE(
-// ---- the run overview ----
+// The run overview (docs/viewer.md, "The HTML of a whole run"), on a run's page only: one row per
+// (process, device, stream), each recorded launch a span on the run axis; a click, or Enter on the
+// hovered launch, opens it in the launch views (#launch=I, I = its place in RunTrace::launches),
+// parsed and laid out then, not before: the overview paints from its own small data element.
+/* global $, b64, COUNTERS, ctx, D, drawSlices, el, fmtNs, GUTTER, hue, infoItem, legendItem,
+          lowerBound, materialise, paint, route, RUN:writable, show, showProblems, sliceNear, stats,
+          useLaunch, view, X */
 RUN = (function () {
   let R = null, L = null, overview = null, shown = -2; // shown: launch on screen, -1 the overview
   const models = new Map(); // the few launches materialised last, oldest first
@@ -217,6 +213,3 @@ RUN = (function () {
   });
   return {load, route: routeRun};
 })();
-)CUTRACE_PAGE";
-
-} // namespace cutrace::html_page

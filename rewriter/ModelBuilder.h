@@ -1,0 +1,23 @@
+// Builds one file's SourceModel from a parsed translation unit (rewriter/SourceModel.cpp); the
+// parse itself is driven by rewriter/SourceParse.cpp.
+#ifndef CUTRACE_REWRITER_MODELBUILDER_H
+#define CUTRACE_REWRITER_MODELBUILDER_H
+
+#include "SourceModel.h"
+#include "UnitCalls.h"
+
+namespace clang {
+class ASTContext;
+class FileEntry;
+class Preprocessor;
+} // namespace clang
+
+namespace cutrace {
+
+/// The model of the translation unit's code written in File (the main file or one header).
+void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
+                const clang::FileEntry *File, const CallFacts &Calls);
+
+} // namespace cutrace
+
+#endif

@@ -1,0 +1,41 @@
+// What the calls of a whole translation unit say about tracing (docs/design.md, "Calls across
+// files"): which functions reach annotations, which kernels reach them, and where those kernels
+// and their callees are written. One walk of the AST serves the header selection and every
+// file's model.
+#ifndef CUTRACE_REWRITER_UNITCALLS_H
+#define CUTRACE_REWRITER_UNITCALLS_H
+
+#include "llvm/ADT/DenseSet.h"
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FileEntry;
+class FunctionDecl;
+} // namespace clang
+
+namespace cutrace {
+
+struct CallFacts {
+  /// Functions (canonical declarations, template instances each on their own) that hold
+  /// annotations or call, directly or not, one that does.
+  llvm::DenseSet<const clang::FunctionDecl *> Reaching;
+  using FileUse = std::pair<const clang::FunctionDecl *, const clang::FileEntry *>;
+  std::vector<FileUse> KernelFiles; // where each kernel (template instances too) is defined
+  std::vector<FileUse> KernelNames; // where each kernel is launched or named
+  /// Files defining a function that a kernel reaching annotations calls on its way to them.
+  llvm::DenseSet<const clang::FileEntry *> OnTracedPath;
+  /// For each file, the annotated functions defined there that no kernel of that file reaches
+  /// but a kernel of another file does: the '{' of the body -> that kernel, as notes name it
+  /// (`'kit::device_kernel' (device_kernel.h)`).
+  std::map<const clang::FileEntry *, std::map<unsigned, std::string>> ReachedFromKernelElsewhere;
+};
+
+CallFacts analyzeCalls(clang::ASTContext &Ctx);
+
+} // namespace cutrace
+
+#endif
