@@ -1,5 +1,6 @@
 #include "SourceModel.h"
 
+#include "AutoLoops.h"
 #include "AnnotationScanner.h"
 #include "HeaderSelection.h"
 #include "SideEffects.h"
@@ -110,6 +111,15 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), Model(Model), Target(Target), Effects(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  /// --auto: every kernel defined in the file, with its outermost loops (rewriter/AutoLoops.h).
+  void addAutoKernels(TranslationUnitDecl *TU) {
+    for (AutoKernelFound &Found : autoKernelsIn(TU, Target)) {
+      KernelDecl &K = Model.Kernels[kernelIndex(Found.Definition->getCanonicalDecl())];
+      K.AutoCandidate = true;
+      K.Loops = std::move(Found.Loops);
+    }
+  }
 
   bool VisitCallExpr(CallExpr *Call) {
     if (auto Kind = annotationCallKind(Call))
@@ -1185,13 +1195,17 @@ private:
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
-                const Preprocessor &PP)
-      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP) {}
+                const Preprocessor &PP, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP),
+        AutoKernels(AutoKernels) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     Reached = true;
     const SourceManager &SM = Ctx.getSourceManager();
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
-    ModelBuilder(Ctx, PP, Outcome.Model, Main).build(Ctx.getTranslationUnitDecl());
+    ModelBuilder Builder(Ctx, PP, Outcome.Model, Main);
+    Builder.build(Ctx.getTranslationUnitDecl());
+    if (AutoKernels)
+      Builder.addAutoKernels(Ctx.getTranslationUnitDecl());
     Outcome.Model.Includes = includesOf(Main);
     auto Elsewhere = reachedFromKernelsElsewhere(Ctx);
     Outcome.Model.ReachedFromKernelElsewhere = Elsewhere[Main];
@@ -1212,6 +1226,7 @@ private:
   bool &Reached;
   const std::vector<Inclusion> &Inclusions;
   const Preprocessor &PP;
+  bool AutoKernels;
 
   /// A header included several times (no guard) lists its directives once.
   std::vector<IncludeSite> includesOf(const FileEntry *File) const {
@@ -1226,7 +1241,8 @@ private:
 
 class ModelAction : public ASTFrontendAction {
 public:
-  ModelAction(ParseOutcome &Outcome, bool &Reached) : Outcome(Outcome), Reached(Reached) {}
+  ModelAction(ParseOutcome &Outcome, bool &Reached, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), AutoKernels(AutoKernels) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     // Clang's "N errors generated" summary is ours to decide on, not to print.
     CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
@@ -1235,12 +1251,14 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
-    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor());
+    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor(),
+                                           AutoKernels);
   }
 
 private:
   ParseOutcome &Outcome;
   bool &Reached;
+  bool AutoKernels;
   std::vector<Inclusion> Inclusions;
 };
 
@@ -1271,7 +1289,8 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
   DiagnosticCollector Collector;
   bool Reached = false;
   tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
-                                     std::make_unique<ModelAction>(Outcome, Reached), Files.get());
+                                     std::make_unique<ModelAction>(Outcome, Reached, Options.AutoKernels),
+                                     Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
   if (!compat::runGuarded([&] { Invocation.run(); })) {
     Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "

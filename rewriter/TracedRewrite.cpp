@@ -1,5 +1,8 @@
 #include "TracedRewrite.h"
 
+#include "AutoLoops.h"
+#include "AutoPlan.h"
+
 #include "StringLiteral.h"
 #include "Strip.h"
 #include "TracedCallGraph.h"
@@ -549,31 +552,9 @@ private:
                               "label; put this case's statements in braces"});
   }
 
-  /// The twin's name and trailing parameter, in the copy of every declaration written here
-  /// (the first one carries the default, as C++ wants it once).
   void addSlotsParameter(const KernelDecl &Kernel) {
-    bool First = true;
-    for (const KernelDeclSite &D : Kernel.Decls) {
-      if (D.InMacro)
-        continue;
-      edit({D.Name, D.Name + static_cast<unsigned>(Kernel.Name.size())}, twinName(Kernel.Name));
-      if (Kernel.HasParameterPack) {
-        // First: a parameter after a pack could not be deduced (launches pass it first too).
-        edit({D.ParamBegin + 1, D.ParamBegin + 1},
-             std::string("cutrace::Slots* __cutrace_slots") + (D.HasParams ? ", " : ""));
-        continue;
-      }
-      std::string Param =
-          std::string("cutrace::Slots* __cutrace_slots") + (First ? " = nullptr" : "");
-      First = false;
-      if (D.HasParams) {
-        edit({D.ParamEnd, D.ParamEnd}, ", " + Param);
-        continue;
-      }
-      // `k()` or `k(void)`: the parameter replaces whatever sits between the parentheses.
-      size_t LParen = Buffer.substr(0, D.ParamEnd).rfind('(');
-      edit({static_cast<unsigned>(LParen + 1), D.ParamEnd}, Param);
-    }
+    for (Edit &E : slotsParameterEdits(Buffer, Kernel))
+      edit(E.Range, std::move(E.Text));
   }
 };
 
@@ -620,6 +601,10 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
         Merged.Kernels.push_back(K);
       else if (K.Instantiated)
         Merged.Kernels[It->second].Instantiated = true;
+      if (!New) { // --auto: every pass's loops (a loop in an #if branch of one arch)
+        mergeLoops(Merged.Kernels[It->second].Loops, K.Loops);
+        Merged.Kernels[It->second].AutoCandidate |= K.AutoCandidate;
+      }
       if (!New && Merged.Kernels[It->second].Body.End == 0 && K.Body.End != 0) {
         // A pass that saw the definition knows every declaration up to it.
         Merged.Kernels[It->second].Body = K.Body;
@@ -824,6 +809,11 @@ TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const Sour
     Twins[Kernel] = {Plan.Map.Kernels.back().Symbol, isRegistered(K)};
     for (const AnnotationUse *U : Uses)
       Expanded.insert(U->MacroOffset);
+  }
+  // --auto: the file's kernels without annotations get automatic ranges (docs/auto.md).
+  for (int Kernel : autoKernels(Model, UsesByKernel, Options, Plan)) {
+    planAutoKernel(Buffer, Lines, Model.Kernels[Kernel], Options, TwinEdits, Plan);
+    Twins[Kernel] = {Plan.Map.Kernels.back().Symbol, isRegistered(Model.Kernels[Kernel])};
   }
   // Annotations no parse saw are dropped from the twins' copies too.
   std::vector<Span> Unseen;
