@@ -49,8 +49,8 @@ unsigned storedBound(unsigned First) {
   return First + First / 2 * (32 - Log) + 1;
 }
 
-std::string groupType(const TracedOptions &Options) {
-  return "cutrace::Group<" + std::to_string(Options.MaxEvents) +
+std::string groupType(const TracedOptions &Options, unsigned MaxEvents) {
+  return "cutrace::Group<" + std::to_string(MaxEvents) +
          (Options.Clock == "globaltimer" ? ", cutrace::Clock::globaltimer" : "") + ">";
 }
 
@@ -105,7 +105,13 @@ std::vector<int> autoKernels(const SourceModel &Model,
 void planAutoKernel(llvm::StringRef Buffer, const LineIndex &Lines, const KernelDecl &Kernel,
                     const TracedOptions &Options, std::vector<Edit> &TwinEdits, TracedPlan &Plan) {
   const bool Warps = Options.Auto == AutoRows::Warps;
-  const std::string Group = groupType(Options);
+  std::vector<const LoopSite *> Loops;
+  for (const LoopSite &L : Kernel.Loops)
+    if (L.Body.Begin > Kernel.Body.Begin && L.Body.End <= Kernel.Body.End)
+      Loops.push_back(&L);
+  // A kernel without loops records its life alone: a row of two slots.
+  const unsigned MaxEvents = Loops.empty() ? std::min(2u, Options.MaxEvents) : Options.MaxEvents;
+  const std::string Group = groupType(Options, MaxEvents);
   const std::string Var = Warps ? "__cutrace_warp" : "__cutrace_cta";
   auto Where = [&](unsigned Offset) {
     return Options.SourceName + ":" + std::to_string(Lines.line(Offset)) + ":" +
@@ -115,7 +121,7 @@ void planAutoKernel(llvm::StringRef Buffer, const LineIndex &Lines, const Kernel
   KernelMapModel M;
   M.Kernel = mapKernelName(Kernel);
   M.Symbol = mapSymbol(Kernel);
-  M.MaxEvents = Options.MaxEvents;
+  M.MaxEvents = MaxEvents;
   M.Clock = Options.Clock;
   MapGroup Row{Warps ? "warp" : "cta", Warps ? "slice" : "0"};
   if (Warps)
@@ -129,11 +135,6 @@ void planAutoKernel(llvm::StringRef Buffer, const LineIndex &Lines, const Kernel
   Life.Loc = Where(Kernel.Body.Begin);
   Life.Offset = Kernel.Body.Begin;
   M.Sites.push_back(Life);
-
-  std::vector<const LoopSite *> Loops;
-  for (const LoopSite &L : Kernel.Loops)
-    if (L.Body.Begin > Kernel.Body.Begin && L.Body.End <= Kernel.Body.End)
-      Loops.push_back(&L);
   const unsigned First = denseIterations(Options.MaxEvents, Loops.size());
   if (!Loops.empty() && storedBound(First) * Loops.size() + 1 > (Options.MaxEvents - 2) / 2 + 1)
     Plan.Problems.push_back(
@@ -166,8 +167,12 @@ void planAutoKernel(llvm::StringRef Buffer, const LineIndex &Lines, const Kernel
     M.Sites.push_back(S);
     Entry += " cutrace::Loop<" + Group + ", " + std::to_string(First) + "> __cutrace_loop_" + Id +
              "(" + Var + ", " + Id + ");";
-    std::string Iteration =
-        "cutrace::Iteration __cutrace_iteration_" + Id + "(__cutrace_loop_" + Id + ");";
+    // The loops before it store their skipped last iterations when it begins.
+    std::string Earlier;
+    for (size_t J = 0; J < I; ++J)
+      Earlier += ", __cutrace_loop_" + std::to_string(J + 1);
+    std::string Iteration = "cutrace::Iteration __cutrace_iteration_" + Id + "(__cutrace_loop_" +
+                            Id + Earlier + ");";
     if (L.BodyIsCompound) {
       TwinEdits.push_back({{L.Body.Begin + 1, L.Body.Begin + 1}, " " + Iteration});
     } else {

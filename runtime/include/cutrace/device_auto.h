@@ -50,7 +50,7 @@ public:
     if constexpr (SliceThreads == 0)
       __syncthreads();
     else
-      __syncwarp();
+      __syncwarp(__activemask()); // at the entry: every lane of the warp
   }
 
   __device__ __forceinline__ ~Life() {
@@ -89,17 +89,25 @@ private:
 // of two p with i < First * p: every iteration of the first First, then every 2nd up to
 // 2 * First, every 4th up to 4 * First, ... (First / 2 per doubling), so a loop of n iterations
 // stores about First * (1 + log2(n / First) / 2) ranges and never more than
-// First * (1 + (32 - log2 First) / 2) + 1. The last iteration is stored at the kernel's exit
-// when the rule skipped it. Constructed at the kernel's entry, with the row's writer.
+// First * (1 + (32 - log2 First) / 2) + 1. The last iteration is stored too when the rule
+// skipped it: when the next loop of the body begins (its first Iteration names the loops before
+// it), else at the kernel's exit, so that a row's records stay in the order of their ends.
+// Constructed at the kernel's entry, with the row's writer.
 template <class G, uint32_t First> class Loop {
   static_assert(First >= 2 && (First & (First - 1)) == 0, "First is a power of two from 2");
 
 public:
   __device__ __forceinline__ Loop(G &group, uint32_t site) : group_(group), site_(site) {}
 
-  __device__ __forceinline__ ~Loop() {
+  __device__ __forceinline__ ~Loop() { flush(); }
+
+  // The last iteration, when the rule skipped it.
+  __device__ __forceinline__ void flush() {
     group_.range_ended(site_, begin_, end_, int32_t(next_ - 1), !kept_);
+    kept_ = true;
   }
+
+  __device__ __forceinline__ bool started() const { return next_ != 0; }
 
   __device__ __forceinline__ static bool sampled(uint32_t i) {
     const uint32_t octave = i / First;
@@ -131,11 +139,16 @@ private:
 };
 
 // One iteration of a Loop: declared first in the loop's body, so it ends on every path out of
-// the body (the end of the body, continue, break, return).
-template <class L> class Iteration {
+// the body (the end of the body, continue, break, return). The loops written before it in the
+// body store their skipped last iterations when its loop begins.
+template <class L, class... Earlier> class Iteration {
 public:
-  __device__ __forceinline__ explicit Iteration(L &loop)
-      : loop_(loop), begin_(loop.group().stamp()) {}
+  __device__ __forceinline__ explicit Iteration(L &loop, Earlier &...earlier) : loop_(loop) {
+    if constexpr (sizeof...(Earlier) > 0)
+      if (!loop.started())
+        (earlier.flush(), ...);
+    begin_ = loop.group().stamp();
+  }
   __device__ __forceinline__ ~Iteration() { loop_.ended(begin_); }
 
   Iteration(const Iteration &) = delete;

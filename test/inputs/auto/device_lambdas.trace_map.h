@@ -7,6 +7,6 @@ inline constexpr cutrace::KernelMap rows{
     "rows", 1, 1024, cutrace::Clock::clock64,
     R"cutrace_json({"format_version":1,"kernel":"rows","source":"device_helpers.plain.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"rows","lane":0,"group":0,"loc":"device_helpers.plain.cu:22:62"},{"id":1,"kind":"range","name":"for (line 23)","lane":0,"group":0,"loc":"device_helpers.plain.cu:23:3"}],"flows":[],"annotations":[]})cutrace_json"};
 inline constexpr cutrace::KernelMap unannotated{
-    "unannotated", 1, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"unannotated","source":"device_helpers.plain.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"unannotated","lane":0,"group":0,"loc":"device_helpers.plain.cu:33:58"}],"flows":[],"annotations":[]})cutrace_json"};
+    "unannotated", 1, 2, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"unannotated","source":"device_helpers.plain.cu","max_events":2,"clock":"clock64","groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"unannotated","lane":0,"group":0,"loc":"device_helpers.plain.cu:33:58"}],"flows":[],"annotations":[]})cutrace_json"};
 } // namespace cutrace_map

@@ -53,7 +53,7 @@ __global__ void unannotated(const float *in, float *out) {
   out[threadIdx.x] = scale(warp_sum(in[threadIdx.x]), 3);
 }
 #line 33 "strip/device_helpers.plain.cu"
-__global__ void unannotated_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_cta(__cutrace_slots, 0, 1, 0); cutrace::Life<cutrace::Group<1024>, 0> __cutrace_life(__cutrace_cta, 0);
+__global__ void unannotated_cutrace_traced(const float *in, float *out, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<2> __cutrace_cta(__cutrace_slots, 0, 1, 0); cutrace::Life<cutrace::Group<2>, 0> __cutrace_life(__cutrace_cta, 0);
   out[threadIdx.x] = scale(warp_sum(in[threadIdx.x]), 3);
 }
 #if !defined(__CUDA_ARCH__)

@@ -4,9 +4,9 @@
 
 namespace cutrace_map {
 inline constexpr cutrace::KernelMap first{
-    "first", 1, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"first","source":"several_kernels_one_file.plain.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"first","lane":0,"group":0,"loc":"several_kernels_one_file.plain.cu:4:33"}],"flows":[],"annotations":[]})cutrace_json"};
+    "first", 1, 2, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"first","source":"several_kernels_one_file.plain.cu","max_events":2,"clock":"clock64","groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"first","lane":0,"group":0,"loc":"several_kernels_one_file.plain.cu:4:33"}],"flows":[],"annotations":[]})cutrace_json"};
 inline constexpr cutrace::KernelMap second{
-    "second", 1, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"second","source":"several_kernels_one_file.plain.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"second","lane":0,"group":0,"loc":"several_kernels_one_file.plain.cu:12:44"}],"flows":[],"annotations":[]})cutrace_json"};
+    "second", 1, 2, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"second","source":"several_kernels_one_file.plain.cu","max_events":2,"clock":"clock64","groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],"sites":[{"id":0,"kind":"range","name":"second","lane":0,"group":0,"loc":"several_kernels_one_file.plain.cu:12:44"}],"flows":[],"annotations":[]})cutrace_json"};
 } // namespace cutrace_map

@@ -9,7 +9,7 @@ __global__ void first(float *x) {
   x[threadIdx.x] = relu(x[threadIdx.x]);
 }
 #line 4 "strip/several_kernels_one_file.plain.cu"
-__global__ void first_cutrace_traced(float *x, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_cta(__cutrace_slots, 0, 1, 0); cutrace::Life<cutrace::Group<1024>, 0> __cutrace_life(__cutrace_cta, 0);
+__global__ void first_cutrace_traced(float *x, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<2> __cutrace_cta(__cutrace_slots, 0, 1, 0); cutrace::Life<cutrace::Group<2>, 0> __cutrace_life(__cutrace_cta, 0);
   x[threadIdx.x] = relu(x[threadIdx.x]);
 }
 #if !defined(__CUDA_ARCH__)
@@ -25,7 +25,7 @@ __global__ void second(float *x, float *y) {
   y[threadIdx.x] = relu(-x[threadIdx.x]);
 }
 #line 12 "strip/several_kernels_one_file.plain.cu"
-__global__ void second_cutrace_traced(float *x, float *y, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_cta(__cutrace_slots, 0, 1, 0); cutrace::Life<cutrace::Group<1024>, 0> __cutrace_life(__cutrace_cta, 0);
+__global__ void second_cutrace_traced(float *x, float *y, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<2> __cutrace_cta(__cutrace_slots, 0, 1, 0); cutrace::Life<cutrace::Group<2>, 0> __cutrace_life(__cutrace_cta, 0);
   y[threadIdx.x] = relu(-x[threadIdx.x]);
 }
 #if !defined(__CUDA_ARCH__)

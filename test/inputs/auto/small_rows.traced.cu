@@ -50,12 +50,12 @@ __global__ void loop_forms_cutrace_traced(const float *in, float *out, int n, cu
   }
   int w = n;
   while (w > 1)
-    { cutrace::Iteration __cutrace_iteration_2(__cutrace_loop_2); w /= 2; }
-  do { cutrace::Iteration __cutrace_iteration_3(__cutrace_loop_3);
+    { cutrace::Iteration __cutrace_iteration_2(__cutrace_loop_2, __cutrace_loop_1); w /= 2; }
+  do { cutrace::Iteration __cutrace_iteration_3(__cutrace_loop_3, __cutrace_loop_1, __cutrace_loop_2);
     acc *= 0.5f;
   } while (acc > 1.f);
   for (float v : Span3{in})
-    { cutrace::Iteration __cutrace_iteration_4(__cutrace_loop_4); acc += v; }
+    { cutrace::Iteration __cutrace_iteration_4(__cutrace_loop_4, __cutrace_loop_1, __cutrace_loop_2, __cutrace_loop_3); acc += v; }
   auto twice = [&](float x) {
     float s = 0.f;
     for (int t = 0; t < 2; ++t) // in a lambda: the lambda's, not the kernel's
@@ -63,7 +63,7 @@ __global__ void loop_forms_cutrace_traced(const float *in, float *out, int n, cu
     return s;
   };
   REPEAT(2) acc += 1.f; // spelled by a macro: left out
-  for (int k = 0; k < 8; ++k) /* a comment before the ';' */ { cutrace::Iteration __cutrace_iteration_5(__cutrace_loop_5); acc -= 1.f /* and after */ ; }
+  for (int k = 0; k < 8; ++k) /* a comment before the ';' */ { cutrace::Iteration __cutrace_iteration_5(__cutrace_loop_5, __cutrace_loop_1, __cutrace_loop_2, __cutrace_loop_3, __cutrace_loop_4); acc -= 1.f /* and after */ ; }
   if (i < n)
     out[i] = twice(acc) + float(w);
 }

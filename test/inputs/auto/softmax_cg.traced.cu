@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(256) softmax_warp_per_row_cutrace_traced(Softm
   row_max = cg::reduce(warp, row_max, cg::greater<float>());
 
   float denom = 0.0f;
-  for (int c = lane * Vec; c < args.cols; c += 32 * Vec) { cutrace::Iteration __cutrace_iteration_2(__cutrace_loop_2);
+  for (int c = lane * Vec; c < args.cols; c += 32 * Vec) { cutrace::Iteration __cutrace_iteration_2(__cutrace_loop_2, __cutrace_loop_1);
 #pragma unroll
     for (int v = 0; v < Vec; ++v) {
       if (c + v < args.cols) {
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(256) softmax_warp_per_row_cutrace_traced(Softm
   denom = cg::reduce(warp, denom, cg::plus<float>());
   const float inv = 1.0f / denom;
 
-  for (int c = lane * Vec; c < args.cols; c += 32 * Vec) { cutrace::Iteration __cutrace_iteration_3(__cutrace_loop_3);
+  for (int c = lane * Vec; c < args.cols; c += 32 * Vec) { cutrace::Iteration __cutrace_iteration_3(__cutrace_loop_3, __cutrace_loop_1, __cutrace_loop_2);
 #pragma unroll
     for (int v = 0; v < Vec; ++v) {
       if (c + v < args.cols) {
@@ -187,13 +187,13 @@ __global__ void __launch_bounds__(1024) softmax_block_per_row_cutrace_traced(Sof
   }
   block.sync();
   float row_max = -FLT_MAX;
-  for (unsigned w = 0; w < warp.meta_group_size(); ++w) { cutrace::Iteration __cutrace_iteration_2(__cutrace_loop_2);
+  for (unsigned w = 0; w < warp.meta_group_size(); ++w) { cutrace::Iteration __cutrace_iteration_2(__cutrace_loop_2, __cutrace_loop_1);
     row_max = fmaxf(row_max, partial[w]);
   }
   block.sync();
 
   float local_sum = 0.0f;
-  for (int c = threadIdx.x; c < args.cols; c += blockDim.x) { cutrace::Iteration __cutrace_iteration_3(__cutrace_loop_3);
+  for (int c = threadIdx.x; c < args.cols; c += blockDim.x) { cutrace::Iteration __cutrace_iteration_3(__cutrace_loop_3, __cutrace_loop_1, __cutrace_loop_2);
     const float e = __expf(row_buf[c] - row_max);
     row_buf[c] = e;
     local_sum += e;
@@ -204,12 +204,12 @@ __global__ void __launch_bounds__(1024) softmax_block_per_row_cutrace_traced(Sof
   }
   block.sync();
   float denom = 0.0f;
-  for (unsigned w = 0; w < warp.meta_group_size(); ++w) { cutrace::Iteration __cutrace_iteration_4(__cutrace_loop_4);
+  for (unsigned w = 0; w < warp.meta_group_size(); ++w) { cutrace::Iteration __cutrace_iteration_4(__cutrace_loop_4, __cutrace_loop_1, __cutrace_loop_2, __cutrace_loop_3);
     denom += partial[w];
   }
   const float inv = 1.0f / denom;
 
-  for (int c = threadIdx.x; c < args.cols; c += blockDim.x) { cutrace::Iteration __cutrace_iteration_5(__cutrace_loop_5);
+  for (int c = threadIdx.x; c < args.cols; c += blockDim.x) { cutrace::Iteration __cutrace_iteration_5(__cutrace_loop_5, __cutrace_loop_1, __cutrace_loop_2, __cutrace_loop_3, __cutrace_loop_4);
     out[c] = row_buf[c] * inv;
   }
 }
