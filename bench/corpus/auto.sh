@@ -34,9 +34,9 @@ one() {
     rewrite=fail
     reason=$({ grep -m1 -E 'error' "$log.rewrite" || tail -n1 "$log.rewrite"; } | cut -c1-200)
   else
-    kernels=$(grep -o '"kernel":"[^"]*"' "$base.auto.trace_map.json" | wc -l)
-    loops=$(grep -o '"name":"\(for\|while\|do\|range-for\) (line [0-9]*)"' \
-      "$base.auto.trace_map.json" | wc -l)
+    kernels=$(grep -o '"kernel": *"[^"]*"' "$(dirname "$f")/$(basename "$base").trace_map.json" | wc -l)
+    loops=$(grep -o '"name": *"\(for\|while\|do\|range-for\) (line [0-9]*)"' \
+      "$(dirname "$f")/$(basename "$base").trace_map.json" | wc -l)
     rc=0
     # shellcheck disable=SC2046
     /usr/bin/time -f "%e %U %S" -o "$log.compile.time" "$nvcc" $(nvcc_flags "$f") \
