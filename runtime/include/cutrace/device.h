@@ -358,6 +358,26 @@ public:
     detail::store8_if(fits, slot(first_ + c + 1), begin, end);
   }
 
+  // The writer hands the row's end over to another thread of the row (end_row_at): its own
+  // destructor then writes no end header. Returns the cursor the end header must say.
+  __device__ __forceinline__ uint32_t hand_over() {
+    const uint32_t c = cursor_;
+    cursor_ = c | kNotWriter;
+    return c & ~kNotWriter;
+  }
+
+  // The row's end header, stored by whichever thread of the row calls it, when `pred` holds:
+  // `cursor` events attempted (hand_over), the time now.
+  __device__ __forceinline__ void end_row_at(bool pred, uint32_t cursor) {
+    const uint64_t ns = detail::globaltimer();
+    const uint64_t clk = detail::cycles();
+    const bool store = pred && slots_ != nullptr;
+    const uint32_t dropped = cursor > MaxEvents ? cursor - MaxEvents : 0;
+    detail::store16_if(store, slot(first_ - 4), kRowEndTag, cursor, detail::lo(ns),
+                       detail::hi(ns));
+    detail::store16_if(store, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, 0);
+  }
+
 private:
   // The cursor counts the events a thread attempted; in threads that do not write the row it
   // starts at kNotWriter, so one unsigned compare (`cursor_ < MaxEvents`) is both the writer

@@ -31,7 +31,8 @@ template <uint32_t Slices> __device__ __forceinline__ LifeState<Slices> &life_st
 // begins when the slice's first thread enters and ends when the slice's last thread leaves,
 // whichever thread that is: each thread counts itself out in shared memory (one atomic per
 // group of converged lanes), and the thread that completes the count stores the range into the
-// two slots the row's writer reserved when it left. A CTA-wide barrier at the entry (a warp's,
+// two slots the row's writer reserved when it left, then the row's end header: the row ends
+// when the CTA (warp) does, so every analysis of rows reads the CTA's life. A CTA-wide barrier at the entry (a warp's,
 // for warps) makes the count start at zero: every thread reaches it, no code has run yet.
 template <class G, uint32_t SliceThreads> class Life {
   static constexpr uint32_t kSlices = SliceThreads == 0 ? 1 : 1024 / SliceThreads;
@@ -55,8 +56,10 @@ public:
 
   __device__ __forceinline__ ~Life() {
     detail::LifeState<kSlices> &s = detail::life_state<kSlices>();
-    if (first_)
+    if (first_) {
       s.at[slice_] = group_.reserve_range();
+      group_.hand_over(); // the row's end is the last thread's to write
+    }
     __threadfence_block();
     // The lanes leaving together count themselves with one atomic: their lowest lane adds them.
     const uint32_t lanes = __activemask();
@@ -69,7 +72,9 @@ public:
       const uint32_t n = __popc(lanes);
       if (atomicAdd(&s.left[slice_], n) + n == total) {
         __threadfence_block();
-        group_.store_range_at(true, s.at[slice_], site_, s.begin[slice_], group_.stamp(), 0);
+        const uint32_t at = s.at[slice_];
+        group_.store_range_at(true, at, site_, s.begin[slice_], group_.stamp(), 0);
+        group_.end_row_at(true, at + 2);
       }
     }
   }
