@@ -66,15 +66,19 @@ for round in 1 2; do
   ncu_run plain_$round cost_plain
   ncu_run off_$round cost_ctas CUTRACE=0
   ncu_run ctas_$round cost_ctas CUTRACE_LAUNCHES=all
-  ncu_run warps_$round cost_warps CUTRACE_LAUNCHES=all
+  # a row per warp of triad_flat's 262144 CTAs would be 170 MB a launch: it runs unrecorded
+  ncu_run warps_$round cost_warps CUTRACE_LAUNCHES=all CUTRACE_KERNELS=triad_loop,fma_chains
   past && break
 done
 log "cost measured in $(($(date +%s) - started)) s"
 
 # ---- 3. one recorded launch of each cost kernel, kept
+# (every kernel's first launch; a row per warp of triad_flat would be 170 MB: not that one)
 for b in cost_ctas cost_warps; do
-  env CUTRACE_OUTPUT="$R/runs/$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=1 "$R/bin/$b" 1 \
-    >"$R/logs/$b.trace.out" 2>&1
+  kernels='*'
+  [[ $b == cost_warps ]] && kernels=triad_loop,fma_chains
+  env CUTRACE_OUTPUT="$R/runs/$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=first:1 \
+    CUTRACE_KERNELS="$kernels" "$R/bin/$b" 1 >"$R/logs/$b.trace.out" 2>&1
   for f in "$R/runs/$b"/*.ctrace; do gzip -c "$f" >"$O/traces/$b.ctrace.gz"; done
 done
 
