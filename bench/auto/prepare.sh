@@ -46,5 +46,8 @@ for k in $LLMC_KERNELS; do
   rewrite "$out/llmc/auto/$k.cu" "$out/llmc/src/$k.cu" --auto -- nvcc -std=c++17 -arch=sm_90 \
     -O3 --use_fast_math
 done
-echo "$LLMC_KERNELS" > "$out/llmc/kernels.txt"
+# Each program and its kernel numbers: the case labels of its dispatch (argv[1] picks one).
+for k in $LLMC_KERNELS; do
+  echo "$k $(grep -o 'case [0-9]\+:' "$out/llmc/src/$k.cu" | grep -o '[0-9]\+' | sort -nu | tr '\n' ' ')"
+done > "$out/llmc/kernels.txt"
 du -sh "$out"
