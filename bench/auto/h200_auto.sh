@@ -16,7 +16,8 @@ started=$(date +%s)
 G=build-auto-gpu
 R=$PWD/build-auto-run
 O=${OUT:-$R/out}/auto
-rm -rf "$R" && mkdir -p "$R/logs" "$R/bin" "$R/runs" "$O/traces"
+rm -rf "$R" && mkdir -p "$R/bin" "$R/runs" "$O/traces" "$O/logs"
+ln -s "$O/logs" "$R/logs" # every log comes back, even from a call cut short
 log() { echo "$*" | tee -a "$O/results.md"; }
 past() { (($(date +%s) - started > ${BUDGET_S:-330})); }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$O/gpu.txt" 2>&1
@@ -52,25 +53,13 @@ log "# --auto on $(cat "$O/gpu.txt")"
 log ""
 log "built in $(($(date +%s) - started)) s; $(cat "$R/logs/failed.txt" 2>/dev/null | tr '\n' ' ')"
 
-# ---- 1. cost under ncu
-ncu_run() { # ncu_run LABEL BINARY [env...]
-  local label=$1 bin=$2
-  shift 2
-  env "$@" CUTRACE_OUTPUT="$R/runs/ncu_$label" CUTRACE_FORMAT=ctrace \
-    ncu --metrics gpu__time_duration.sum --csv "$R/bin/$bin" 10 \
-    >"$R/logs/ncu_$label.csv" 2>"$R/logs/ncu_$label.err"
-  grep -h '^cost:' "$R/logs/ncu_$label.csv" "$R/logs/ncu_$label.err" | sed "s/^/$label /" >>"$O/checksums.txt"
-  grep '"gpu__time_duration.sum"' "$R/logs/ncu_$label.csv" | sed "s/^/\"$label\",/" >>"$O/cost.csv"
-}
-for round in 1 2; do
-  ncu_run plain_$round cost_plain
-  ncu_run off_$round cost_ctas CUTRACE=0
-  ncu_run ctas_$round cost_ctas CUTRACE_LAUNCHES=all
-  # a row per warp of triad_flat's 262144 CTAs would be 170 MB a launch: it runs unrecorded
-  ncu_run warps_$round cost_warps CUTRACE_LAUNCHES=all CUTRACE_KERNELS=triad_loop,fma_chains
-  past && break
+# ---- 0. the cost program recorded without ncu, every launch, timed (a hang shows as 124)
+for b in cost_plain cost_ctas cost_warps; do
+  t0=$(date +%s%N)
+  env CUTRACE_OUTPUT="$R/runs/all_$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=all \
+    timeout 30 "$R/bin/$b" 10 >"$R/logs/all_$b.txt" 2>&1
+  log "$b: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms; $(grep -h '^cost:' "$R/logs/all_$b.txt")"
 done
-log "cost measured in $(($(date +%s) - started)) s"
 
 # ---- 3. one recorded launch of each cost kernel, kept
 # (every kernel's first launch; a row per warp of triad_flat would be 170 MB: not that one)
@@ -78,7 +67,7 @@ for b in cost_ctas cost_warps; do
   kernels='*'
   [[ $b == cost_warps ]] && kernels=triad_loop,fma_chains
   env CUTRACE_OUTPUT="$R/runs/$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=first:1 \
-    CUTRACE_KERNELS="$kernels" "$R/bin/$b" 1 >"$R/logs/$b.trace.out" 2>&1
+    CUTRACE_KERNELS="$kernels" timeout 30 "$R/bin/$b" 1 >"$R/logs/$b.trace.out" 2>&1
   for f in "$R/runs/$b"/*.ctrace; do gzip -c "$f" >"$O/traces/$b.ctrace.gz"; done
 done
 
@@ -90,7 +79,7 @@ run() { # run NAME BINARY ARG CHECK [env...]: CHECK is the line the program prin
   past && { echo "skipped past the budget: $name $arg" >>"$O/skipped.txt"; return; }
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
-  env CUTRACE_OUTPUT="$R/runs/$name$arg" CUTRACE_FORMAT=ctrace "$@" timeout 60 "$R/bin/$bin" $arg \
+  env CUTRACE_OUTPUT="$R/runs/$name$arg" CUTRACE_FORMAT=ctrace "$@" timeout 30 "$R/bin/$bin" $arg \
     >"$R/logs/run_$name$arg.txt" 2>&1
   rc=$?
   verdict=fail
@@ -118,8 +107,31 @@ for p in mergeSort_auto llmc_layernorm_forward1; do
   done
 done
 log "programs run in $(($(date +%s) - started)) s"
+# ---- 1. cost under ncu
+ncu_run() { # ncu_run LABEL BINARY [env...]
+  local label=$1 bin=$2
+  shift 2
+  env "$@" CUTRACE_OUTPUT="$R/runs/ncu_$label" CUTRACE_FORMAT=ctrace \
+    timeout 60 ncu --metrics gpu__time_duration.sum --csv "$R/bin/$bin" 10 \
+    >"$R/logs/ncu_$label.csv" 2>"$R/logs/ncu_$label.err"
+  grep -h '^cost:' "$R/logs/ncu_$label.csv" "$R/logs/ncu_$label.err" | sed "s/^/$label /" >>"$O/checksums.txt"
+  grep '"gpu__time_duration.sum"' "$R/logs/ncu_$label.csv" | sed "s/^/\"$label\",/" >>"$O/cost.csv"
+}
+# recording on first (a plain and a CUTRACE=0 run may come from an earlier call: NCU_BUILDS)
+for build in ${NCU_BUILDS:-ctas warps plain off}; do
+  past && { echo "skipped past the budget: ncu $build" >>"$O/skipped.txt"; continue; }
+  case $build in
+  plain) ncu_run plain_1 cost_plain ;;
+  off) ncu_run off_1 cost_ctas CUTRACE=0 ;;
+  ctas) ncu_run ctas_1 cost_ctas CUTRACE_LAUNCHES=all ;;
+  # a row per warp of triad_flat's 262144 CTAs would be 170 MB a launch: it runs unrecorded
+  warps) ncu_run warps_1 cost_warps CUTRACE_LAUNCHES=all CUTRACE_KERNELS=triad_loop,fma_chains ;;
+  esac
+done
+log "cost measured in $(($(date +%s) - started)) s"
+
+
 log ""
 log "$(column -t -s $'\t' "$O/runs.tsv")"
-cp "$R"/logs/failed.txt "$O/" 2>/dev/null
-tar czf "$O/logs.tgz" -C "$R" logs
+cp "$O"/logs/failed.txt "$O/" 2>/dev/null
 ls -la "$O" "$O/traces" >>"$O/results.md"
