@@ -11,7 +11,8 @@ import statistics
 import sys
 from collections import defaultdict
 
-UNITS = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+UNITS = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3,
+         "second": 1e6, "s": 1e6}
 BUILDS = [("plain", "plain"), ("off", "--auto, CUTRACE=0"), ("ctas", "--auto"),
           ("warps", "--auto=warps")]
 
