@@ -49,10 +49,10 @@ private:
   }
 
   static std::string form(const Stmt *S) {
-    return isa<ForStmt>(S)         ? "for"
-           : isa<WhileStmt>(S)     ? "while"
-           : isa<DoStmt>(S)        ? "do"
-                                   : "range-for";
+    return isa<ForStmt>(S)     ? "for"
+           : isa<WhileStmt>(S) ? "while"
+           : isa<DoStmt>(S)    ? "do"
+                               : "range-for";
   }
 
   /// Where Loc is written in the file: nothing spelled by a macro.
@@ -139,8 +139,8 @@ public:
   KernelFinder(ASTContext &Ctx, const FileEntry *Target) : Ctx(Ctx), Target(Target) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
-        !FD->getBody() || FD->isTemplateInstantiation())
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() || !FD->getBody() ||
+        FD->isTemplateInstantiation())
       return true;
     const SourceManager &SM = Ctx.getSourceManager();
     SourceLocation Body = FD->getBody()->getBeginLoc();

@@ -74,8 +74,7 @@ std::vector<int> autoKernels(const SourceModel &Model,
     return Out;
   for (size_t I = 0; I < Model.Kernels.size(); ++I) {
     const KernelDecl &K = Model.Kernels[I];
-    if (!K.AutoCandidate || Traced.count(static_cast<int>(I)) ||
-        K.Body.End <= K.Body.Begin ||
+    if (!K.AutoCandidate || Traced.count(static_cast<int>(I)) || K.Body.End <= K.Body.Begin ||
         !autoKernelSelected(Options.AutoKernels, K.QualifiedName, K.Name))
       continue;
     std::string Why;
@@ -149,12 +148,13 @@ void planAutoKernel(llvm::StringRef Buffer, const LineIndex &Lines, const Kernel
   // At the entry: the row, the CTA's (or warp's) life, and each loop's sampler.
   std::string Entry;
   if (Warps)
-    Entry += " const uint32_t __cutrace_rows = cutrace::slices_in(cutrace::cta_threads(), 32, 0); " +
-             Group + " " + Var + "(__cutrace_slots, 0, __cutrace_rows, cutrace::Slices{32, 0});";
+    Entry +=
+        " const uint32_t __cutrace_rows = cutrace::slices_in(cutrace::cta_threads(), 32, 0); " +
+        Group + " " + Var + "(__cutrace_slots, 0, __cutrace_rows, cutrace::Slices{32, 0});";
   else
     Entry += " " + Group + " " + Var + "(__cutrace_slots, 0, 1, 0);";
-  Entry += " cutrace::Life<" + Group + ", " + (Warps ? "32" : "0") + "> __cutrace_life(" + Var +
-           ", 0);";
+  Entry +=
+      " cutrace::Life<" + Group + ", " + (Warps ? "32" : "0") + "> __cutrace_life(" + Var + ", 0);";
   for (size_t I = 0; I < Loops.size(); ++I) {
     const LoopSite &L = *Loops[I];
     std::string Id = std::to_string(I + 1);
@@ -171,8 +171,8 @@ void planAutoKernel(llvm::StringRef Buffer, const LineIndex &Lines, const Kernel
     std::string Earlier;
     for (size_t J = 0; J < I; ++J)
       Earlier += ", __cutrace_loop_" + std::to_string(J + 1);
-    std::string Iteration = "cutrace::Iteration __cutrace_iteration_" + Id + "(__cutrace_loop_" +
-                            Id + Earlier + ");";
+    std::string Iteration =
+        "cutrace::Iteration __cutrace_iteration_" + Id + "(__cutrace_loop_" + Id + Earlier + ");";
     if (L.BodyIsCompound) {
       TwinEdits.push_back({{L.Body.Begin + 1, L.Body.Begin + 1}, " " + Iteration});
     } else {

@@ -1,7 +1,7 @@
 #include "SourceModel.h"
 
-#include "AutoLoops.h"
 #include "AnnotationScanner.h"
+#include "AutoLoops.h"
 #include "HeaderSelection.h"
 #include "SideEffects.h"
 #include "compat/CrashGuard.h"
@@ -1288,9 +1288,9 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
       llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), compat::parseFileSystem());
   DiagnosticCollector Collector;
   bool Reached = false;
-  tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
-                                     std::make_unique<ModelAction>(Outcome, Reached, Options.AutoKernels),
-                                     Files.get());
+  tooling::ToolInvocation Invocation(
+      compat::parseCommand(Options, Pass, File),
+      std::make_unique<ModelAction>(Outcome, Reached, Options.AutoKernels), Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
   if (!compat::runGuarded([&] { Invocation.run(); })) {
     Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "

@@ -95,9 +95,9 @@ AutoRun runAuto(const std::string &Name, const std::string &Input, const std::st
   R.Dir = fs::temp_directory_path() / ("cutrace_auto_" + Name + "_" + std::to_string(getpid()));
   fs::remove_all(R.Dir);
   fs::create_directories(R.Dir);
-  R.Result = runCommand("cd " + quote(inputs()) + " && " + CUTRACE_REWRITE_BIN + " --traced " +
-                        Options + " " + Input + " -o " + quote(R.traced()) + " --map " +
-                        quote(R.map()));
+  R.Result =
+      runCommand("cd " + quote(inputs()) + " && " + CUTRACE_REWRITE_BIN + " --traced " + Options +
+                 " " + Input + " -o " + quote(R.traced()) + " --map " + quote(R.map()));
   return R;
 }
 
@@ -176,8 +176,8 @@ TEST(AutoRules, EveryKernelDefinedInTheFileGetsATwin) {
   ASSERT_EQ(R.Result.Status, 0) << R.Result.Output;
   EXPECT_EQ(kernelsIn(mapOf(R)), (std::vector<std::string>{"first", "untouched", "second"}));
   std::string Text = readFile(R.traced());
-  for (const char *Twin : {"first_cutrace_traced(", "untouched_cutrace_traced(",
-                           "second_cutrace_traced("})
+  for (const char *Twin :
+       {"first_cutrace_traced(", "untouched_cutrace_traced(", "second_cutrace_traced("})
     EXPECT_NE(Text.find(Twin), std::string::npos) << Twin;
 }
 
@@ -227,9 +227,9 @@ TEST(AutoRules, TheLifeIsSiteZeroAndEachOutermostLoopASiteOfItsOwn) {
   }
   // The nested loop, the lambda's loop and the macro's loop are not outermost loops of the body
   // the rewrite can edit.
-  EXPECT_EQ(Names, (std::vector<std::string>{"loop_forms", "for (line 16)", "while (line 21)",
-                                             "do (line 23)", "range-for (line 26)",
-                                             "for (line 35)"}));
+  EXPECT_EQ(Names,
+            (std::vector<std::string>{"loop_forms", "for (line 16)", "while (line 21)",
+                                      "do (line 23)", "range-for (line 26)", "for (line 35)"}));
   std::string Text = readFile(R.traced());
   EXPECT_EQ(count(Text, "cutrace::Iteration __cutrace_iteration_"), 5u);
   EXPECT_EQ(count(Text, "cutrace::Life<"), 1u);

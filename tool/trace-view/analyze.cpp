@@ -60,8 +60,8 @@ Options:
 Exit status: 0 done, 1 the output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
 
-const std::set<std::string> kAnalyses = {"handoff", "busy", "tail", "histogram", "outliers",
-                                          "loops"};
+const std::set<std::string> kAnalyses = {"handoff",   "busy",     "tail",
+                                         "histogram", "outliers", "loops"};
 
 struct AnalyzeArgs {
   std::string input;

@@ -373,8 +373,7 @@ public:
     const uint64_t clk = detail::cycles();
     const bool store = pred && slots_ != nullptr;
     const uint32_t dropped = cursor > MaxEvents ? cursor - MaxEvents : 0;
-    detail::store16_if(store, slot(first_ - 4), kRowEndTag, cursor, detail::lo(ns),
-                       detail::hi(ns));
+    detail::store16_if(store, slot(first_ - 4), kRowEndTag, cursor, detail::lo(ns), detail::hi(ns));
     detail::store16_if(store, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, 0);
   }
 

@@ -32,8 +32,9 @@ template <uint32_t Slices> __device__ __forceinline__ LifeState<Slices> &life_st
 // whichever thread that is: each thread counts itself out in shared memory (one atomic per
 // group of converged lanes), and the thread that completes the count stores the range into the
 // two slots the row's writer reserved when it left, then the row's end header: the row ends
-// when the CTA (warp) does, so every analysis of rows reads the CTA's life. A CTA-wide barrier at the entry (a warp's,
-// for warps) makes the count start at zero: every thread reaches it, no code has run yet.
+// when the CTA (warp) does, so every analysis of rows reads the CTA's life. A CTA-wide barrier at
+// the entry (a warp's, for warps) makes the count start at zero: every thread reaches it, no code
+// has run yet.
 template <class G, uint32_t SliceThreads> class Life {
   static constexpr uint32_t kSlices = SliceThreads == 0 ? 1 : 1024 / SliceThreads;
   static_assert(SliceThreads == 0 || SliceThreads == 32, "a life per CTA or per warp");

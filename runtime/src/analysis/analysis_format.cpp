@@ -337,8 +337,8 @@ std::string format_loops(const std::vector<LoopReport> &loops) {
                     "largest payload + 1; span = first begin .. last end, ns)\n";
   if (loops.empty())
     return out + "  no slice name repeats in a row\n\n";
-  Table t({"name", "rows", "iterations min", "p50", "max", "span p50 ns", "p95", "max",
-           "max / p50"});
+  Table t(
+      {"name", "rows", "iterations min", "p50", "max", "span p50 ns", "p95", "max", "max / p50"});
   for (const LoopReport &l : loops) {
     uint64_t least = l.rows.empty() ? 0 : l.rows.front().iterations;
     for (const LoopRow &r : l.rows)

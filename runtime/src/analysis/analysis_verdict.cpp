@@ -92,9 +92,10 @@ std::string loops_answer(const std::vector<LoopReport> &loops) {
   auto skew = [](const LoopReport &l) {
     return l.span_ns.p50 > 0 ? l.span_ns.max / l.span_ns.p50 : 0.0;
   };
-  const LoopReport &worst = *std::max_element(
-      loops.begin(), loops.end(),
-      [&](const LoopReport &a, const LoopReport &b) { return skew(a) < skew(b); });
+  const LoopReport &worst =
+      *std::max_element(loops.begin(), loops.end(), [&](const LoopReport &a, const LoopReport &b) {
+        return skew(a) < skew(b);
+      });
   std::string out = printable(worst.name) + ": ";
   auto [lo, hi] = std::minmax_element(
       worst.rows.begin(), worst.rows.end(),
@@ -102,8 +103,8 @@ std::string loops_answer(const std::vector<LoopReport> &loops) {
   out += lo->iterations == hi->iterations
              ? count(lo->iterations) + " iterations in every row"
              : count(lo->iterations) + " to " + count(hi->iterations) + " iterations per row";
-  out += ", span p50 " + num(worst.span_ns.p50, 1) + " ns, max " + num(worst.span_ns.max, 1) +
-         " ns";
+  out +=
+      ", span p50 " + num(worst.span_ns.p50, 1) + " ns, max " + num(worst.span_ns.max, 1) + " ns";
   if (worst.span_ns.p50 > 0)
     out += " (max is " + num(skew(worst), 2) + " x p50)";
   if (loops.size() > 1)
