@@ -1,5 +1,8 @@
 # cutrace_instrument(<target> [TRACED <bool>] [MAX_EVENTS <n>] [CLOCK clock64|globaltimer]
+#                    [AUTO [AUTO_ROWS ctas|warps] [AUTO_KERNELS <glob>|-<glob>...]]
 #                    [SOURCES <file.cu>...])
+#
+# AUTO: every kernel without annotations is traced too (trace-rewrite --auto, docs/auto.md).
 #
 # TRACED ON (the default): every .cu source of <target> (or only the listed SOURCES) is rewritten
 # at build time by `trace-rewrite --traced` into
@@ -17,7 +20,8 @@ cmake_policy(PUSH)
 cmake_policy(VERSION 3.25) # CMP0116: Ninja rewrites DEPFILE paths; functions keep this policy.
 
 function(cutrace_instrument target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TRACED;MAX_EVENTS;CLOCK" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "AUTO" "TRACED;MAX_EVENTS;CLOCK;AUTO_ROWS"
+                        "SOURCES;AUTO_KERNELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "cutrace_instrument: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -41,6 +45,14 @@ function(cutrace_instrument target)
   if(arg_CLOCK AND NOT arg_CLOCK MATCHES "^(clock64|globaltimer)$")
     message(FATAL_ERROR "cutrace_instrument: CLOCK must be clock64 or globaltimer, "
                         "not '${arg_CLOCK}'")
+  endif()
+
+  if(DEFINED arg_AUTO_ROWS AND NOT arg_AUTO_ROWS MATCHES "^(ctas|warps)$")
+    message(FATAL_ERROR "cutrace_instrument: AUTO_ROWS must be ctas or warps, "
+                        "not '${arg_AUTO_ROWS}'")
+  endif()
+  if((DEFINED arg_AUTO_ROWS OR arg_AUTO_KERNELS) AND NOT arg_AUTO)
+    message(FATAL_ERROR "cutrace_instrument: AUTO_ROWS and AUTO_KERNELS need AUTO")
   endif()
 
   if(NOT arg_TRACED)
@@ -81,6 +93,16 @@ function(cutrace_instrument target)
   endif()
   if(arg_CLOCK)
     list(APPEND tool_options --clock ${arg_CLOCK})
+  endif()
+  if(arg_AUTO)
+    if(NOT DEFINED arg_AUTO_ROWS)
+      set(arg_AUTO_ROWS ctas)
+    endif()
+    list(APPEND tool_options --auto=${arg_AUTO_ROWS})
+    if(arg_AUTO_KERNELS)
+      list(JOIN arg_AUTO_KERNELS "," patterns)
+      list(APPEND tool_options --auto-kernels=${patterns})
+    endif()
   endif()
   # The target's own and inherited include directories and definitions, for both the tool's
   # parse and the dependency scan.

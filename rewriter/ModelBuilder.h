@@ -14,9 +14,10 @@ class Preprocessor;
 
 namespace cutrace {
 
-/// The model of the translation unit's code written in File (the main file or one header).
+/// The model of the translation unit's code written in File (the main file or one header); with
+/// AutoKernels, its kernels and their outermost loops for `--auto` too.
 void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
-                const clang::FileEntry *File, const CallFacts &Calls);
+                const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels = false);
 
 } // namespace cutrace
 

@@ -1,6 +1,7 @@
 #include "ModelBuilder.h"
 
 #include "AnnotationScanner.h"
+#include "AutoLoops.h"
 #include "SideEffects.h"
 
 #include "clang/AST/ASTContext.h"
@@ -74,6 +75,15 @@ public:
         Effects(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  /// --auto: every kernel defined in the file, with its outermost loops (rewriter/AutoLoops.h).
+  void addAutoKernels(TranslationUnitDecl *TU) {
+    for (AutoKernelFound &Found : autoKernelsIn(TU, Target)) {
+      KernelDecl &K = Model.Kernels[kernelIndex(Found.Definition->getCanonicalDecl())];
+      K.AutoCandidate = true;
+      K.Loops = std::move(Found.Loops);
+    }
+  }
 
   bool VisitCallExpr(CallExpr *Call) {
     if (auto Kind = annotationCallKind(Call))
@@ -1144,8 +1154,11 @@ private:
 } // namespace
 
 void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
-                const clang::FileEntry *File, const CallFacts &Calls) {
-  ModelBuilder(Ctx, PP, Model, File, Calls).build(Ctx.getTranslationUnitDecl());
+                const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels) {
+  ModelBuilder Builder(Ctx, PP, Model, File, Calls);
+  Builder.build(Ctx.getTranslationUnitDecl());
+  if (AutoKernels)
+    Builder.addAutoKernels(Ctx.getTranslationUnitDecl());
 }
 
 } // namespace cutrace

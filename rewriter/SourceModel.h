@@ -69,6 +69,15 @@ struct Jump {
   bool IsCase = false;
 };
 
+/// An outermost loop of a kernel body (`--auto`, rewriter/AutoLoops.h): its keyword, and its
+/// body statement (braces included, or the statement through its ';').
+struct LoopSite {
+  unsigned Keyword = 0; // `for`, `while` or `do`
+  std::string Form;     // "for", "while", "do", "range-for"
+  Span Body;
+  bool BodyIsCompound = false;
+};
+
 struct KernelDecl {
   std::string Name; // as spelled
   std::string QualifiedName;
@@ -96,6 +105,9 @@ struct KernelDecl {
   /// there): that file's absolute path and the line of the body's '{'; Decls and Body are empty.
   std::string DefinedIn;
   unsigned DefinedLine = 0;
+  /// A kernel defined in the file, with its outermost loops: collected for `--auto` only.
+  bool AutoCandidate = false;
+  std::vector<LoopSite> Loops;
 };
 
 /// A `<<<>>>` launch, or a call of the CUDA launch API, written in the main file.

@@ -76,14 +76,15 @@ private:
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
-                const Preprocessor &PP)
-      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP) {}
+                const Preprocessor &PP, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP),
+        AutoKernels(AutoKernels) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     Reached = true;
     const SourceManager &SM = Ctx.getSourceManager();
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     CallFacts Calls = analyzeCalls(Ctx);
-    buildModel(Ctx, PP, Outcome.Model, Main, Calls);
+    buildModel(Ctx, PP, Outcome.Model, Main, Calls, AutoKernels);
     Outcome.Model.Includes = includesOf(Main);
     Outcome.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[Main];
     for (auto &[File, H] : selectHeaders(Ctx, Inclusions, Calls)) {
@@ -103,6 +104,7 @@ private:
   bool &Reached;
   const std::vector<Inclusion> &Inclusions;
   const Preprocessor &PP;
+  bool AutoKernels; // --auto: the main file's kernels and loops too
 
   /// A header included several times (no guard) lists its directives once.
   std::vector<IncludeSite> includesOf(const FileEntry *File) const {
@@ -117,7 +119,8 @@ private:
 
 class ModelAction : public ASTFrontendAction {
 public:
-  ModelAction(ParseOutcome &Outcome, bool &Reached) : Outcome(Outcome), Reached(Reached) {}
+  ModelAction(ParseOutcome &Outcome, bool &Reached, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), AutoKernels(AutoKernels) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     // Clang's "N errors generated" summary is ours to decide on, not to print.
     CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
@@ -126,12 +129,14 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
-    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor());
+    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor(),
+                                           AutoKernels);
   }
 
 private:
   ParseOutcome &Outcome;
   bool &Reached;
+  bool AutoKernels;
   std::vector<Inclusion> Inclusions;
 };
 
@@ -162,7 +167,7 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
   DiagnosticCollector Collector;
   bool Reached = false;
   tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
-                                     std::make_unique<ModelAction>(Outcome, Reached), Files.get());
+                                     std::make_unique<ModelAction>(Outcome, Reached, Options.AutoKernels), Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
   if (!compat::runGuarded([&] { Invocation.run(); })) {
     Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "

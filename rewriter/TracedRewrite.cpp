@@ -1,5 +1,8 @@
 #include "TracedRewrite.h"
 
+#include "AutoLoops.h"
+#include "AutoPlan.h"
+
 #include "StringLiteral.h"
 #include "Strip.h"
 #include "TracedCallGraph.h"
@@ -597,31 +600,9 @@ private:
                               "label; put this case's statements in braces"});
   }
 
-  /// The twin's name and trailing parameter, in the copy of every declaration written here
-  /// (the first one carries the default, as C++ wants it once).
   void addSlotsParameter(const KernelDecl &Kernel) {
-    bool First = true;
-    for (const KernelDeclSite &D : Kernel.Decls) {
-      if (D.InMacro)
-        continue;
-      edit({D.Name, D.Name + static_cast<unsigned>(Kernel.Name.size())}, twinName(Kernel.Name));
-      if (Kernel.HasParameterPack) {
-        // First: a parameter after a pack could not be deduced (launches pass it first too).
-        edit({D.ParamBegin + 1, D.ParamBegin + 1},
-             std::string("cutrace::Slots* __cutrace_slots") + (D.HasParams ? ", " : ""));
-        continue;
-      }
-      std::string Param =
-          std::string("cutrace::Slots* __cutrace_slots") + (First ? " = nullptr" : "");
-      First = false;
-      if (D.HasParams) {
-        edit({D.ParamEnd, D.ParamEnd}, ", " + Param);
-        continue;
-      }
-      // `k()` or `k(void)`: the parameter replaces whatever sits between the parentheses.
-      size_t LParen = Buffer.substr(0, D.ParamEnd).rfind('(');
-      edit({static_cast<unsigned>(LParen + 1), D.ParamEnd}, Param);
-    }
+    for (Edit &E : slotsParameterEdits(Buffer, Kernel))
+      edit(E.Range, std::move(E.Text));
   }
 };
 
@@ -668,6 +649,10 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
         Merged.Kernels.push_back(K);
       else if (K.Instantiated)
         Merged.Kernels[It->second].Instantiated = true;
+      if (!New) { // --auto: every pass's loops (a loop in an #if branch of one arch)
+        mergeLoops(Merged.Kernels[It->second].Loops, K.Loops);
+        Merged.Kernels[It->second].AutoCandidate |= K.AutoCandidate;
+      }
       if (!New && Merged.Kernels[It->second].Body.End == 0 && K.Body.End != 0) {
         // A pass that saw the definition knows every declaration up to it.
         Merged.Kernels[It->second].Body = K.Body;
@@ -821,6 +806,7 @@ struct TracedFile {
   std::vector<Edit> TwinEdits;
   llvm::DenseSet<unsigned> Expanded;
   std::map<int, TracedTwin> Twins;
+  std::vector<int> AutoKernels; // --auto: kernels given automatic ranges
 
   KernelPlanner planner(UnitHelpers &Unit) {
     return KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits, Unit, Id);
@@ -894,7 +880,11 @@ void planFunctions(TracedFile &F, UnitHelpers &Unit) {
   for (size_t H = 0; H < F.Model.Helpers.size(); ++H)
     if (Local(H))
       F.planner(Unit).planHelper(F.Model.Helpers[H], F.UsesByHelper[H], F.Helpers, H);
+  // --auto: the file's kernels without annotations get automatic ranges (docs/auto.md).
+  F.AutoKernels = autoKernels(F.Model, F.UsesByKernel, F.Options, F.Plan);
   for (auto &[Kernel, Uses] : F.UsesByKernel)
+    F.Twins[Kernel] = {mapSymbol(F.Model.Kernels[Kernel]), isRegistered(F.Model.Kernels[Kernel])};
+  for (int Kernel : F.AutoKernels)
     F.Twins[Kernel] = {mapSymbol(F.Model.Kernels[Kernel]), isRegistered(F.Model.Kernels[Kernel])};
 }
 
@@ -914,6 +904,8 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
     for (const AnnotationUse *U : Uses)
       F.Expanded.insert(U->MacroOffset);
   }
+  for (int Kernel : F.AutoKernels)
+    planAutoKernel(F.Buffer, F.Lines, F.Model.Kernels[Kernel], F.Options, F.TwinEdits, F.Plan);
   // Annotations no parse saw are dropped from the twins' copies too.
   std::vector<Span> Unseen;
   for (const Annotation &A : F.Scan.Annotations)

@@ -20,6 +20,9 @@ struct TracedTwin {
   bool Registered = false; // the twin registers itself at run time (non-template kernels)
 };
 
+/// `--auto`: the rows an automatic kernel records (docs/auto.md).
+enum class AutoRows { None, Ctas, Warps };
+
 struct TracedOptions {
   unsigned MaxEvents = 1024;
   std::string Clock = "clock64"; // or "globaltimer"
@@ -35,6 +38,9 @@ struct TracedOptions {
   /// copy does not sit beside them. Empty for the traced source itself.
   std::string QuoteIncludesFrom;
   bool WithRuntime = true; // false: a header copy without annotations needs no runtime include
+  AutoRows Auto = AutoRows::None;
+  /// `--auto-kernels`: GLOB selects, -GLOB leaves out (docs/auto.md, "Which kernels").
+  std::vector<std::string> AutoKernels;
 };
 
 /// How a file in FromDir names To (both absolute) in #include "...": a relative path, so that

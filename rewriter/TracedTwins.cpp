@@ -102,6 +102,34 @@ std::string mapKernelName(const KernelDecl &K) {
 
 bool isRegistered(const KernelDecl &K) { return !K.IsTemplate && !K.HasParameterPack; }
 
+std::vector<Edit> slotsParameterEdits(llvm::StringRef Buffer, const KernelDecl &Kernel) {
+  std::vector<Edit> Edits;
+  bool First = true;
+  for (const KernelDeclSite &D : Kernel.Decls) {
+    if (D.InMacro)
+      continue;
+    Edits.push_back(
+        {{D.Name, D.Name + static_cast<unsigned>(Kernel.Name.size())}, twinName(Kernel.Name)});
+    if (Kernel.HasParameterPack) {
+      // First: a parameter after a pack could not be deduced (launches pass it first too).
+      Edits.push_back({{D.ParamBegin + 1, D.ParamBegin + 1},
+                       std::string("cutrace::Slots* __cutrace_slots") + (D.HasParams ? ", " : "")});
+      continue;
+    }
+    std::string Param =
+        std::string("cutrace::Slots* __cutrace_slots") + (First ? " = nullptr" : "");
+    First = false;
+    if (D.HasParams) {
+      Edits.push_back({{D.ParamEnd, D.ParamEnd}, ", " + Param});
+      continue;
+    }
+    // `k()` or `k(void)`: the parameter replaces whatever sits between the parentheses.
+    size_t LParen = Buffer.substr(0, D.ParamEnd).rfind('(');
+    Edits.push_back({{static_cast<unsigned>(LParen + 1), D.ParamEnd}, Param});
+  }
+  return Edits;
+}
+
 std::string lineFile(const TracedOptions &Options) {
   return "\"" + escapeForCpp(Options.LinePath.empty() ? Options.SourceName : Options.LinePath) +
          "\"";

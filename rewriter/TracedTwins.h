@@ -30,6 +30,11 @@ std::string mapKernelName(const KernelDecl &K);
 /// A non-template kernel registers its twin at run time (launches through pointers find it).
 bool isRegistered(const KernelDecl &K);
 
+/// The twin's name and trailing slots parameter, as edits of the copy of every declaration of
+/// the kernel written here (the first one carries the default, as C++ wants it once; a kernel
+/// with a parameter pack takes the slots first).
+std::vector<Edit> slotsParameterEdits(llvm::StringRef Buffer, const KernelDecl &Kernel);
+
 /// `"file"` for a #line directive.
 std::string lineFile(const TracedOptions &Options);
 

@@ -63,6 +63,10 @@ public:
     if (U.ExplicitInstantiation)
       Out.Edits.push_back(
           {{U.DeclEnd, U.DeclEnd}, " static_assert(" + Registered + " != nullptr, \"\");"});
+    else if (Buffer.substr(U.Value.Begin, U.Value.size()).ltrim("& \t\n").starts_with("("))
+      // `(k<A, B>)` written in parentheses keeps its commas from a macro's argument list
+      // (`CUDA_SET_SHARED_MEMORY_LIMIT((k<A, B>), n)`): so does its replacement.
+      Out.Edits.push_back({U.Value, "(" + Registered + ")"});
     else
       Out.Edits.push_back({U.Value, Registered});
     if (U.LaunchApiCall)

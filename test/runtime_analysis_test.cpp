@@ -314,6 +314,49 @@ Trace window_trace() {
   return b.decode_at_1ghz(*map);
 }
 
+// A kernel traced by --auto (docs/auto.md): site 0 the CTA's life, site 1 a loop's iterations.
+DecodeMap auto_map() {
+  Expected<DecodeMap> map = parse_decode_map(R"json({"format_version":1,"kernel":"k",
+ "source":"k.cu","max_events":64,"clock":"clock64",
+ "groups":[{"index":0,"name":"cta","lead":"0"}],"lanes":["main"],
+ "sites":[{"id":0,"kind":"range","name":"k","lane":0,"group":0,"loc":"k.cu:1:30"},
+          {"id":1,"kind":"range","name":"for (line 3)","lane":0,"group":0,"loc":"k.cu:3:3"}],
+ "flows":[]})json");
+  EXPECT_TRUE(map) << map.error;
+  return *map;
+}
+
+TEST(AnalysisLoops, IterationsPerRowAreTheLargestPayloadPlusOneAndSpansAreCompared) {
+  // CTA 0: 4 iterations of 100; CTA 1: 8 of 100, sampled (0-3, 5, 7 stored); CTA 2: 4 of 300.
+  // Each life is one slice of its name: a name held once per row is no loop.
+  Launch b(3, 1, 64);
+  const std::vector<std::vector<int32_t>> stored = {{0, 1, 2, 3}, {0, 1, 2, 3, 5, 7}, {0, 1, 2, 3}};
+  const uint64_t each[] = {100, 100, 300};
+  for (uint32_t c = 0; c < 3; ++c) {
+    b.live(c, 0, 0, 5000, c);
+    b.range(c, 0, 0, 0, 4000);
+    for (int32_t i : stored[c])
+      b.range(c, 0, 1, 10 + i * each[c], 10 + (i + 1) * each[c], i);
+  }
+  const std::vector<LoopReport> loops = analyze_loops(b.decode_at_1ghz(auto_map()));
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].name, "for (line 3)");
+  ASSERT_EQ(loops[0].rows.size(), 3u);
+  EXPECT_EQ(loops[0].rows[1].iterations, 8u);
+  EXPECT_EQ(loops[0].rows[1].stored, 6u);
+  EXPECT_DOUBLE_EQ(loops[0].iterations.p50, 4);
+  EXPECT_DOUBLE_EQ(loops[0].iterations.max, 8);
+  EXPECT_DOUBLE_EQ(loops[0].span_ns.p50, 800); // spans 400, 800, 1200
+  EXPECT_DOUBLE_EQ(loops[0].span_ns.max, 1200);
+  AnalysisReport r;
+  r.kernel = "k";
+  r.loops = loops;
+  EXPECT_NE(format_analysis(r).find("loops      for (line 3): 4 to 8 iterations per row, span p50 "
+                                    "800.0 ns, max 1200.0 ns (max is 1.50 x p50)"),
+            std::string::npos)
+      << format_analysis(r);
+}
+
 TEST(AnalysisWindow, SlicesThatIntersectTheWindowAreClippedToIt) {
   const WindowStats w = window_statistics(window_trace(), WindowAxis::ns, 200, 550);
   ASSERT_EQ(w.slices.size(), 2u);

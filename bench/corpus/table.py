@@ -160,8 +160,15 @@ def main():
         lines.append(f"| {r['file']} | {r['annotated']}/{r['kernels']} | {loops} | {r['strip']} | "
                      f"{r['verify']} | {r['traced']} | {r['compile']} | {r['traced_s']} | "
                      f"{clang:.2f} | {r['nvcc_s']} | {cell(reason)} |")
+    # The section auto_table.py writes stays, last.
+    try:
+        with open(args.output) as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = ""
+    kept = old.find("## With `--auto`")
     with open(args.output, "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(lines) + "\n" + ("\n" + old[kept:] if kept >= 0 else ""))
     return 0
 
 

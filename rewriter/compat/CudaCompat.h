@@ -25,6 +25,7 @@ struct ParseOptions {
   std::vector<std::string> GpuArchs;
   bool Traced = false; // the parse of a traced run: defines CUTRACE_TRACED (docs/annotations.md)
   std::vector<std::string> ExtraArgs; // user flags: -D, -I, -std, ... already translated
+  bool AutoKernels = false;           // --auto: the model lists every kernel defined in the file
 };
 
 /// How deep blocks, parentheses and brackets may nest in a parse (-fbracket-depth): the most

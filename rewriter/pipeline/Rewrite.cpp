@@ -152,6 +152,7 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   // compiles is seen and checked.
   compat::ParseOptions Options = parseOptionsFor(F.Path, Request.Compile, Shown);
   Options.Traced = true;
+  Options.AutoKernels = Request.Auto != AutoRows::None;
   std::vector<ParseOutcome> Passes = {parsePass(F, Options, compat::CudaPass::Host, R.Log)};
   if (needsDevicePass(R.Scan, Passes.front()))
     for (ParseOutcome &P : parseDevicePasses(F, Options, deviceArchs(Options, Shown), R.Log))
@@ -165,6 +166,8 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   TracedOptions Traced;
   Traced.MaxEvents = Request.MaxEvents;
   Traced.Clock = Request.Clock;
+  Traced.Auto = Request.Auto;
+  Traced.AutoKernels = Request.AutoKernels;
   TracedPaths Paths = tracedPathsFor(F.Path, Request.Output, Request.MapPath);
   if (std::optional<std::string> Clash = tracedPathsClash(F.Path, Paths)) {
     fail(R, stage::Plan, *Clash, Shown);

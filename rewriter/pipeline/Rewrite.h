@@ -29,6 +29,8 @@ struct RewriteRequest {
   bool Strict = false;      // verify-strip: a pass that cannot parse is an error (exit 3)
   unsigned MaxEvents = 1024;
   std::string Clock = "clock64";
+  AutoRows Auto = AutoRows::None;       // traced: --auto (docs/auto.md)
+  std::vector<std::string> AutoKernels; // traced: --auto-kernels patterns
   CompileSettings Compile;
 };
 

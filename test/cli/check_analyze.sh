@@ -43,7 +43,7 @@ expect "Analyze.NoInputIsAUsageError" 2 "trace-view: error: analyze: no input fi
 
 "$tv" analyze "$ws" --only handoff,stalls >/dev/null 2>"$work/e"; s=$?
 expect "Analyze.UnknownAnalysisIsAUsageError" 2 \
-  "trace-view: error: --only wants a comma-separated list of handoff, busy, tail, histogram, outliers, got 'handoff,stalls' (see --help)" $s "$work/e"
+  "trace-view: error: --only wants a comma-separated list of handoff, busy, tail, histogram, outliers, loops, got 'handoff,stalls' (see --help)" $s "$work/e"
 
 "$tv" analyze "$ws" --window 5000:100 >/dev/null 2>"$work/e"; s=$?
 expect "Analyze.WindowEndBeforeBeginIsAUsageError" 2 \

@@ -4,7 +4,12 @@
 # never-annotated X.plain.cu (originals of annotated kernels, and unannotated kernels that call
 # annotated __device__ helpers) must compile to the same machine code from the traced file.
 #
-# usage: traced_originals.sh <trace-rewrite binary> <X.cu>...   (X.plain.cu beside each X.cu)
+# With --auto (or --auto=warps) every kernel gets a twin (docs/auto.md), and the originals must
+# still compile to the machine code of the file as written; an input without annotations is its
+# own plain file.
+#
+# usage: traced_originals.sh <trace-rewrite binary> [--auto[=warps]] <X.cu>...
+#        (X.plain.cu beside each annotated X.cu)
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,6 +23,10 @@ if [[ $# -lt 2 ]]; then
   exit 2
 fi
 tool=$1; shift
+auto=()
+if [[ ${1:-} == --auto* ]]; then
+  auto=("$1"); shift
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-traced-originals.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -28,10 +37,12 @@ for src in "$@"; do
   name=$(basename "${src%.cu}")
   d="$work/$name"
   mkdir -p "$d"
-  if ! "$tool" --traced "$src" -o "$d/$name.traced.cu" >"$d/tool.log" 2>&1; then
+  plain="${src%.cu}.plain.cu"
+  [[ -f $plain ]] || plain=$src
+  if ! "$tool" --traced "${auto[@]}" "$src" -o "$d/$name.traced.cu" >"$d/tool.log" 2>&1; then
     echo "FAIL $name: trace-rewrite --traced failed: $(head -c 2000 "$d/tool.log")"; status=1; continue
   fi
-  "$nvcc" -arch=sm_90 -cubin -std=c++17 "${src%.cu}.plain.cu" -o "$d/plain.cubin" >"$d/plain.log" 2>&1 ||
+  "$nvcc" -arch=sm_90 -cubin -std=c++17 "$plain" -o "$d/plain.cubin" >"$d/plain.log" 2>&1 ||
     { echo "FAIL $name: plain does not compile: $(head -c 2000 "$d/plain.log")"; status=1; continue; }
   "$nvcc" -arch=sm_90 -cubin -std=c++17 -I "$include_dir" -I "$d" -I "$(dirname "$src")" \
     "$d/$name.traced.cu" -o "$d/traced.cubin" >"$d/traced.log" 2>&1 ||

@@ -1,6 +1,7 @@
 // cutrace-nvcc: nvcc with every CUDA source rewritten on its way in, traced or stripped, for
 // build systems other than CMake (docs/cli.md, "cutrace-nvcc"). Each source is rewritten on its
 // own through the pipeline library, so parallel builds need nothing shared between compiles.
+#include "AutoPlan.h"
 #include "DependencyFile.h"
 #include "NvccCommand.h"
 #include "pipeline/Rewrite.h"
@@ -28,7 +29,7 @@ int wrapperError(const llvm::Twine &Message) {
 /// The wrapper's own options: --cutrace-<name>=<value> on the command line wins over
 /// CUTRACE_<NAME> in the environment. They are never passed on to nvcc.
 struct WrapperOptions {
-  std::string Mode, MaxEvents, Clock;
+  std::string Mode, MaxEvents, Clock, Auto, AutoKernels;
   bool PrintCflags = false, PrintLibs = false;
 };
 
@@ -39,7 +40,8 @@ std::string fromEnv(const char *Name) {
 
 /// Takes the wrapper's options out of Args.
 std::optional<std::string> takeWrapperOptions(std::vector<std::string> &Args, WrapperOptions &O) {
-  O = {fromEnv("CUTRACE_MODE"), fromEnv("CUTRACE_MAX_EVENTS"), fromEnv("CUTRACE_CLOCK")};
+  O = {fromEnv("CUTRACE_MODE"), fromEnv("CUTRACE_MAX_EVENTS"), fromEnv("CUTRACE_CLOCK"),
+       fromEnv("CUTRACE_AUTO"), fromEnv("CUTRACE_AUTO_KERNELS")};
   std::vector<std::string> Kept;
   for (const std::string &A : Args) {
     llvm::StringRef Arg = A;
@@ -54,14 +56,20 @@ std::optional<std::string> takeWrapperOptions(std::vector<std::string> &Args, Wr
       O.MaxEvents = Value.str();
     else if (Name == "clock")
       O.Clock = Value.str();
+    else if (Arg == "auto")
+      O.Auto = "ctas";
+    else if (Name == "auto")
+      O.Auto = Value.str();
+    else if (Name == "auto-kernels")
+      O.AutoKernels = Value.str();
     else if (Arg == "cflags")
       O.PrintCflags = true;
     else if (Arg == "libs")
       O.PrintLibs = true;
     else
       return "unknown option '" + A +
-             "' (--cutrace-mode=, --cutrace-max-events=, --cutrace-clock=, --cutrace-cflags, "
-             "--cutrace-libs)";
+             "' (--cutrace-mode=, --cutrace-max-events=, --cutrace-clock=, --cutrace-auto[=], "
+             "--cutrace-auto-kernels=, --cutrace-cflags, --cutrace-libs)";
   }
   Args = std::move(Kept);
   return std::nullopt;
@@ -92,6 +100,21 @@ std::optional<std::string> tracedOptions(const WrapperOptions &O, RewriteRequest
     if (O.Clock != "clock64" && O.Clock != "globaltimer")
       return "CUTRACE_CLOCK must be clock64 or globaltimer, not '" + O.Clock + "'";
     R.Clock = O.Clock;
+  }
+  // --auto of the traced rewrite (docs/auto.md): off when empty or 0.
+  if (!O.Auto.empty() && O.Auto != "0") {
+    if (O.Auto != "ctas" && O.Auto != "warps" && O.Auto != "1")
+      return "CUTRACE_AUTO must be ctas, warps, 1 (ctas) or 0, not '" + O.Auto + "'";
+    R.Auto = O.Auto == "warps" ? AutoRows::Warps : AutoRows::Ctas;
+  }
+  if (!O.AutoKernels.empty()) {
+    if (R.Auto == AutoRows::None)
+      return "CUTRACE_AUTO_KERNELS needs CUTRACE_AUTO (or --cutrace-auto)";
+    for (llvm::StringRef Pattern : llvm::split(O.AutoKernels, ',')) {
+      if (std::optional<std::string> Problem = autoKernelPatternError(Pattern))
+        return "CUTRACE_AUTO_KERNELS pattern '" + Pattern.str() + "': " + *Problem;
+      R.AutoKernels.push_back(Pattern.str());
+    }
   }
   return std::nullopt;
 }

@@ -1,6 +1,7 @@
 // trace-rewrite: strip cutrace annotations, verify they can be stripped exactly, or expand them
 // into recording code. Argument parsing, exit codes and printing only; the pipeline is
 // rewriter/pipeline/ (docs/design.md) and the --explain report rewriter/report/.
+#include "AutoPlan.h"
 #include "pipeline/Rewrite.h"
 #include "report/ExplainOutput.h"
 #include "report/RunReport.h"
@@ -55,6 +56,15 @@ cl::opt<unsigned> MaxEvents("max-events", cl::desc("With --traced: events kept p
                             cl::init(1024), cl::cat(Category));
 cl::opt<std::string> ClockKind("clock", cl::desc("With --traced: clock64 | globaltimer"),
                                cl::init("clock64"), cl::cat(Category));
+cl::opt<std::string> Auto("auto",
+                          cl::desc("With --traced: trace every kernel without annotations "
+                                   "(a row per CTA, or per warp; docs/auto.md)"),
+                          cl::value_desc("ctas|warps"), cl::ValueOptional, cl::cat(Category));
+cl::list<std::string> AutoKernels("auto-kernels",
+                                  cl::desc("With --auto: the kernels to trace, GLOB selects, "
+                                           "-GLOB leaves out (comma-separated)"),
+                                  cl::value_desc("GLOB,-GLOB"), cl::CommaSeparated,
+                                  cl::cat(Category));
 cl::opt<std::string> Explain("explain",
                              cl::desc("Report every stage and per-kernel before/after diffs: "
                                       "terminal (stderr), html or both (also CUTRACE_EXPLAIN)"),
@@ -131,6 +141,15 @@ bool validateOptions() {
     return usageError("--clock must be clock64 or globaltimer"), false;
   if (MaxEvents == 0 || MaxEvents > (1u << 24))
     return usageError("--max-events must be between 1 and 16777216"), false;
+  if (Auto.getNumOccurrences() && RunMode != RewriteMode::Traced)
+    return usageError("--auto needs --traced"), false;
+  if (Auto.getNumOccurrences() && !Auto.empty() && Auto != "ctas" && Auto != "warps")
+    return usageError("--auto must be ctas or warps (default ctas), not '" + Auto + "'"), false;
+  if (AutoKernels.getNumOccurrences() && !Auto.getNumOccurrences())
+    return usageError("--auto-kernels needs --auto"), false;
+  for (const std::string &Pattern : AutoKernels)
+    if (std::optional<std::string> Problem = autoKernelPatternError(Pattern))
+      return usageError("--auto-kernels pattern '" + Pattern + "': " + *Problem), false;
   return inPlaceFilesDistinct();
 }
 
@@ -153,6 +172,9 @@ RewriteRequest requestFor(const std::string &Path, std::vector<std::string> Comm
   R.Strict = Strict;
   R.MaxEvents = MaxEvents;
   R.Clock = ClockKind;
+  if (Auto.getNumOccurrences())
+    R.Auto = Auto == "warps" ? AutoRows::Warps : AutoRows::Ctas;
+  R.AutoKernels.assign(AutoKernels.begin(), AutoKernels.end());
   R.Compile.CudaPath = CudaPath;
   R.Compile.GpuArch = GpuArch;
   R.Compile.BuildPath = BuildPath;

@@ -38,10 +38,13 @@ tail, waves, imbalance), then the tables:
               once per SM) and the number of CTAs running over time
   histogram   per slice name: durations (ns) in --bins equal bins between min and max
   outliers    the --top slowest slices with CTA, SM, row label and payload
+  loops       per slice name repeated in a row (a loop's iterations, payload = index): the
+              iterations each row ran and their span, min/p50/max across rows, the longest
 Options:
   --launch N        the launch with sequence number N (needed when the file holds several)
   --cta N           only CTA N (linear index); --window is then in that CTA's cycles
-  --only LIST       comma-separated subset of handoff,busy,tail,histogram,outliers (default: all)
+  --only LIST       comma-separated subset of handoff,busy,tail,histogram,outliers,loops
+                    (default: all but loops)
   --top N           slowest slices shown (default 10; 0: all)
   --bins N          histogram bins (default 20)
   --name NAME       histograms and outliers of slices named NAME only
@@ -57,7 +60,8 @@ Options:
 Exit status: 0 done, 1 the output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
 
-const std::set<std::string> kAnalyses = {"handoff", "busy", "tail", "histogram", "outliers"};
+const std::set<std::string> kAnalyses = {"handoff",   "busy",     "tail",
+                                         "histogram", "outliers", "loops"};
 
 struct AnalyzeArgs {
   std::string input;
@@ -81,7 +85,7 @@ std::set<std::string> analyses_value(const std::string &v) {
     const std::string item = v.substr(from, comma == std::string::npos ? comma : comma - from);
     if (!kAnalyses.count(item))
       usage_error("--only wants a comma-separated list of handoff, busy, tail, histogram, "
-                  "outliers, got '" +
+                  "outliers, loops, got '" +
                   v + "'");
     out.insert(item);
     if (comma == std::string::npos)
@@ -155,8 +159,10 @@ AnalyzeArgs parse_analyze_args(int argc, char **argv) {
     usage_error("analyze reads one input, got " + std::to_string(inputs.size()) +
                 " (trace-view diff compares two)");
   a.input = inputs.front();
-  if (a.only.empty() && !a.window)
+  if (a.only.empty() && !a.window) {
     a.only = kAnalyses;
+    a.only.erase("loops"); // asked for by name (docs/analysis.md)
+  }
   if (a.json)
     check_outputs({a.input}, {{"--json", *a.json}});
   return a;
@@ -195,6 +201,8 @@ int analyze_command(int argc, char **argv) {
     report.histograms = cutrace::duration_histograms(trace, args.bins, args.name);
   if (wanted("outliers"))
     report.outliers = cutrace::slowest_slices(trace, args.top, args.name);
+  if (wanted("loops"))
+    report.loops = cutrace::analyze_loops(trace);
   if (args.window)
     report.window = cutrace::window_statistics(
         trace, args.cta ? cutrace::WindowAxis::cycles : cutrace::WindowAxis::ns, args.window->first,

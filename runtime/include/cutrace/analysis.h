@@ -158,6 +158,27 @@ struct Outlier {
 std::vector<Outlier> slowest_slices(const Trace &trace, size_t n,
                                     const std::optional<std::string> &name = {});
 
+// ---- Loop iterations across rows (docs/analysis.md, "Loop iterations across rows") ----
+
+// One row's slices of one name.
+struct LoopRow {
+  uint32_t row = 0, cta = 0, smid = 0;
+  std::string label;
+  uint64_t iterations = 0; // the largest payload + 1 (the payload is the iteration's index)
+  uint64_t stored = 0;     // slices present (sampled iterations: fewer than iterations)
+  double first_begin_ns = 0, last_end_ns = 0;
+  double span_ns() const { return last_end_ns - first_begin_ns; }
+};
+
+struct LoopReport {
+  std::string name;
+  std::vector<LoopRow> rows; // by row
+  Durations iterations;      // over the rows (total = every iteration of every row)
+  Durations span_ns;         // last end - first begin, over the rows
+};
+// Every slice name some row holds at least twice, sorted by name.
+std::vector<LoopReport> analyze_loops(const Trace &trace);
+
 // ---- Statistics of a time window (docs/analysis.md, "Statistics of a time window") ----
 
 // The window's axis: global ns since Trace::origin_ns, or the per-CTA cycles (of a trace
@@ -196,6 +217,7 @@ struct AnalysisReport {
   std::optional<TailReport> tail;
   std::optional<std::vector<Histogram>> histograms;
   std::optional<std::vector<Outlier>> outliers;
+  std::optional<std::vector<LoopReport>> loops;
   std::optional<WindowStats> window;
 };
 // The answers (one line per question the analyses present answer), then aligned tables in the

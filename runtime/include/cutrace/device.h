@@ -296,7 +296,13 @@ public:
   // narrow one (see emit).
   __device__ __forceinline__ void range(uint32_t site, uint32_t begin, int32_t payload,
                                         bool cond = true) {
-    const uint32_t end = stamp_if(cond);
+    range_ended(site, begin, stamp_if(cond), payload, cond);
+  }
+
+  // A scoped range whose end was read before (`stamp()`), stored when `cond` holds: for a
+  // recorder that decides only afterwards whether to keep it (cutrace/device_auto.h).
+  __device__ __forceinline__ void range_ended(uint32_t site, uint32_t begin, uint32_t end,
+                                              int32_t payload, bool cond) {
     if constexpr (kCompact) {
       if constexpr (kNarrowRanges)
         detail::CompactRow<MaxEvents>::narrow(compact_base(), compact_first(), cursor_, cond, site,
@@ -341,6 +347,44 @@ public:
       }
       cursor_ = cond ? c + 2 : c;
     }
+  }
+
+  // The writer takes the row's next two slots for a wide RANGE that another thread of the row
+  // stores later (store_range_at): the slots' index, as the writer's cursor counts them.
+  __device__ __forceinline__ uint32_t reserve_range() {
+    const uint32_t c = cursor_;
+    cursor_ = c + 2;
+    return c & ~kNotWriter;
+  }
+
+  // A wide RANGE at slots `c`, `c + 1` of this row (reserve_range), stored by whichever thread
+  // of the row calls it, when `pred` holds and both slots are within the row.
+  __device__ __forceinline__ void store_range_at(bool pred, uint32_t c, uint32_t site,
+                                                 uint32_t begin, uint32_t end, int32_t payload) {
+    static_assert(!kStaged, "rows stored by several threads are not staged");
+    const bool fits = pred && slots_ != nullptr && c + 1 < MaxEvents;
+    detail::store8_if(fits, slot(first_ + c), kRangeBit | kWideRange | (site & kSiteMask),
+                      uint32_t(payload));
+    detail::store8_if(fits, slot(first_ + c + 1), begin, end);
+  }
+
+  // The writer hands the row's end over to another thread of the row (end_row_at): its own
+  // destructor then writes no end header. Returns the cursor the end header must say.
+  __device__ __forceinline__ uint32_t hand_over() {
+    const uint32_t c = cursor_;
+    cursor_ = c | kNotWriter;
+    return c & ~kNotWriter;
+  }
+
+  // The row's end header, stored by whichever thread of the row calls it, when `pred` holds:
+  // `cursor` events attempted (hand_over), the time now.
+  __device__ __forceinline__ void end_row_at(bool pred, uint32_t cursor) {
+    const uint64_t ns = detail::globaltimer();
+    const uint64_t clk = detail::cycles();
+    const bool store = pred && slots_ != nullptr;
+    const uint32_t dropped = cursor > MaxEvents ? cursor - MaxEvents : 0;
+    detail::store16_if(store, slot(first_ - 4), kRowEndTag, cursor, detail::lo(ns), detail::hi(ns));
+    detail::store16_if(store, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, 0);
   }
 
 private:

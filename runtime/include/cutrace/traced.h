@@ -5,6 +5,7 @@
 
 #include <cutrace/clock_probe.h>
 #include <cutrace/device.h>
+#include <cutrace/device_auto.h>
 #include <cutrace/host.h>
 #include <cutrace/launch.h>
 

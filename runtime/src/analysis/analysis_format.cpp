@@ -332,6 +332,38 @@ std::string format_outliers(const std::vector<Outlier> &os) {
   return out + t.str() + "\n";
 }
 
+std::string format_loops(const std::vector<LoopReport> &loops) {
+  std::string out = "loop iterations across rows (per name repeated in a row: iterations = its "
+                    "largest payload + 1; span = first begin .. last end, ns)\n";
+  if (loops.empty())
+    return out + "  no slice name repeats in a row\n\n";
+  Table t(
+      {"name", "rows", "iterations min", "p50", "max", "span p50 ns", "p95", "max", "max / p50"});
+  for (const LoopReport &l : loops) {
+    uint64_t least = l.rows.empty() ? 0 : l.rows.front().iterations;
+    for (const LoopRow &r : l.rows)
+      least = std::min(least, r.iterations);
+    t.add({printable(l.name), count(l.rows.size()), count(least), num(l.iterations.p50, 0),
+           num(l.iterations.max, 0), num(l.span_ns.p50, 1), num(l.span_ns.p95, 1),
+           num(l.span_ns.max, 1), l.span_ns.p50 > 0 ? num(l.span_ns.max / l.span_ns.p50, 2) : "-"});
+  }
+  out += t.str();
+  for (const LoopReport &l : loops) {
+    std::vector<LoopRow> longest = l.rows;
+    std::sort(longest.begin(), longest.end(), [](const LoopRow &a, const LoopRow &b) {
+      return a.span_ns() != b.span_ns() ? a.span_ns() > b.span_ns() : a.row < b.row;
+    });
+    longest.resize(std::min(longest.size(), kWorstFew));
+    out += "  the " + count(longest.size()) + " longest spans of " + printable(l.name) + "\n";
+    Table w({"cta", "SM", "row", "label", "iterations", "stored", "begin ns", "span ns"});
+    for (const LoopRow &r : longest)
+      w.add({count(r.cta), count(r.smid), count(r.row), printable(r.label), count(r.iterations),
+             count(r.stored), num(r.first_begin_ns, 1), num(r.span_ns(), 1)});
+    out += w.str("    ");
+  }
+  return out + "\n";
+}
+
 std::string format_window(const WindowStats &w) {
   const bool ns = w.axis == WindowAxis::ns;
   const std::string unit = ns ? "ns" : "cyc";
@@ -401,6 +433,8 @@ std::string format_analysis(const AnalysisReport &r) {
     out += format_histograms(*r.histograms);
   if (r.outliers)
     out += format_outliers(*r.outliers);
+  if (r.loops)
+    out += format_loops(*r.loops);
   if (r.window)
     out += format_window(*r.window);
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
@@ -512,6 +546,26 @@ std::string analysis_json(const AnalysisReport &r) {
                     {"duration_cycles", o.duration_cycles},
                     {"incomplete", o.incomplete}});
     out["outliers"] = os;
+  }
+  if (r.loops) {
+    json ls = json::array();
+    for (const LoopReport &l : *r.loops) {
+      json rows = json::array();
+      for (const LoopRow &x : l.rows)
+        rows.push_back({{"row", x.row},
+                        {"cta", x.cta},
+                        {"sm", x.smid},
+                        {"label", x.label},
+                        {"iterations", x.iterations},
+                        {"stored", x.stored},
+                        {"first_begin_ns", x.first_begin_ns},
+                        {"last_end_ns", x.last_end_ns}});
+      ls.push_back({{"name", l.name},
+                    {"iterations", durations_json(l.iterations)},
+                    {"span_ns", durations_json(l.span_ns)},
+                    {"rows", rows}});
+    }
+    out["loops"] = ls;
   }
   if (r.window) {
     const WindowStats &w = *r.window;

@@ -85,6 +85,33 @@ std::string imbalance_answer(const TailReport &t) {
   return out;
 }
 
+// The loop whose rows are the least even (max span / p50 span), with its iteration counts.
+std::string loops_answer(const std::vector<LoopReport> &loops) {
+  if (loops.empty())
+    return "no slice name repeats in a row (no loop iterations recorded)";
+  auto skew = [](const LoopReport &l) {
+    return l.span_ns.p50 > 0 ? l.span_ns.max / l.span_ns.p50 : 0.0;
+  };
+  const LoopReport &worst =
+      *std::max_element(loops.begin(), loops.end(), [&](const LoopReport &a, const LoopReport &b) {
+        return skew(a) < skew(b);
+      });
+  std::string out = printable(worst.name) + ": ";
+  auto [lo, hi] = std::minmax_element(
+      worst.rows.begin(), worst.rows.end(),
+      [](const LoopRow &a, const LoopRow &b) { return a.iterations < b.iterations; });
+  out += lo->iterations == hi->iterations
+             ? count(lo->iterations) + " iterations in every row"
+             : count(lo->iterations) + " to " + count(hi->iterations) + " iterations per row";
+  out +=
+      ", span p50 " + num(worst.span_ns.p50, 1) + " ns, max " + num(worst.span_ns.max, 1) + " ns";
+  if (worst.span_ns.p50 > 0)
+    out += " (max is " + num(skew(worst), 2) + " x p50)";
+  if (loops.size() > 1)
+    out += "; the least even of " + count(loops.size()) + " loops";
+  return out;
+}
+
 } // namespace
 
 std::string format_verdict(const AnalysisReport &r) {
@@ -102,6 +129,8 @@ std::string format_verdict(const AnalysisReport &r) {
     add("waves", waves_answer(*r.tail));
     add("imbalance", imbalance_answer(*r.tail));
   }
+  if (r.loops)
+    add("loops", loops_answer(*r.loops));
   if (out.empty())
     return "";
   if (!r.completeness.complete())

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# --auto on a GPU machine (docs/auto.md), from the repository root after bench/auto/prepare.sh
+# here (build-auto-gpu/ carried). One call, at most BUDGET_S seconds of steps (default 330):
+#   1. cost: bench/auto/cost.cu plain and with --auto / --auto=warps, kernel times by ncu
+#      (gpu__time_duration of 10 launches after a warm-up) with recording off (CUTRACE=0: the
+#      original kernels run) and on (every launch recorded); the checksums of every build;
+#   2. programs: three cuda-samples programs and llm.c's dev/cuda kernels built with --auto,
+#      run with recording on, verified by their own checks (exit status, "Test passed",
+#      "All results match"); the plain builds of the samples for comparison;
+#   3. one recorded launch of each cost kernel and of two programs kept as .ctrace for
+#      trace-view here.
+# Writes $OUT/auto/: results.md, cost.csv (ncu), runs.tsv, logs.tgz, traces/*.ctrace.gz.
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+started=$(date +%s)
+G=build-auto-gpu
+R=$PWD/build-auto-run
+O=${OUT:-$R/out}/auto
+rm -rf "$R" && mkdir -p "$R/bin" "$R/runs" "$O/traces" "$O/logs"
+ln -s "$O/logs" "$R/logs" # every log comes back, even from a call cut short
+log() { echo "$*" | tee -a "$O/results.md"; }
+past() { (($(date +%s) - started > ${BUDGET_S:-330})); }
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$O/gpu.txt" 2>&1
+
+# ---- build: the runtime with g++, every program with nvcc, all at once
+RT=$R/rt
+bash test/device/build_runtime_gpp.sh "$RT" "$R/logs/build_runtime.txt" -I$G/include || exit 1
+LIBS=("$RT/libcutrace.a" "$RT/libcutrace_analysis.a" "$RT/libcutrace_format.a" -lpthread)
+NV=(nvcc -std=c++17 -O3 -arch=sm_90)
+build() { # build NAME ARGS...: nvcc into $R/bin/NAME, output in logs/build_NAME.txt
+  local name=$1
+  shift
+  "${NV[@]}" "$@" -o "$R/bin/$name" >"$R/logs/build_$name.txt" 2>&1 || echo "BUILD FAILED: $name" >>"$R/logs/failed.txt"
+}
+build cost_plain bench/auto/cost.cu &
+build cost_ctas -Iruntime/include -I$G/cost/ctas $G/cost/ctas/cost.cu "${LIBS[@]}" &
+build cost_warps -Iruntime/include -I$G/cost/warps $G/cost/warps/cost.cu "${LIBS[@]}" &
+S=$G/samples
+for name in mergeSort reductionMultiBlockCG warpAggregatedAtomicsCG; do
+  host=$(ls $S/$name/*.cpp 2>/dev/null)
+  # shellcheck disable=SC2086
+  build "${name}_plain" -I$S/Common -I$S/$name $S/$name/*.cu $host &
+  # shellcheck disable=SC2086
+  build "${name}_auto" -Iruntime/include -I$S/Common -I$S/$name -I$S/$name/auto $S/$name/auto/*.cu \
+    $host "${LIBS[@]}" &
+done
+for k in $(cut -d' ' -f1 $G/llmc/kernels.txt); do
+  build "llmc_$k" --use_fast_math -Iruntime/include -I$G/llmc/src -I$G/llmc/auto $G/llmc/auto/$k.cu \
+    "${LIBS[@]}" -lcublas -lcublasLt &
+done
+wait
+log "# --auto on $(cat "$O/gpu.txt")"
+log ""
+log "built in $(($(date +%s) - started)) s; $(cat "$R/logs/failed.txt" 2>/dev/null | tr '\n' ' ')"
+
+# ---- 0. the cost program recorded without ncu, every launch, timed (a hang shows as 124)
+for b in cost_plain cost_ctas cost_warps; do
+  t0=$(date +%s%N)
+  env CUTRACE_OUTPUT="$R/runs/all_$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=all \
+    timeout 30 "$R/bin/$b" 10 >"$R/logs/all_$b.txt" 2>&1
+  log "$b: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms; $(grep -h '^cost:' "$R/logs/all_$b.txt")"
+done
+
+# ---- 3. one recorded launch of each cost kernel, kept
+# (every kernel's first launch; a row per warp of triad_flat would be 170 MB: not that one)
+for b in cost_ctas cost_warps; do
+  kernels='*'
+  [[ $b == cost_warps ]] && kernels=triad_loop,fma_chains
+  env CUTRACE_OUTPUT="$R/runs/$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=first:1 \
+    CUTRACE_KERNELS="$kernels" timeout 30 "$R/bin/$b" 1 >"$R/logs/$b.trace.out" 2>&1
+  for f in "$R/runs/$b"/*.ctrace; do gzip -c "$f" >"$O/traces/$b.ctrace.gz"; done
+done
+
+# ---- 2. programs, recorded
+printf 'program\targ\tstatus\tverdict\tseconds\trecorded\n' >"$O/runs.tsv"
+run() { # run NAME BINARY ARG CHECK [env...]: CHECK is the line the program prints when it passed
+  local name=$1 bin=$2 arg=$3 check=$4 t0 rc verdict
+  shift 4
+  past && { echo "skipped past the budget: $name $arg" >>"$O/skipped.txt"; return; }
+  t0=$(date +%s%N)
+  # shellcheck disable=SC2086
+  env CUTRACE_OUTPUT="$R/runs/$name$arg" CUTRACE_FORMAT=ctrace "$@" timeout 30 "$R/bin/$bin" $arg \
+    >"$R/logs/run_$name$arg.txt" 2>&1
+  rc=$?
+  verdict=fail
+  ((rc == 0)) && grep -q "$check" "$R/logs/run_$name$arg.txt" && verdict=pass
+  grep -q "Invalid kernel number" "$R/logs/run_$name$arg.txt" && verdict=no-such-kernel
+  printf '%s\t%s\t%s\t%s\t%.2f\t%s\n' "$name" "$arg" "$rc" "$verdict" \
+    "$(echo "($(date +%s%N) - $t0) / 1e9" | bc -l)" \
+    "$(grep -ho 'recorded [0-9]* of [0-9]* launch[a-z]*' "$R/logs/run_$name$arg.txt" | tail -1)" >>"$O/runs.tsv"
+}
+for name in mergeSort reductionMultiBlockCG warpAggregatedAtomicsCG; do
+  # the samples say it by their exit status (EXIT_SUCCESS only when their checks hold)
+  run "$name" "${name}_plain" "" ""
+  run "$name" "${name}_auto" "" ""
+done
+# every kernel number of each program (the case labels of its dispatch; permute has none)
+while read -r k nums; do
+  [[ -x $R/bin/llmc_$k ]] || continue
+  for n in ${nums:-1}; do
+    run "llmc_$k" "llmc_$k" "$n" "All results match"
+  done
+done <$G/llmc/kernels.txt
+for p in mergeSort_auto llmc_layernorm_forward1; do
+  for f in "$R/runs/${p%_auto}"*/*.ctrace; do
+    [[ -f $f ]] && gzip -c "$f" >"$O/traces/$(basename "$(dirname "$f")").ctrace.gz" && break
+  done
+done
+log "programs run in $(($(date +%s) - started)) s"
+# ---- 1. cost under ncu
+ncu_run() { # ncu_run LABEL BINARY [env...]
+  local label=$1 bin=$2
+  shift 2
+  env "$@" CUTRACE_OUTPUT="$R/runs/ncu_$label" CUTRACE_FORMAT=ctrace \
+    timeout 60 ncu --metrics gpu__time_duration.sum --csv "$R/bin/$bin" 10 \
+    >"$R/logs/ncu_$label.csv" 2>"$R/logs/ncu_$label.err"
+  grep -h '^cost:' "$R/logs/ncu_$label.csv" "$R/logs/ncu_$label.err" | sed "s/^/$label /" >>"$O/checksums.txt"
+  grep '"gpu__time_duration.sum"' "$R/logs/ncu_$label.csv" | sed "s/^/\"$label\",/" >>"$O/cost.csv"
+}
+# recording on first (a plain and a CUTRACE=0 run may come from an earlier call: NCU_BUILDS)
+for build in ${NCU_BUILDS:-ctas warps plain off}; do
+  past && { echo "skipped past the budget: ncu $build" >>"$O/skipped.txt"; continue; }
+  case $build in
+  plain) ncu_run plain_1 cost_plain ;;
+  off) ncu_run off_1 cost_ctas CUTRACE=0 ;;
+  ctas) ncu_run ctas_1 cost_ctas CUTRACE_LAUNCHES=all ;;
+  # a row per warp of triad_flat's 262144 CTAs would be 170 MB a launch: it runs unrecorded
+  warps) ncu_run warps_1 cost_warps CUTRACE_LAUNCHES=all CUTRACE_KERNELS=triad_loop,fma_chains ;;
+  esac
+done
+log "cost measured in $(($(date +%s) - started)) s"
+
+
+log ""
+log "$(column -t -s $'\t' "$O/runs.tsv")"
+cp "$O"/logs/failed.txt "$O/" 2>/dev/null
+ls -la "$O" "$O/traces" >>"$O/results.md"
