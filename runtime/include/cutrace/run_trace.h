@@ -21,7 +21,11 @@ struct RunProcess {
   std::string program; // executable name
   uint64_t pid = 0;
   std::string host;
-  int rank = -1;    // $CUTRACE_RANK, else $RANK, $OMPI_COMM_WORLD_RANK, $PMI_RANK; -1 = none
+  int rank = -1;       // job rank (docs/FORMAT.md, "Runs": the variables it is read from); -1 none
+  int local_rank = -1; // rank among the job's processes on its host; -1 = none
+  // The host clock's error bound when the run file was opened (the kernel's, kept by the time
+  // daemon); nullopt: the host's clock was not synchronised, or the file does not say.
+  std::optional<uint64_t> host_clock_error_ns;
   std::string file; // where it was read from (empty for an in-memory run)
   std::string launches, kernels; // the launch selection in force (docs/launches.md)
   bool complete = false;         // the run's END section is present
@@ -77,6 +81,12 @@ struct RunTrace {
   // globaltimer ns. origin_ns is its earliest launch begin or enqueue.
   uint64_t origin_ns = 0;
   bool host_aligned = false;
+  // Distinct hosts among the processes. Each process is placed by its own host's clock, so two
+  // processes of different hosts may be shifted against each other by up to host_clock_bound_ns
+  // (the two largest hosts' clock errors added; 0 on one host, whose processes share a clock);
+  // nullopt: some host's clock error is not known. Each GPU's alignment bound comes on top.
+  uint32_t hosts = 1;
+  std::optional<uint64_t> host_clock_bound_ns = 0;
   std::vector<std::string> problems;
   // Launch sections the files hold but that could not be read (cut short, damaged); the launches
   // that were read but did not decode are in `launches`, with their problems.

@@ -128,6 +128,8 @@ json overview_json(const RunTrace &run, const std::vector<bool> &detail, size_t 
   }
   return {{"origin_ns", run.origin_ns},
           {"host_aligned", run.host_aligned},
+          {"hosts", run.hosts},
+          {"host_clock_bound_ns", run_json::host_clock_bound(run)},
           {"processes", processes},
           {"devices", devices},
           {"streams", streams},

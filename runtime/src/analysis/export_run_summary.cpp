@@ -51,7 +51,12 @@ RunStreamSummary stream_summary(const RunTrace &run, uint64_t stream,
 std::string us(double ns) { return num(ns / 1000.0, 3); }
 
 std::string process_title(const RunProcess &p) {
-  std::string out = p.rank >= 0 ? "rank " + std::to_string(p.rank) + ": " : "";
+  std::string out = p.rank >= 0 ? "rank " + std::to_string(p.rank) : "";
+  if (p.local_rank >= 0)
+    out += out.empty() ? "local rank " + std::to_string(p.local_rank)
+                       : " (local " + std::to_string(p.local_rank) + ")";
+  if (!out.empty())
+    out += ": ";
   if (!p.program.empty() || p.pid) { // a single-launch file records neither
     out += printable(p.program.empty() ? "?" : p.program) + " (pid " + std::to_string(p.pid);
     if (!p.host.empty())
@@ -60,6 +65,19 @@ std::string process_title(const RunProcess &p) {
   }
   out += printable(p.file.empty() ? "memory" : p.file);
   return out + (p.complete ? "" : "; the run did not finish writing (no END section)");
+}
+
+// Processes of several hosts are placed by their own hosts' clocks: how far apart those may be.
+std::string time_axis(const RunTrace &run) {
+  if (!run.host_aligned)
+    return "GPU globaltimer";
+  if (run.hosts < 2)
+    return "host clock";
+  return "the clocks of " + std::to_string(run.hosts) + " hosts, " +
+         (run.host_clock_bound_ns
+              ? "processes of different hosts within " + us(double(*run.host_clock_bound_ns)) +
+                    " \u00b5s of each other"
+              : "not known to agree");
 }
 
 std::string alignment(const RunDevice &d) {
@@ -158,7 +176,7 @@ std::string run_summary(const RunTrace &run) {
       " process" + (run.processes.size() == 1 ? "" : "es") + ", " +
       std::to_string(run.devices.size()) + " GPU" + (run.devices.size() == 1 ? "" : "s") + ", " +
       us(s.span_ns) + " \u00b5s from first begin to last end; time axis: " +
-      (run.host_aligned ? "host clock" : "GPU globaltimer") + "\n";
+      time_axis(run) + "\n";
   out += run_completeness_text(run_completeness(run));
   for (uint32_t p = 0; p < run.processes.size(); ++p) {
     const RunProcess &proc = run.processes[p];
@@ -279,6 +297,8 @@ std::string run_summary_json(const RunTrace &run) {
   }
   const json doc = {{"origin_ns", run.origin_ns},
                     {"host_aligned", run.host_aligned},
+                    {"hosts", run.hosts},
+                    {"host_clock_bound_ns", run_json::host_clock_bound(run)},
                     {"launches_recorded", s.launches},
                     {"span_ns", s.span_ns},
                     {"processes", processes},

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 
 namespace cutrace {
 
@@ -29,6 +30,9 @@ RunProcess process_from(const json &run, const json &end, const std::string &fil
   p.pid = value_or<uint64_t>(run, "pid", 0);
   p.host = value_or<std::string>(run, "host", "");
   p.rank = value_or<int>(run, "rank", -1);
+  p.local_rank = value_or<int>(run, "local_rank", -1);
+  if (const auto it = run.find("host_clock_error_ns"); it != run.end() && it->is_number_unsigned())
+    p.host_clock_error_ns = it->get<uint64_t>();
   p.launches = value_or<std::string>(run, "launches", "");
   p.kernels = value_or<std::string>(run, "kernels", "");
   p.complete = !end.is_null();
@@ -309,6 +313,45 @@ void to_raw_globaltimer(RunTrace &r) {
   r.host_aligned = false;
 }
 
+// How far apart the merged processes' host clocks may be (RunTrace::hosts,
+// host_clock_bound_ns): processes of one host share its clock; a host's error is the largest its
+// processes stated, unknown when one of them did not state it.
+void state_host_clocks(RunTrace &run) {
+  std::map<std::string, std::optional<uint64_t>> by_host;
+  for (const RunProcess &p : run.processes) {
+    const auto [it, first] = by_host.try_emplace(p.host, p.host_clock_error_ns);
+    if (!first)
+      it->second = it->second && p.host_clock_error_ns
+                       ? std::optional<uint64_t>(std::max(*it->second, *p.host_clock_error_ns))
+                       : std::nullopt;
+  }
+  run.hosts = uint32_t(std::max<size_t>(by_host.size(), 1));
+  run.host_clock_bound_ns = 0;
+  if (run.hosts < 2)
+    return;
+  uint64_t largest = 0, second = 0;
+  std::string unknown;
+  for (const auto &[host, error] : by_host) {
+    if (!error) {
+      unknown += (unknown.empty() ? "" : ", ") + (host.empty() ? std::string("(unnamed)") : host);
+      continue;
+    }
+    second = std::max(second, std::min(largest, *error));
+    largest = std::max(largest, *error);
+  }
+  if (unknown.empty()) {
+    run.host_clock_bound_ns = largest + second;
+    return;
+  }
+  run.host_clock_bound_ns.reset();
+  if (run.host_aligned)
+    run.problems.push_back("processes of " + std::to_string(run.hosts) +
+                           " hosts are each placed by their host's clock, and the clock of " +
+                           unknown +
+                           " was not known to be synchronised: processes of different hosts may "
+                           "be shifted against each other by any amount");
+}
+
 RunTrace merge_runs(std::vector<RunTrace> runs) {
   RunTrace out;
   if (runs.empty())
@@ -357,6 +400,7 @@ RunTrace merge_runs(std::vector<RunTrace> runs) {
   }
   out.origin_ns = origin;
   out.host_aligned = aligned;
+  state_host_clocks(out);
   sort_by_begin(out);
   return out;
 }

@@ -16,6 +16,8 @@ json process(const RunProcess &p) {
           {"pid", p.pid},
           {"host", p.host},
           {"rank", p.rank},
+          {"local_rank", p.local_rank},
+          {"host_clock_error_ns", p.host_clock_error_ns ? json(*p.host_clock_error_ns) : json()},
           {"file", p.file},
           {"launches", p.launches},
           {"kernels", p.kernels},
@@ -36,6 +38,10 @@ json device(const RunDevice &d) {
           {"host_minus_gpu_ns", d.host_minus_gpu_ns},
           {"alignment_error_ns", d.alignment_error_ns},
           {"drift_ns", d.drift_ns}};
+}
+
+json host_clock_bound(const RunTrace &run) {
+  return run.host_clock_bound_ns ? json(*run.host_clock_bound_ns) : json();
 }
 
 } // namespace cutrace::run_json

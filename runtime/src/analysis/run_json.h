@@ -9,11 +9,14 @@
 
 namespace cutrace::run_json {
 
-// Program, pid, host, rank, file, selection, completeness, per-kernel counts and the exit
+// Program, pid, host, rank and local rank, the host clock's error bound, file, selection, completeness, per-kernel counts and the exit
 // counters of the buffer pool and the disk bound.
 nlohmann::json process(const RunProcess &p);
 // Process index, ordinal, name, SMs, clock, and the host clock alignment.
 nlohmann::json device(const RunDevice &d);
+// How far apart processes of different hosts may be placed (RunTrace::host_clock_bound_ns), ns;
+// null when not known.
+nlohmann::json host_clock_bound(const RunTrace &run);
 
 } // namespace cutrace::run_json
 

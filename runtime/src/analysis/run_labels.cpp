@@ -22,6 +22,10 @@ std::string device_label(const RunTrace &run, const RunDevice &device) {
     else if (!p.file.empty())
       who = p.file.substr(p.file.find_last_of('/') + 1);
   }
+  // Processes of several hosts: the host too, as the ranks of a job are found by their node.
+  if (run.hosts > 1 && device.process < run.processes.size() &&
+      !run.processes[device.process].host.empty())
+    who += " \u00b7 " + run.processes[device.process].host;
   std::string label = who + " \u00b7 GPU " + std::to_string(device.index);
   if (!device.name.empty())
     label += " (" + device.name + ")";

@@ -1,6 +1,7 @@
 #include "run_file.h"
 #include "clock_alignment.h"
 #include "outputs.h"
+#include "process_identity.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -14,27 +15,6 @@
 namespace cutrace {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// The job rank a launcher gave this process, for merged multi-process timelines.
-int rank_from_env() {
-  for (const char *name : {"CUTRACE_RANK", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
-    if (const char *v = std::getenv(name); v != nullptr && *v != '\0') {
-      char *end = nullptr;
-      const long r = std::strtol(v, &end, 10);
-      if (*end == '\0' && r >= 0 && r < (1l << 30))
-        return int(r);
-    }
-  return -1;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "";
-}
-
-} // namespace
 
 std::string program_name() {
   std::error_code ec; // /proc/self/comm would cut the name at 15 characters
@@ -72,11 +52,18 @@ bool RunFile::open_locked() {
   const std::string stem =
       (fs::path(dir_) / (plain_file_name(program, "program") + "." + std::to_string(::getpid())))
           .string();
+  const std::optional<uint64_t> clock_error = host_clock_error_ns();
   const std::string run_json =
-      nlohmann::json{{"format_version", 2},     {"program", program},
-                     {"pid", ::getpid()},       {"host", host_name()},
-                     {"rank", rank_from_env()}, {"start_unix_ns", host_now_ns()},
-                     {"launches", launches_},   {"kernels", kernels_}}
+      nlohmann::json{{"format_version", 2},
+                     {"program", program},
+                     {"pid", ::getpid()},
+                     {"host", host_name()},
+                     {"rank", job_rank_from_env()},
+                     {"local_rank", local_rank_from_env()},
+                     {"start_unix_ns", host_now_ns()},
+                     {"host_clock_error_ns", clock_error ? nlohmann::json(*clock_error) : nullptr},
+                     {"launches", launches_},
+                     {"kernels", kernels_}}
           .dump();
   // Never replaces a file: a recycled pid or a second run in the same folder gets `_1`, `_2`...
   for (unsigned n = 0; n < 1000; ++n) {

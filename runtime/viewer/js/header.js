@@ -8,10 +8,10 @@ function el(tag, text, cls) {
   if (cls) e.className = cls;
   return e;
 }
-function infoItem(label, value, warn) {
+function infoItem(label, value, warn, into) {
   const s = el('span', '', warn ? 'warn' : '');
   s.append(label + ' ', el('b', String(value)));
-  $('info').append(s);
+  (into || $('info')).append(s);
 }
 function showProblems(count, shown) {
   const p = $('problems');

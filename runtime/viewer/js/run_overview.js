@@ -114,6 +114,51 @@ RUN = (function () {
     return {text: describeLaunch(i), hash: L.flags[i] & NO_DETAIL ? null : 'launch=' + i};
   }
 
+  function processItems(p, n, into) {
+    if (R.processes.length > 1)
+      infoItem(p.rank >= 0 ? 'rank' : 'process', p.rank >= 0 ? p.rank : n, false, into);
+    if (p.local_rank >= 0) infoItem('local rank', p.local_rank, false, into);
+    infoItem('program', p.program, false, into);
+    infoItem('pid', p.pid, false, into);
+    if (p.launches) infoItem('CUTRACE_LAUNCHES', p.launches, false, into);
+    if (p.kernels) infoItem('CUTRACE_KERNELS', p.kernels, false, into);
+    if (!p.complete) infoItem('run', 'not finished (no END section)', true, into);
+    if (p.pool_skipped || p.disk_skipped)
+      infoItem('skipped (pool, disk)', `${p.pool_skipped}, ${p.disk_skipped}`, true, into);
+  }
+
+  function deviceItem(d, into) {
+    infoItem(d.label, d.aligned ? `host clock aligned \u00b1${fmtNs(d.alignment_error_ns)}`
+                                : 'host clock not aligned', !d.aligned, into);
+  }
+
+  // "0-7, 9": ascending numbers with runs of consecutive ones joined.
+  function spans(numbers) {
+    const out = [];
+    for (const v of [...numbers].sort((a, b) => a - b)) {
+      const last = out[out.length - 1];
+      if (last && v === last[1] + 1) last[1] = v; else out.push([v, v]);
+    }
+    return out.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
+  }
+
+  // Processes of several hosts: one fold per host, named by its ranks, that opens on a click.
+  function processInfo() {
+    if (R.hosts < 2) { R.processes.forEach((p, n) => processItems(p, n)); return; }
+    const byHost = new Map();
+    R.processes.forEach((p, n) => byHost.set(p.host, (byHost.get(p.host) || []).concat(n)));
+    for (const [host, members] of byHost) {
+      const ranked = members.every(n => R.processes[n].rank >= 0);
+      const fold = el('details', '', 'host');
+      fold.append(el('summary', `${host || '(no host name)'}: ` +
+        (ranked ? `ranks ${spans(members.map(n => R.processes[n].rank))}`
+                : `${members.length} process${members.length > 1 ? 'es' : ''}`)));
+      members.forEach(n => processItems(R.processes[n], n, fold));
+      R.devices.filter(d => members.includes(d.process)).forEach(d => deviceItem(d, fold));
+      $('info').append(fold);
+    }
+  }
+
   function overviewHeader() {
     const names = [...new Set(R.processes.map(p => p.program))];
     document.title = 'cutrace run: ' + names.join(', ');
@@ -122,19 +167,12 @@ RUN = (function () {
         (R.processes[0].host ? ` on ${R.processes[0].host}` : '')
       : `${R.processes.length} processes: ${names.join(', ')}`;
     $('info').replaceChildren();
-    R.processes.forEach((p, n) => {
-      if (R.processes.length > 1) infoItem(p.rank >= 0 ? 'rank' : 'process', p.rank >= 0 ? p.rank : n);
-      infoItem('program', p.program);
-      infoItem('pid', p.pid);
-      if (p.launches) infoItem('CUTRACE_LAUNCHES', p.launches);
-      if (p.kernels) infoItem('CUTRACE_KERNELS', p.kernels);
-      if (!p.complete) infoItem('run', 'not finished (no END section)', true);
-      if (p.pool_skipped || p.disk_skipped)
-        infoItem('skipped (pool, disk)', `${p.pool_skipped}, ${p.disk_skipped}`, true);
-    });
-    for (const d of R.devices)
-      infoItem(d.label, d.aligned ? `host clock aligned \u00b1${fmtNs(d.alignment_error_ns)}`
-                                  : 'host clock not aligned', !d.aligned);
+    processInfo();
+    if (R.hosts > 1)
+      infoItem('host clocks', R.host_clock_bound_ns === null ? 'not known to agree'
+               : `processes of different hosts within ${fmtNs(R.host_clock_bound_ns)}`,
+               R.host_clock_bound_ns === null);
+    if (R.hosts < 2) R.devices.forEach(d => deviceItem(d));
     infoItem('launches', L.n);
     infoItem('completeness', R.complete ? 'complete' : R.completeness.trim(), !R.complete);
     infoItem('with detail', R.detail.count);
