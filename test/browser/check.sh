@@ -12,7 +12,8 @@
 #      run test/data/h200/runs/loop_1000_default.ctrace: the overview paints every launch within
 #      the first-paint budget; #launch=I opens launch I, whose grid draws as many CTAs, and whose
 #      CTA 1 as many slices and instants, as the decoder has; with a 1 MB bound, detail is left
-#      out and the page says so.
+#      out and the page says so; the H200 run as 64 ranks on 8 hosts (make_rank_files): the
+#      header folds the processes by host and states the bound between the hosts' clocks.
 #   6. (CHECKS=slices, not in the default set) 264 CTAs of 1024 threads with a row per warp
 #      (TRACE_GROUPS("warp", 32): 33 rows per CTA, gen_trace warps): the grid shows one band per
 #      group until the warp group is expanded (#grid&expand=1, what its button and a click in the
@@ -296,6 +297,27 @@ if [[ -f "$h200_run" ]]; then
     fail "cannot render $h200_run"
   check_run h200_loop
   check_run_launch h200_loop 0
+fi
+# The same run as 64 ranks on 8 hosts (test/support/make_rank_files.cpp): the header folds the
+# processes by host, each fold named by its ranks, and states the bound between the hosts' clocks.
+if [[ -f "$h200_run" ]]; then
+  rm -rf "$work/ranks" && mkdir -p "$work/ranks"
+  if ${CXX:-c++} -std=c++17 -O2 -I"$root/runtime/include" "$root/test/support/make_rank_files.cpp" \
+       "$build/runtime/libcutrace_format.a" -o "$work/make_rank_files" &&
+     "$work/make_rank_files" "$h200_run" "$work/ranks" --ranks 64 --per-host 8 \
+       --host-offset-ns 2000000 --host-clock-error-ns 250000 &&
+     "$trace_view" "$work"/ranks/*.ctrace --html "$work/ranks.html" --html-max-mb 1 2>/dev/null; then
+    if render "$work/ranks.html" run ranks_overview; then
+      folds=$(grep -o '<details class="host"><summary>node0[0-7]: ranks [0-9]*-[0-9]*</summary>' "$DOM" | wc -l)
+      [[ "$folds" == 8 && "$(field "$STATS" launches)" == 1536 ]] &&
+        grep -q '<summary>node07: ranks 56-63</summary><span>rank <b>56</b></span><span>local rank <b>0</b>' "$DOM" &&
+        grep -q 'host clocks <b>processes of different hosts within 500.000 µs</b>' "$DOM" &&
+        pass "64 ranks on 8 hosts: 1536 launches, 8 host folds (node07: ranks 56-63), host clock bound 500 µs stated" ||
+        fail "64 ranks on 8 hosts: $folds host folds, page: $STATS (DOM: $DOM)"
+    fi
+  else
+    fail "cannot make or render 64 ranks of $h200_run"
+  fi
 fi
 left=$(expect "$work/run_bound.expect" left_out)
 bytes=$(stat -c %s "$work/run_bound.html")
