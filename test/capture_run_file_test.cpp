@@ -16,9 +16,9 @@ namespace {
 
 using namespace cutrace;
 
-const char *const kRankVariables[] = {"CUTRACE_RANK",  "RANK",         "OMPI_COMM_WORLD_RANK",
-                                      "PMI_RANK",      "SLURM_PROCID", "LOCAL_RANK",
-                                      "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"};
+const char *const kRankVariables[] = {
+    "CUTRACE_RANK", "RANK",       "OMPI_COMM_WORLD_RANK",       "PMI_RANK",
+    "SLURM_PROCID", "LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"};
 
 // Clears every rank variable, then sets `set` (name, value).
 void only(std::initializer_list<std::pair<const char *, const char *>> set) {

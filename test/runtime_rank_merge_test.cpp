@@ -32,7 +32,8 @@ RunTrace rank_run(const RankIdentity &who, const std::string &dir) {
   if (!run)
     return {};
   const std::string path = dir + "/rank" + std::to_string(who.rank) + ".ctrace";
-  const std::optional<std::string> err = test_support::write_run(test_support::as_rank(*run, who), path);
+  const std::optional<std::string> err =
+      test_support::write_run(test_support::as_rank(*run, who), path);
   EXPECT_FALSE(err) << *err;
   Expected<Run> back = read_run_file(path, RunReadOptions{0});
   EXPECT_TRUE(back) << back.error;
@@ -120,9 +121,8 @@ TEST(RankMerge, OneHostsProcessesShareItsClock) {
 
 TEST(RankMerge, AHostWhoseClockErrorIsNotKnownMakesTheBoundUnknownAndSaysSo) {
   const std::string dir = test_support::scratch_dir("cutrace_rank_merge_").string();
-  const RunTrace merged =
-      merge_runs({rank_run(rank(0, "node00", 0, 200'000), dir),
-                  rank_run(rank(1, "node01", kOffsetNs, std::nullopt), dir)});
+  const RunTrace merged = merge_runs({rank_run(rank(0, "node00", 0, 200'000), dir),
+                                      rank_run(rank(1, "node01", kOffsetNs, std::nullopt), dir)});
   EXPECT_EQ(merged.hosts, 2u);
   EXPECT_FALSE(merged.host_clock_bound_ns);
   ASSERT_EQ(merged.problems.size(), 1u);

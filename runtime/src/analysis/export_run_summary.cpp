@@ -175,8 +175,7 @@ std::string run_summary(const RunTrace &run) {
       "run: " + std::to_string(s.launches) + " launches, " + std::to_string(run.processes.size()) +
       " process" + (run.processes.size() == 1 ? "" : "es") + ", " +
       std::to_string(run.devices.size()) + " GPU" + (run.devices.size() == 1 ? "" : "s") + ", " +
-      us(s.span_ns) + " \u00b5s from first begin to last end; time axis: " +
-      time_axis(run) + "\n";
+      us(s.span_ns) + " \u00b5s from first begin to last end; time axis: " + time_axis(run) + "\n";
   out += run_completeness_text(run_completeness(run));
   for (uint32_t p = 0; p < run.processes.size(); ++p) {
     const RunProcess &proc = run.processes[p];

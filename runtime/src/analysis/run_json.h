@@ -9,8 +9,8 @@
 
 namespace cutrace::run_json {
 
-// Program, pid, host, rank and local rank, the host clock's error bound, file, selection, completeness, per-kernel counts and the exit
-// counters of the buffer pool and the disk bound.
+// Program, pid, host, rank and local rank, the host clock's error bound, file, selection,
+// completeness, per-kernel counts and the exit counters of the buffer pool and the disk bound.
 nlohmann::json process(const RunProcess &p);
 // Process index, ordinal, name, SMs, clock, and the host clock alignment.
 nlohmann::json device(const RunDevice &d);

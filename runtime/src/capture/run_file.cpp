@@ -53,18 +53,17 @@ bool RunFile::open_locked() {
       (fs::path(dir_) / (plain_file_name(program, "program") + "." + std::to_string(::getpid())))
           .string();
   const std::optional<uint64_t> clock_error = host_clock_error_ns();
-  const std::string run_json =
-      nlohmann::json{{"format_version", 2},
-                     {"program", program},
-                     {"pid", ::getpid()},
-                     {"host", host_name()},
-                     {"rank", job_rank_from_env()},
-                     {"local_rank", local_rank_from_env()},
-                     {"start_unix_ns", host_now_ns()},
-                     {"host_clock_error_ns", clock_error ? nlohmann::json(*clock_error) : nullptr},
-                     {"launches", launches_},
-                     {"kernels", kernels_}}
-          .dump();
+  const std::string run_json = nlohmann::json{
+      {"format_version", 2},
+      {"program", program},
+      {"pid", ::getpid()},
+      {"host", host_name()},
+      {"rank", job_rank_from_env()},
+      {"local_rank", local_rank_from_env()},
+      {"start_unix_ns", host_now_ns()},
+      {"host_clock_error_ns", clock_error ? nlohmann::json(*clock_error) : nullptr},
+      {"launches", launches_},
+      {"kernels", kernels_}}.dump();
   // Never replaces a file: a recycled pid or a second run in the same folder gets `_1`, `_2`...
   for (unsigned n = 0; n < 1000; ++n) {
     const std::string path = stem + (n ? "_" + std::to_string(n) : "") + ".ctrace";
