@@ -116,7 +116,7 @@ TEST_F(RunFileRank, TorchrunsRankAndLocalRankAreBothKept) {
 }
 
 // The innermost launcher's variable wins: CUTRACE_RANK, then RANK (torchrun under srun), the MPI
-// ones, and SLURM_PROCID last (mpirun inside a Slurm allocation is task 0 for all its ranks).
+// ones, and SLURM_PROCID last (under mpirun inside a Slurm allocation it names a Slurm task).
 TEST_F(RunFileRank, JobRankVariablesTakeTheDocumentedPrecedence) {
   const char *order[] = {"CUTRACE_RANK", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
                          "SLURM_PROCID"};

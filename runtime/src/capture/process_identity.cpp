@@ -24,8 +24,8 @@ int first_rank(std::initializer_list<const char *> names) {
 } // namespace
 
 // Launchers nest (torchrun under srun, mpirun inside a Slurm allocation): the variable of the
-// innermost launcher comes first, so SLURM_PROCID (one task per node under torchrun, the whole
-// mpirun as task 0) is the last resort.
+// innermost launcher comes first, so SLURM_PROCID (a task per node under torchrun, a Slurm task
+// rather than the MPI rank under mpirun) is the last resort.
 int job_rank_from_env() {
   return first_rank({"CUTRACE_RANK", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"});
 }
