@@ -135,4 +135,18 @@ TEST(RankMerge, AHostWhoseClockErrorIsNotKnownMakesTheBoundUnknownAndSaysSo) {
   EXPECT_NE(run_summary_json(merged).find("\"host_clock_bound_ns\": null"), std::string::npos);
 }
 
+TEST(RankMerge, ManyHostsWithoutAKnownClockErrorAreNamedFourAndCounted) {
+  const std::string dir = test_support::scratch_dir("cutrace_rank_merge_").string();
+  std::vector<RunTrace> runs;
+  for (int r = 0; r < 6; ++r)
+    runs.push_back(rank_run(rank(r, "node0" + std::to_string(r), 0, std::nullopt), dir));
+  const RunTrace merged = merge_runs(runs);
+  EXPECT_EQ(merged.hosts, 6u);
+  ASSERT_EQ(merged.problems.size(), 1u);
+  EXPECT_EQ(merged.problems[0],
+            "processes of 6 hosts are each placed by their host's clock, and the clocks of node00, "
+            "node01, node02, node03 and 2 more were not known to be synchronised: processes of "
+            "different hosts may be shifted against each other by any amount");
+}
+
 } // namespace

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <vector>
 
 namespace cutrace {
 
@@ -330,10 +331,10 @@ void state_host_clocks(RunTrace &run) {
   if (run.hosts < 2)
     return;
   uint64_t largest = 0, second = 0;
-  std::string unknown;
+  std::vector<std::string> unknown;
   for (const auto &[host, error] : by_host) {
     if (!error) {
-      unknown += (unknown.empty() ? "" : ", ") + (host.empty() ? std::string("(unnamed)") : host);
+      unknown.push_back(host.empty() ? "(unnamed)" : host);
       continue;
     }
     second = std::max(second, std::min(largest, *error));
@@ -344,12 +345,18 @@ void state_host_clocks(RunTrace &run) {
     return;
   }
   run.host_clock_bound_ns.reset();
-  if (run.host_aligned)
-    run.problems.push_back("processes of " + std::to_string(run.hosts) +
-                           " hosts are each placed by their host's clock, and the clock of " +
-                           unknown +
-                           " was not known to be synchronised: processes of different hosts may "
-                           "be shifted against each other by any amount");
+  if (!run.host_aligned) // the merge's own problem already says the processes may be shifted
+    return;
+  std::string named; // the first four, then how many more
+  for (size_t i = 0; i < unknown.size() && i < 4; ++i)
+    named += (i ? ", " : "") + unknown[i];
+  if (unknown.size() > 4)
+    named += " and " + std::to_string(unknown.size() - 4) + " more";
+  run.problems.push_back("processes of " + std::to_string(run.hosts) +
+                         " hosts are each placed by their host's clock, and the clock" +
+                         (unknown.size() > 1 ? "s of " + named + " were" : " of " + named + " was") +
+                         " not known to be synchronised: processes of different hosts may be "
+                         "shifted against each other by any amount");
 }
 
 RunTrace merge_runs(std::vector<RunTrace> runs) {
