@@ -4,6 +4,7 @@
 # usage: check_messages.sh <trace-rewrite>
 set -uo pipefail
 tool=$(realpath "$1")
+docs=$(realpath "$(dirname "$0")/../../docs/cli.md")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -75,5 +76,21 @@ check "Messages.TracedToStdoutMapIsWhereItSaid" test -f ok.trace_map.h -a -f ok.
 rm -f ok.trace_map.*
 "$tool" --traced ok.cu -o - --map maps/ok.h >out.txt 2>err.txt
 check "Messages.TracedToStdoutWithMapIsQuiet" bash -c "! grep -q note err.txt && test -f maps/ok.h"
+
+# --help says how to give the compile command and each default; the defaults are the ones the tool
+# uses and the ones docs/cli.md states.
+"$tool" --help >help.txt 2>&1
+check "Messages.HelpUsageShowsTheCompileCommandAfterDashDash" \
+  grep -qF "USAGE: trace-rewrite [options] <file.cu>... [-- <compile command>]" help.txt
+check "Messages.HelpStatesTheMaxEventsDefault" grep -qE -- "--max-events=.*\(default: 1024\)" help.txt
+check "Messages.HelpStatesTheGpuArchDefault" grep -qE -- "--cuda-gpu-arch=.*\(default: sm_90\)" help.txt
+check "Messages.HelpStatesTheClockDefault" grep -qE -- "--clock=.*\(default: clock64\)" help.txt
+"$tool" --traced ok.cu -o defaults.traced.cu >out.txt 2>err.txt
+check "Messages.MaxEventsAndClockDefaultsAreTheOnesHelpStates" python3 -c "if True:
+  import json, sys
+  k = json.load(open('ok.trace_map.json'))['kernels'][0]
+  sys.exit(0 if (k['max_events'], k['clock']) == (1024, 'clock64') else 1)"
+check "Messages.CliDocStatesTheSameDefaults" bash -c "grep -q 'default 1024' '$docs' && \
+  grep -q 'default \`sm_90\`' '$docs'"
 
 exit $fail
