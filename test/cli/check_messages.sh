@@ -93,4 +93,25 @@ check "Messages.MaxEventsAndClockDefaultsAreTheOnesHelpStates" python3 -c "if Tr
 check "Messages.CliDocStatesTheSameDefaults" bash -c "grep -q 'default 1024' '$docs' && \
   grep -q 'default \`sm_90\`' '$docs'"
 
+# A payload and a lane swapped: the error says which argument is wrong, a note gives the order
+# (TRACE_RECORD and TRACE_RANGE order them differently).
+cat >swapped.cu <<'CU'
+#include <cutrace/trace.h>
+__global__ void k(int *p) {
+  TRACE_RECORD("x", "mma", p[0]);
+  TRACE_RANGE("y", p[0], "mma");
+}
+CU
+for mode in "" --traced --verify-strip; do
+  "$tool" $mode swapped.cu -o swapped.out.cu >out.txt 2>err.txt
+  [[ $mode == --verify-strip ]] && "$tool" $mode swapped.cu >out.txt 2>err.txt
+  status=$?
+  check "Messages.SwappedPayloadAndLaneExits1 (${mode:-strip}: $status)" test $status -eq 1
+  check "Messages.SwappedRecordArgumentsNoteTheOrder (${mode:-strip})" grep -qF \
+    "swapped.cu:3:28: note: the arguments of TRACE_RECORD are (name, payload, lane): the payload comes before the lane" err.txt
+  check "Messages.SwappedRangeArgumentsNoteTheOrder (${mode:-strip})" grep -qF \
+    "swapped.cu:4:20: note: the arguments of TRACE_RANGE are (name, lane, payload): the lane comes before the payload" err.txt
+  check "Messages.SwappedArgumentsWriteNothing (${mode:-strip})" test ! -e swapped.out.cu
+done
+
 exit $fail
