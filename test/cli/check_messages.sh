@@ -114,4 +114,17 @@ for mode in "" --traced --verify-strip; do
   check "Messages.SwappedArgumentsWriteNothing (${mode:-strip})" test ! -e swapped.out.cu
 done
 
+# One fault found by the lexical scan and by a pass (`i++`) is reported once by --verify-strip.
+cat >inc.cu <<'CU'
+#include <cutrace/trace.h>
+__global__ void k(int *p, int i) {
+  TRACE_RECORD("x", i++);
+  p[0] = i;
+}
+CU
+"$tool" --verify-strip inc.cu >out.txt 2>err.txt
+status=$?
+check "Messages.VerifyStripIncrementExits1 ($status)" test $status -eq 1
+check "Messages.VerifyStripReportsOneFaultOnce" test "$(grep -c 'inc.cu:3:21: error:' err.txt)" -eq 1
+
 exit $fail
