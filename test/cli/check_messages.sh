@@ -90,6 +90,8 @@ check "Messages.MaxEventsAndClockDefaultsAreTheOnesHelpStates" python3 -c "if Tr
   import json, sys
   k = json.load(open('ok.trace_map.json'))['kernels'][0]
   sys.exit(0 if (k['max_events'], k['clock']) == (1024, 'clock64') else 1)"
+check "Messages.CliDocSynopsisIsTheHelpUsage" grep -qxF \
+  "trace-rewrite [options] <file.cu>... [-- <compile command>]" "$docs"
 check "Messages.CliDocStatesTheSameDefaults" bash -c "grep -q 'default 1024' '$docs' && \
   grep -q 'default \`sm_90\`' '$docs'"
 
