@@ -27,8 +27,7 @@ cl::opt<std::string> BuildPath("p", cl::desc("Build directory holding compile_co
                                cl::value_desc("dir"), cl::cat(Category));
 cl::list<std::string> ExtraArgs("extra-arg", cl::desc("Extra argument for the Clang parse"),
                                 cl::cat(Category));
-cl::opt<std::string> CudaPath("cuda-path",
-                              cl::desc("CUDA installation (default: /usr/local/cuda)"),
+cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA installation (default: /usr/local/cuda)"),
                               cl::init("/usr/local/cuda"), cl::cat(Category));
 cl::opt<std::string> GpuArch("cuda-gpu-arch",
                              cl::desc("GPU architectures of the device passes when the compile "

@@ -456,8 +456,8 @@ std::optional<std::string> write_sqlite(const std::string &path, const RunTrace 
   std::optional<std::string> err;
   if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
       SQLITE_OK)
-    err = cannot_write + "cannot open it as a database: " +
-          (db ? sqlite3_errmsg(db) : "out of memory");
+    err = cannot_write +
+          "cannot open it as a database: " + (db ? sqlite3_errmsg(db) : "out of memory");
   else if (std::optional<std::string> why = fill(db, run, options))
     err = cannot_write + *why;
   if (sqlite3_close(db) != SQLITE_OK && !err)
