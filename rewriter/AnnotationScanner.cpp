@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include <algorithm>
 #include <set>
 
 namespace cutrace {
@@ -88,6 +89,25 @@ private:
         Result.Problems.back().Message == Message)
       return;
     Result.Problems.push_back({Offset, std::move(Message), Severity::Error});
+  }
+
+  /// A lane that is not a string is most often a payload and a lane swapped, and the two
+  /// macros with both order them differently: say this one's order.
+  void noteArgumentOrder(const AnnotationSpelling &S, unsigned Offset) {
+    std::string Order;
+    bool PayloadFirst = false, SeenPayload = false;
+    for (ArgRole Role : S.Roles) {
+      Order += (Order.empty() ? "" : ", ") + roleName(Role).str();
+      SeenPayload |= Role == ArgRole::Payload;
+      PayloadFirst |= Role == ArgRole::Lane && SeenPayload;
+    }
+    if (std::find(S.Roles.begin(), S.Roles.end(), ArgRole::Payload) == S.Roles.end())
+      return;
+    Result.Problems.push_back({Offset,
+                               "the arguments of " + S.Macro.str() + " are (" + Order + "): " +
+                                   (PayloadFirst ? "the payload comes before the lane"
+                                                 : "the lane comes before the payload"),
+                               Severity::Note});
   }
 
   void findBanner() {
@@ -309,6 +329,8 @@ private:
           if (!clang::tok::isStringLiteral(T->Kind)) {
             report(A.Args[I].Begin,
                    roleName(Role).str() + " of " + S.Macro.str() + " must be a string literal");
+            if (Role == ArgRole::Lane)
+              noteArgumentOrder(S, A.Args[I].Begin);
             break;
           } else if (T->Kind != clang::tok::string_literal &&
                      T->Kind != clang::tok::utf8_string_literal) {

@@ -130,11 +130,16 @@ Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> P
   V.Problems = Scan.Problems;
   for (const ParseOutcome &Pass : Passes)
     checkPass(Scan, Pass, V);
-  // Both passes usually see the same annotation: report it once.
+  // Both passes usually see the same annotation, and the lexical scan and a pass can find one
+  // fault (`i++`: an increment, and a write the AST check names): report it once, as first
+  // found. The key is the complaint before its details (`: why`, `(...)`, `[pass]`).
   std::set<std::pair<unsigned, std::string>> Seen;
   std::vector<Problem> Unique;
   for (Problem &P : V.Problems) {
-    std::string Key = P.Message.substr(0, P.Message.find(" ["));
+    size_t End = P.Message.size();
+    for (const char *Detail : {": ", " (", " ["})
+      End = std::min(End, P.Message.find(Detail));
+    std::string Key = P.Message.substr(0, End);
     if (Seen.insert({P.Offset, Key}).second)
       Unique.push_back(std::move(P));
   }

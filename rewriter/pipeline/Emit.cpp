@@ -93,7 +93,7 @@ static std::string absolute(llvm::StringRef Path) {
 }
 
 std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std::string> Outputs,
-                                       bool InPlace) {
+                                       bool InPlace, llvm::StringRef Instead) {
   std::vector<std::string> Inputs = {Input.str()};
   std::vector<std::string> Outs(Outputs.begin(), Outputs.end());
   std::optional<OutputClash> Clash = find_output_clash(Inputs, Outs, InPlace);
@@ -104,7 +104,7 @@ std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std
   case OutputRefusal::directory:
     return Out + " is a directory; name the output file";
   case OutputRefusal::input:
-    return Out + " is the input file; an output never replaces its input (strip in place with -i)";
+    return Out + " is the input file; an output never replaces its input (" + Instead.str() + ")";
   case OutputRefusal::twice:
     return Out + " would be written twice by this run (the traced file, the decode map and its "
                  "JSON need three names)";
@@ -117,7 +117,8 @@ std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std
 
 std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedPaths &Paths) {
   if (std::optional<std::string> Clash =
-          outputClash(Input, {Paths.Output, Paths.Map, Paths.Json}, /*InPlace=*/false))
+          outputClash(Input, {Paths.Output, Paths.Map, Paths.Json}, /*InPlace=*/false,
+                      "--traced writes new files: name others with -o and --map"))
     return Clash;
   // A header-name has no escapes: these characters cannot be spelled inside #include "...".
   for (unsigned char C : Paths.Include)

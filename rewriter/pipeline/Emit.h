@@ -38,9 +38,10 @@ struct TracedPaths {
 TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::StringRef MapPath);
 
 /// Why these outputs cannot be written by a run reading Input, if they cannot: an output that is
-/// the input (unless InPlace), a directory, or named twice.
+/// the input (unless InPlace; the message then ends with Instead, what the mode allows), a
+/// directory, or named twice.
 std::optional<std::string> outputClash(llvm::StringRef Input, llvm::ArrayRef<std::string> Outputs,
-                                       bool InPlace);
+                                       bool InPlace, llvm::StringRef Instead);
 
 /// outputClash for a traced run, and a map path that an #include cannot spell.
 std::optional<std::string> tracedPathsClash(llvm::StringRef Input, const TracedPaths &Paths);

@@ -83,7 +83,8 @@ void runStrip(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostream
     return;
   }
   R.Log.complete(stage::Check, {{"warnings", countLevel(R.Scan.Problems, Severity::Warning)}});
-  if (std::optional<std::string> Clash = outputClash(F.Path, {Request.Output}, Request.InPlace)) {
+  if (std::optional<std::string> Clash =
+          outputClash(F.Path, {Request.Output}, Request.InPlace, "strip in place with -i")) {
     fail(R, stage::Output, *Clash, Shown);
     return;
   }

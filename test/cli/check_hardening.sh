@@ -78,6 +78,8 @@ expect "--strict turns it into an error, exit 3" 3 "error: only the lexical rule
 # Item 8: an output never replaces an input, and no file is named twice.
 run --traced in.cu -o in.cu
 expect "--traced -o INPUT is refused (exit 2)" 2 "'in.cu' is the input file"
+expect "--traced -o INPUT says to name other files" 2 "(--traced writes new files: name others with -o and --map)"
+check "--traced -o INPUT does not suggest -i, which --traced refuses" eval '[[ $err != *"-i"* ]]'
 run --traced in.cu -o o.cu --map in.cu
 expect "--map INPUT is refused (exit 2)" 2 "'in.cu' is the input file"
 ln in.cu hardlink.cu

@@ -4,6 +4,7 @@
 # usage: check_messages.sh <trace-rewrite>
 set -uo pipefail
 tool=$(realpath "$1")
+docs=$(realpath "$(dirname "$0")/../../docs/cli.md")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -75,5 +76,57 @@ check "Messages.TracedToStdoutMapIsWhereItSaid" test -f ok.trace_map.h -a -f ok.
 rm -f ok.trace_map.*
 "$tool" --traced ok.cu -o - --map maps/ok.h >out.txt 2>err.txt
 check "Messages.TracedToStdoutWithMapIsQuiet" bash -c "! grep -q note err.txt && test -f maps/ok.h"
+
+# --help says how to give the compile command and each default; the defaults are the ones the tool
+# uses and the ones docs/cli.md states.
+"$tool" --help >help.txt 2>&1
+check "Messages.HelpUsageShowsTheCompileCommandAfterDashDash" \
+  grep -qF "USAGE: trace-rewrite [options] <file.cu>... [-- <compile command>]" help.txt
+check "Messages.HelpStatesTheMaxEventsDefault" grep -qE -- "--max-events=.*\(default: 1024\)" help.txt
+check "Messages.HelpStatesTheGpuArchDefault" grep -qE -- "--cuda-gpu-arch=.*\(default: sm_90\)" help.txt
+check "Messages.HelpStatesTheClockDefault" grep -qE -- "--clock=.*\(default: clock64\)" help.txt
+"$tool" --traced ok.cu -o defaults.traced.cu >out.txt 2>err.txt
+check "Messages.MaxEventsAndClockDefaultsAreTheOnesHelpStates" python3 -c "if True:
+  import json, sys
+  k = json.load(open('ok.trace_map.json'))['kernels'][0]
+  sys.exit(0 if (k['max_events'], k['clock']) == (1024, 'clock64') else 1)"
+check "Messages.CliDocSynopsisIsTheHelpUsage" grep -qxF \
+  "trace-rewrite [options] <file.cu>... [-- <compile command>]" "$docs"
+check "Messages.CliDocStatesTheSameDefaults" bash -c "grep -q 'default 1024' '$docs' && \
+  grep -q 'default \`sm_90\`' '$docs'"
+
+# A payload and a lane swapped: the error says which argument is wrong, a note gives the order
+# (TRACE_RECORD and TRACE_RANGE order them differently).
+cat >swapped.cu <<'CU'
+#include <cutrace/trace.h>
+__global__ void k(int *p) {
+  TRACE_RECORD("x", "mma", p[0]);
+  TRACE_RANGE("y", p[0], "mma");
+}
+CU
+for mode in "" --traced --verify-strip; do
+  "$tool" $mode swapped.cu -o swapped.out.cu >out.txt 2>err.txt
+  [[ $mode == --verify-strip ]] && "$tool" $mode swapped.cu >out.txt 2>err.txt
+  status=$?
+  check "Messages.SwappedPayloadAndLaneExits1 (${mode:-strip}: $status)" test $status -eq 1
+  check "Messages.SwappedRecordArgumentsNoteTheOrder (${mode:-strip})" grep -qF \
+    "swapped.cu:3:28: note: the arguments of TRACE_RECORD are (name, payload, lane): the payload comes before the lane" err.txt
+  check "Messages.SwappedRangeArgumentsNoteTheOrder (${mode:-strip})" grep -qF \
+    "swapped.cu:4:20: note: the arguments of TRACE_RANGE are (name, lane, payload): the lane comes before the payload" err.txt
+  check "Messages.SwappedArgumentsWriteNothing (${mode:-strip})" test ! -e swapped.out.cu
+done
+
+# One fault found by the lexical scan and by a pass (`i++`) is reported once by --verify-strip.
+cat >inc.cu <<'CU'
+#include <cutrace/trace.h>
+__global__ void k(int *p, int i) {
+  TRACE_RECORD("x", i++);
+  p[0] = i;
+}
+CU
+"$tool" --verify-strip inc.cu >out.txt 2>err.txt
+status=$?
+check "Messages.VerifyStripIncrementExits1 ($status)" test $status -eq 1
+check "Messages.VerifyStripReportsOneFaultOnce" test "$(grep -c 'inc.cu:3:21: error:' err.txt)" -eq 1
 
 exit $fail

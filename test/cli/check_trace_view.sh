@@ -35,4 +35,11 @@ if [[ $s != 1 || $(wc -l < "$work/e") != 1 || $(cat "$work/e") != "trace-view: e
 else
   echo "ok   TraceView.UnwritableOutputIsAnOutputErrorAndWritesNothing"
 fi
+# An output that cannot be written is named as the user gave it, with the reason (never a
+# temporary file's name).
+for opt in --html --json --perfetto --perfetto-json --sqlite; do
+  "$tv" "$fixture" $opt "$work/plain/out" >/dev/null 2>"$work/e"; s=$?
+  expect "TraceView.UnwritableOutputNamesThePathGivenAndWhy ($opt)" 1 \
+    "trace-view: error: cannot write '$work/plain/out': cannot create folder '$work/plain': Not a directory" $s "$work/e"
+done
 exit $fail

@@ -17,7 +17,8 @@ namespace cl = llvm::cl;
 namespace {
 
 cl::OptionCategory Category("trace-rewrite options");
-cl::list<std::string> Files(cl::Positional, cl::desc("<file.cu>..."), cl::cat(Category));
+cl::list<std::string> Files(cl::Positional, cl::desc("<file.cu>... [-- <compile command>]"),
+                            cl::cat(Category));
 cl::opt<std::string> Output("o",
                             cl::desc("Write the result to <file> ('-' = stdout, the default "
                                      "for one file)"),
@@ -27,9 +28,11 @@ cl::opt<std::string> BuildPath("p", cl::desc("Build directory holding compile_co
                                cl::value_desc("dir"), cl::cat(Category));
 cl::list<std::string> ExtraArgs("extra-arg", cl::desc("Extra argument for the Clang parse"),
                                 cl::cat(Category));
-cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA installation"),
+cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA installation (default: /usr/local/cuda)"),
                               cl::init("/usr/local/cuda"), cl::cat(Category));
-cl::opt<std::string> GpuArch("cuda-gpu-arch", cl::desc("GPU architecture for the device pass"),
+cl::opt<std::string> GpuArch("cuda-gpu-arch",
+                             cl::desc("GPU architectures of the device passes when the compile "
+                                      "command names none, comma-separated (default: sm_90)"),
                              cl::init("sm_90"), cl::cat(Category));
 cl::opt<RewriteMode> RunMode(
     cl::desc("Mode:"),
@@ -52,9 +55,11 @@ cl::opt<std::string> MapPath("map",
                                       "(default: <input stem>.trace_map.h beside the "
                                       "output); JSON goes beside it"),
                              cl::value_desc("file"), cl::cat(Category));
-cl::opt<unsigned> MaxEvents("max-events", cl::desc("With --traced: events kept per row"),
+cl::opt<unsigned> MaxEvents("max-events",
+                            cl::desc("With --traced: events kept per row (default: 1024)"),
                             cl::init(1024), cl::cat(Category));
-cl::opt<std::string> ClockKind("clock", cl::desc("With --traced: clock64 | globaltimer"),
+cl::opt<std::string> ClockKind("clock",
+                               cl::desc("With --traced: clock64 | globaltimer (default: clock64)"),
                                cl::init("clock64"), cl::cat(Category));
 cl::opt<std::string> Auto("auto",
                           cl::desc("With --traced: trace every kernel without annotations "
@@ -213,6 +218,9 @@ int main(int Argc, const char **Argv) {
           "  trace-rewrite kernel.cu [-o out.cu | -i]          strip annotations (default)\n"
           "  trace-rewrite --traced kernel.cu -o traced.cu     expand them into recording code\n"
           "  trace-rewrite --verify-strip kernel.cu...         pre-commit check\n\n"
+          "A compile command after `--` (-- -I<dir> -D<macro> ...) gives the Clang passes the\n"
+          "file's include directories and macros; -p <build dir> reads them from\n"
+          "compile_commands.json.\n\n"
           "Exit status: 0 ok, 1 annotation or verification errors, 2 usage or I/O errors,\n"
           "3 the file could not be parsed. Nothing is written when the status is not 0.\n",
           &llvm::errs()))

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -435,23 +436,34 @@ std::optional<std::string> write_sqlite(const std::string &path, const RunTrace 
   const std::string target = rename_target(path);
   const std::string tmp = temporary_name_beside(target, std::to_string(::getpid()) + "." +
                                                             std::to_string(counter.fetch_add(1)));
+  // Errors name the path the user gave, never the temporary file (docs/cli.md, "Outputs").
+  const std::string cannot_write = "cannot write '" + path + "': ";
+  // Missing parent folders are created, as for every output.
+  const std::filesystem::path folder = std::filesystem::path(target).parent_path();
+  std::error_code ec;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+    std::filesystem::create_directories(folder, ec);
+    if (ec)
+      return cannot_write + "cannot create folder '" + folder.string() + "': " + ec.message();
+  }
   // O_EXCL: SQLite must start from an empty file of our own, never one that was lying there.
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0)
-    return "cannot create " + tmp + ": " + std::strerror(errno);
+    return cannot_write + std::strerror(errno);
   ::close(fd);
   const int interrupt_slot = remember_temp(tmp.c_str()); // filling a large run takes a while
   sqlite3 *db = nullptr;
   std::optional<std::string> err;
   if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
       SQLITE_OK)
-    err = "cannot open " + tmp + " as a database: " + (db ? sqlite3_errmsg(db) : "out of memory");
+    err = cannot_write +
+          "cannot open it as a database: " + (db ? sqlite3_errmsg(db) : "out of memory");
   else if (std::optional<std::string> why = fill(db, run, options))
-    err = "cannot write " + path + ": " + *why;
+    err = cannot_write + *why;
   if (sqlite3_close(db) != SQLITE_OK && !err)
-    err = "cannot close " + tmp;
+    err = cannot_write + "the database could not be closed";
   if (!err && std::rename(tmp.c_str(), target.c_str()) != 0)
-    err = "cannot write " + path + ": " + std::strerror(errno);
+    err = cannot_write + std::strerror(errno);
   if (err)
     ::unlink(tmp.c_str());
   forget_temp(interrupt_slot);
