@@ -221,8 +221,8 @@ struct SourceModel {
                                              // included (template instantiations repeat theirs)
   /// Functions defined in the file that a kernel of another file of the translation unit
   /// reaches through calls: the '{' of the body -> that kernel, as warnings name it
-  /// (`'kit::device_kernel' (device_kernel.h)`). Twins reach callees of the kernel's own file
-  /// only, so the warning says where the kernel is.
+  /// (`'kit::device_kernel' (device_kernel.h)`) when the traced build cannot route any of those
+  /// calls (a pointer, a macro) and the function records nothing.
   std::map<unsigned, std::string> ReachedFromKernelElsewhere;
 };
 

@@ -838,16 +838,11 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
       ReachedHere.insert(static_cast<int>(H));
   planHelperTwins(F.Buffer, F.Lines, F.Model, ReachedHere, F.UsesByHelper, F.TwinEdits, F.Options,
                   F.Plan);
-  // Kernels defined in another file of the unit (or an included header) launch through their
-  // twins too.
+  // Kernels defined in another file of the unit launch through their twins too.
   std::map<int, TracedTwin> Reachable = F.Twins;
-  for (size_t I = 0; I < F.Model.Kernels.size(); ++I) {
-    std::string Key = kernelKey(F.Model.Kernels[I]);
-    if (auto It = UnitTwins.find(Key); It != UnitTwins.end())
+  for (size_t I = 0; I < F.Model.Kernels.size(); ++I)
+    if (auto It = UnitTwins.find(kernelKey(F.Model.Kernels[I])); It != UnitTwins.end())
       Reachable.try_emplace(static_cast<int>(I), It->second);
-    else if (auto It = F.Options.HeaderTwins.find(Key); It != F.Options.HeaderTwins.end())
-      Reachable.try_emplace(static_cast<int>(I), It->second);
-  }
   planLaunches(F.Buffer, F.Lines, F.Model, Reachable, F.Options, F.Plan);
   planIncludes(F.Buffer, F.Scan, F.Lines, F.Options, F.Plan);
   planRedirects(F.Buffer, F.Model, F.Options, F.Plan);

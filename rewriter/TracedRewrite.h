@@ -29,9 +29,6 @@ struct TracedOptions {
   std::string SourceName;        // how locations name the file in the map
   std::string MapInclude;        // what the traced file writes in #include "..."
   std::string LinePath;          // the source as #line directives name it (SourceName if empty)
-  /// Twins of kernels defined outside the planned files, by kernelKey (the unit's own are known
-  /// to planTracedUnit).
-  std::map<std::string, TracedTwin> HeaderTwins;
   /// #include targets that have a traced copy: resolved path -> the copy's path.
   std::map<std::string, std::string> ShadowOf;
   /// A traced header copy's directory: its "..." includes name their files from there, since the

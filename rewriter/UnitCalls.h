@@ -28,8 +28,8 @@ struct CallFacts {
   std::vector<FileUse> KernelNames; // where each kernel is launched or named
   /// Files defining a function that a kernel reaching annotations calls on its way to them.
   llvm::DenseSet<const clang::FileEntry *> OnTracedPath;
-  /// For each file, the annotated functions defined there that no kernel of that file reaches
-  /// but a kernel of another file does: the '{' of the body -> that kernel, as notes name it
+  /// For each file, the functions defined there that reach annotations and that a kernel of
+  /// another file reaches: the '{' of the body -> that kernel, as warnings name it
   /// (`'kit::device_kernel' (device_kernel.h)`).
   std::map<const clang::FileEntry *, std::map<unsigned, std::string>> ReachedFromKernelElsewhere;
 };
