@@ -168,6 +168,32 @@ for traced in ON OFF; do
     fail "TRACED $traced: instrument_project did not build"
   fi
 done
+step "cutrace_instrument AUTO: kernels without annotations, chosen by AUTO_KERNELS"
+for auto in ON OFF; do
+  dir=$work/instrument-auto-$auto
+  if configure_project "$dir" -DAPP_AUTO=$auto && quiet ninja -C "$dir"; then
+    nm -C "$dir/app" >"$work/auto-nm.txt"
+    twins=$(grep -o '[a-z]*_cutrace_traced' "$work/auto-nm.txt" | sort -u | tr '\n' ' ')
+    expected=$([[ $auto == ON ]] && echo "fill_cutrace_traced scale_cutrace_traced " ||
+      echo "fill_cutrace_traced ")
+    [[ $twins == "$expected" ]] &&
+      pass "AUTO $auto: twins of ${expected% }, the annotated kernel's own and no other" ||
+      fail "AUTO $auto: twins '$twins', expected '$expected'"
+  else
+    fail "AUTO $auto: instrument_project did not build"
+  fi
+done
+dir=$work/instrument-auto-bad
+if cmake -S "$project" -B "$dir" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DAPP_AUTO=ON -DAPP_AUTO_ROWS=blocks \
+  >"$work/bad.log" 2>&1; then
+  fail "AUTO_ROWS blocks was accepted at configure time"
+else
+  grep -q "cutrace_instrument: AUTO_ROWS must be ctas or warps" "$work/bad.log" &&
+    [[ ! -e $dir/build.ninja ]] &&
+    pass "AUTO_ROWS blocks stops the configure with a message, no build files" ||
+    fail "AUTO_ROWS blocks: $(cat "$work/bad.log")"
+fi
 for bad in 0 16777217 lots; do
   dir=$work/instrument-bad-$bad
   if cmake -S "$project" -B "$dir" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \

@@ -274,6 +274,9 @@ public:
   }
   __device__ __forceinline__ void end(Token tok) { end(tok.site, tok.payload); }
 
+  // Whether this thread writes the row.
+  __device__ __forceinline__ bool writes() const { return cursor_ < kNotWriter; }
+
   // The low 32 bits of the clock, where a scoped range begins (read only when `cond` holds).
   __device__ __forceinline__ uint32_t stamp() const {
     if constexpr (kNoClockProbe)

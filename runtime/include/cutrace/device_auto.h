@@ -7,6 +7,13 @@
 
 #include <cutrace/device.h>
 
+// CUTRACE_AUTO_WARP_SKIP=0 (a measurement switch, docs/auto.md "Cost"): every thread runs the
+// iterations' bookkeeping, as the row's writer does; by default only the warps that hold a
+// row's writer do, and the others branch over it.
+#ifndef CUTRACE_AUTO_WARP_SKIP
+#define CUTRACE_AUTO_WARP_SKIP 1
+#endif
+
 namespace cutrace {
 
 namespace detail {
@@ -103,15 +110,22 @@ template <class G, uint32_t First> class Loop {
   static_assert(First >= 2 && (First & (First - 1)) == 0, "First is a power of two from 2");
 
 public:
-  __device__ __forceinline__ Loop(G &group, uint32_t site) : group_(group), site_(site) {}
+  __device__ __forceinline__ Loop(G &group, uint32_t site)
+      : group_(group), site_(site), records_(warp_writes(group)) {}
 
   __device__ __forceinline__ ~Loop() { flush(); }
 
   // The last iteration, when the rule skipped it.
   __device__ __forceinline__ void flush() {
+    if (!records_)
+      return;
     group_.range_ended(site_, begin_, end_, int32_t(next_ - 1), !kept_);
     kept_ = true;
   }
+
+  // Whether this thread's warp holds the row's writer: the same in every lane, so the warps
+  // without one branch over each iteration's clock reads and stores, diverging nowhere.
+  __device__ __forceinline__ bool records() const { return records_; }
 
   __device__ __forceinline__ bool started() const { return next_ != 0; }
 
@@ -137,8 +151,16 @@ public:
   Loop &operator=(const Loop &) = delete;
 
 private:
+  // At the kernel's entry, where every thread of the warp runs.
+  __device__ __forceinline__ static bool warp_writes(const G &group) {
+    if constexpr (CUTRACE_AUTO_WARP_SKIP)
+      return __any_sync(__activemask(), group.writes());
+    return true;
+  }
+
   G &group_;
   uint32_t site_;
+  bool records_;
   uint32_t next_ = 0;
   uint32_t begin_ = 0, end_ = 0;
   bool kept_ = true; // nothing to store at the exit (no iteration, or the last one stored)
@@ -150,19 +172,24 @@ private:
 template <class L, class... Earlier> class Iteration {
 public:
   __device__ __forceinline__ explicit Iteration(L &loop, Earlier &...earlier) : loop_(loop) {
+    if (!loop.records())
+      return;
     if constexpr (sizeof...(Earlier) > 0)
       if (!loop.started())
         (earlier.flush(), ...);
     begin_ = loop.group().stamp();
   }
-  __device__ __forceinline__ ~Iteration() { loop_.ended(begin_); }
+  __device__ __forceinline__ ~Iteration() {
+    if (loop_.records())
+      loop_.ended(begin_);
+  }
 
   Iteration(const Iteration &) = delete;
   Iteration &operator=(const Iteration &) = delete;
 
 private:
   L &loop_;
-  uint32_t begin_;
+  uint32_t begin_ = 0;
 };
 
 } // namespace cutrace

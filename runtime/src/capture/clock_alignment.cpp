@@ -13,7 +13,9 @@ namespace cutrace {
 
 namespace {
 
-// Waits for request n in flag[0], stamps %globaltimer into out[n], acknowledges n in flag[1].
+// The PTX fallback of <cutrace/clock_probe.h>'s clock_probe, the same rules: waits for request
+// n in flag[0], stamps %globaltimer into out[n], acknowledges n in flag[1]; a request not made
+// within 200 ms ends it (a profiler that runs kernels to their end before the launch returns).
 // PTX, loaded at run time, so the runtime library needs no device compiler and runs on any GPU
 // the driver can JIT for.
 constexpr const char *kPingPongPtx = R"(
@@ -32,7 +34,12 @@ constexpr const char *kPingPongPtx = R"(
 LOOP:
   setp.gt.u32 %p1, %r2, %r1;
   @%p1 bra DONE;
+  mov.u64 %rd6, %globaltimer;
 WAIT:
+  mov.u64 %rd3, %globaltimer;
+  sub.u64 %rd7, %rd3, %rd6;
+  setp.gt.u64 %p3, %rd7, 200000000;
+  @%p3 bra DONE;
   ld.volatile.global.u32 %r3, [%rd1];
   setp.lt.u32 %p2, %r3, %r2;
   @%p2 bra WAIT;
@@ -112,7 +119,7 @@ std::optional<std::string> launch_probe(void **args, cudaStream_t stream) {
 }
 
 // The rounds with a running probe: the shortest round trip gives the offset and its bound.
-ClockAlignment ping_pong(volatile uint32_t *flag, volatile uint64_t *out) {
+ClockAlignment ping_pong(volatile uint32_t *flag, volatile uint64_t *out, cudaStream_t stream) {
   ClockAlignment best = failed("the clock probe kernel did not answer within 2 s");
   uint64_t best_trip = UINT64_MAX;
   for (uint32_t n = 1; n <= kRounds; ++n) {
@@ -120,9 +127,17 @@ ClockAlignment ping_pong(volatile uint32_t *flag, volatile uint64_t *out) {
     const uint64_t h0 = host_now_ns(), deadline = h0 + 2000000000ull;
     std::atomic_thread_fence(std::memory_order_seq_cst);
     flag[0] = n;
-    while (flag[1] < n && host_now_ns() < deadline) {
+    bool ended = false;
+    while (flag[1] < n && host_now_ns() < deadline && !ended) {
+      // The probe gives up after 200 ms without a request (a profiler that runs it to its end
+      // before the launch returns): an ended stream is no answer. Asked only after 1 ms, so a
+      // normal round trip is timed without the query.
+      ended = host_now_ns() - h0 > 1000000 && cudaStreamQuery(stream) == cudaSuccess;
     }
     if (flag[1] < n) {
+      if (ended && !best.aligned)
+        best.why_not = "the clock probe kernel ended before it was asked (a profiler that runs "
+                       "each kernel to its end before the launch returns, such as Nsight Compute)";
       flag[0] = kRounds; // lets the kernel run through its remaining rounds and exit
       break;
     }
@@ -165,7 +180,7 @@ ClockAlignment measure_clock_alignment() {
     cudaStreamDestroy(stream);
     return failed("the clock probe kernel could not be launched (" + *why + ")");
   }
-  const ClockAlignment best = ping_pong(flag, out);
+  const ClockAlignment best = ping_pong(flag, out, stream);
   // The probe has been told to finish; a GPU that never ran it must not hang the caller (the
   // exit hook among them): after 2 s its stream is left behind.
   const uint64_t deadline = host_now_ns() + 2000000000ull;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 void launch_fill(int *out, int n);
+void launch_scale(float *x, int n);
 
 #ifdef CUTRACE_TRACED
 static const char *build_kind = "cutrace build: traced";
@@ -13,5 +14,6 @@ static const char *build_kind = "cutrace build: plain";
 int main() {
   std::puts(build_kind);
   launch_fill(nullptr, 0);
+  launch_scale(nullptr, 0);
   return 0;
 }
