@@ -165,8 +165,9 @@ void planAutoKernel(llvm::StringRef Buffer, const LineIndex &Lines, const Kernel
     S.Loc = Where(L.Keyword);
     S.Offset = L.Keyword;
     M.Sites.push_back(S);
-    Entry += " cutrace::Loop<" + Group + ", " + std::to_string(First) + "> __cutrace_loop_" + Id +
-             "(" + Var + ", " + Id + ");";
+    // A row per warp: every warp writes, so no warp branches over the bookkeeping.
+    Entry += " cutrace::Loop<" + Group + ", " + std::to_string(First) + (Warps ? ", 32" : "") +
+             "> __cutrace_loop_" + Id + "(" + Var + ", " + Id + ");";
     // The loops before it store their skipped last iterations when it begins.
     std::string Earlier;
     for (size_t J = 0; J < I; ++J)

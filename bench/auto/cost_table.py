@@ -2,7 +2,10 @@
 """bench/auto/h200_auto.sh's cost.csv (ncu gpu__time_duration of every launch, prefixed by the
 build and round) -> a markdown table: per kernel, the median of the timed launches (the first
 launch of each kernel in a run is the warm-up and is left out) plain, --auto with recording off
-(CUTRACE=0: the original runs), --auto recording (a row per CTA) and --auto=warps recording.
+(CUTRACE=0: the original runs), --auto recording (a row per CTA) and --auto=warps recording,
+each also built with -DCUTRACE_AUTO_WARP_SKIP=0 (ctas0, warps0: every warp runs the iterations'
+bookkeeping) and -DCUTRACE_AUTO_LIFE=0 (nolife: no range for the CTA's life). Builds a run did
+not measure show as "-".
 
 usage: cost_table.py cost.csv
 """
@@ -14,7 +17,9 @@ from collections import defaultdict
 UNITS = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3,
          "second": 1e6, "s": 1e6}
 BUILDS = [("plain", "plain"), ("off", "--auto, CUTRACE=0"), ("ctas", "--auto"),
-          ("warps", "--auto=warps")]
+          ("ctas0", "--auto, CUTRACE_AUTO_WARP_SKIP=0"), ("nolife", "--auto, CUTRACE_AUTO_LIFE=0"),
+          ("warps", "--auto=warps"),
+          ("warps0", "--auto=warps, CUTRACE_AUTO_WARP_SKIP=0")]
 
 
 def main():

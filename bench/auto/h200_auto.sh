@@ -37,6 +37,8 @@ build cost_ctas -Iruntime/include -I$G/cost/ctas $G/cost/ctas/cost.cu "${LIBS[@]
 build cost_warps -Iruntime/include -I$G/cost/warps $G/cost/warps/cost.cu "${LIBS[@]}" &
 # the iterations' bookkeeping in every warp, as before CUTRACE_AUTO_WARP_SKIP (docs/auto.md, "Cost")
 build cost_ctas_allwarps -DCUTRACE_AUTO_WARP_SKIP=0 -Iruntime/include -I$G/cost/ctas $G/cost/ctas/cost.cu "${LIBS[@]}" &
+# no range for the CTA's life (no entry barrier, no exit count): what the life costs
+build cost_ctas_nolife -DCUTRACE_AUTO_LIFE=0 -Iruntime/include -I$G/cost/ctas $G/cost/ctas/cost.cu "${LIBS[@]}" &
 build cost_warps_allwarps -DCUTRACE_AUTO_WARP_SKIP=0 -Iruntime/include -I$G/cost/warps $G/cost/warps/cost.cu "${LIBS[@]}" &
 S=$G/samples
 for name in mergeSort reductionMultiBlockCG warpAggregatedAtomicsCG; do
@@ -68,7 +70,7 @@ done
 # ---- 3. one recorded launch of each cost kernel, kept
 # (every kernel's first launch; a row per warp of triad_flat would be 170 MB: not that one)
 for b in cost_ctas cost_warps; do
-  kernels='*'
+  kernels=${TRACE_COST_KERNELS:-*}
   [[ $b == cost_warps ]] && kernels=triad_loop,fma_chains
   env CUTRACE_OUTPUT="$R/runs/$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=first:1 \
     CUTRACE_KERNELS="$kernels" timeout 30 "$R/bin/$b" 1 >"$R/logs/$b.trace.out" 2>&1
@@ -106,6 +108,7 @@ for build in ${NCU_BUILDS:-ctas warps plain off}; do
   off) ncu_run off_1 cost_ctas CUTRACE=0 ;;
   ctas) ncu_run ctas_1 cost_ctas CUTRACE_LAUNCHES=all ;;
   ctas0) ncu_run ctas0_1 cost_ctas_allwarps CUTRACE_LAUNCHES=all ;;
+  nolife) ncu_run nolife_1 cost_ctas_nolife CUTRACE_LAUNCHES=all ;;
   warps0) ncu_run warps0_1 cost_warps_allwarps CUTRACE_LAUNCHES=all CUTRACE_KERNELS=triad_loop,fma_chains ;;
   # a row per warp of triad_flat's 262144 CTAs would be 170 MB a launch: it runs unrecorded
   warps) ncu_run warps_1 cost_warps CUTRACE_LAUNCHES=all CUTRACE_KERNELS=triad_loop,fma_chains ;;

@@ -8,10 +8,16 @@
 #include <cutrace/device.h>
 
 // CUTRACE_AUTO_WARP_SKIP=0 (a measurement switch, docs/auto.md "Cost"): every thread runs the
-// iterations' bookkeeping, as the row's writer does; by default only the warps that hold a
-// row's writer do, and the others branch over it.
+// iterations' bookkeeping, as the row's writer does; by default, with a row per CTA, only the
+// warp that holds the row's writer does, and the others branch over it (with a row per warp
+// every warp writes, and the branch measured slower: no branch there).
 #ifndef CUTRACE_AUTO_WARP_SKIP
 #define CUTRACE_AUTO_WARP_SKIP 1
+#endif
+// CUTRACE_AUTO_LIFE=0 (a measurement switch, docs/auto.md "Cost"): no range for the CTA's
+// (warp's) life, no barrier at the entry and no count at the exit; the row and its loops stay.
+#ifndef CUTRACE_AUTO_LIFE
+#define CUTRACE_AUTO_LIFE 1
 #endif
 
 namespace cutrace {
@@ -48,6 +54,8 @@ template <class G, uint32_t SliceThreads> class Life {
 
 public:
   __device__ __forceinline__ Life(G &group, uint32_t site) : group_(group), site_(site) {
+    if constexpr (!CUTRACE_AUTO_LIFE)
+      return;
     const uint32_t thread = thread_linear();
     slice_ = SliceThreads == 0 ? 0 : thread / SliceThreads;
     first_ = SliceThreads == 0 ? thread == 0 : thread % SliceThreads == 0;
@@ -63,6 +71,8 @@ public:
   }
 
   __device__ __forceinline__ ~Life() {
+    if constexpr (!CUTRACE_AUTO_LIFE)
+      return;
     detail::LifeState<kSlices> &s = detail::life_state<kSlices>();
     if (first_) {
       s.at[slice_] = group_.reserve_range();
@@ -105,8 +115,8 @@ private:
 // First * (1 + (32 - log2 First) / 2) + 1. The last iteration is stored too when the rule
 // skipped it: when the next loop of the body begins (its first Iteration names the loops before
 // it), else at the kernel's exit, so that a row's records stay in the order of their ends.
-// Constructed at the kernel's entry, with the row's writer.
-template <class G, uint32_t First> class Loop {
+// Constructed at the kernel's entry, with the row's writer; SliceThreads as for Life.
+template <class G, uint32_t First, uint32_t SliceThreads = 0> class Loop {
   static_assert(First >= 2 && (First & (First - 1)) == 0, "First is a power of two from 2");
 
 public:
@@ -117,7 +127,7 @@ public:
 
   // The last iteration, when the rule skipped it.
   __device__ __forceinline__ void flush() {
-    if (!records_)
+    if (!records())
       return;
     group_.range_ended(site_, begin_, end_, int32_t(next_ - 1), !kept_);
     kept_ = true;
@@ -125,7 +135,7 @@ public:
 
   // Whether this thread's warp holds the row's writer: the same in every lane, so the warps
   // without one branch over each iteration's clock reads and stores, diverging nowhere.
-  __device__ __forceinline__ bool records() const { return records_; }
+  __device__ __forceinline__ bool records() const { return SliceThreads != 0 || records_; }
 
   __device__ __forceinline__ bool started() const { return next_ != 0; }
 
@@ -153,7 +163,7 @@ public:
 private:
   // At the kernel's entry, where every thread of the warp runs.
   __device__ __forceinline__ static bool warp_writes(const G &group) {
-    if constexpr (CUTRACE_AUTO_WARP_SKIP)
+    if constexpr (CUTRACE_AUTO_WARP_SKIP && SliceThreads == 0)
       return __any_sync(__activemask(), group.writes());
     return true;
   }

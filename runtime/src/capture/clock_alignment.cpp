@@ -58,6 +58,9 @@ DONE:
 )";
 
 constexpr uint32_t kRounds = 64;
+constexpr const char *kUnanswerable =
+    "the clock probe kernel ended before it was asked (a profiler that runs each kernel to its "
+    "end before the launch returns, such as Nsight Compute)";
 
 ClockAlignment failed(std::string why) {
   ClockAlignment a;
@@ -136,8 +139,7 @@ ClockAlignment ping_pong(volatile uint32_t *flag, volatile uint64_t *out, cudaSt
     }
     if (flag[1] < n) {
       if (ended && !best.aligned)
-        best.why_not = "the clock probe kernel ended before it was asked (a profiler that runs "
-                       "each kernel to its end before the launch returns, such as Nsight Compute)";
+        best.why_not = kUnanswerable;
       flag[0] = kRounds; // lets the kernel run through its remaining rounds and exit
       break;
     }
@@ -153,9 +155,16 @@ ClockAlignment ping_pong(volatile uint32_t *flag, volatile uint64_t *out, cudaSt
   return best;
 }
 
+// The probe cannot be answered in this process (a profiler runs each kernel to its end before
+// the launch returns): measured once, it is not launched again, at exit neither, where Nsight
+// Compute ends the program when it cannot profile it.
+std::atomic<bool> probe_unanswerable{false};
+
 } // namespace
 
 ClockAlignment measure_clock_alignment() {
+  if (probe_unanswerable.load())
+    return failed(kUnanswerable);
   // Allocated once and never freed: cudaFreeHost would synchronize the device mid-run.
   // Measurements run one at a time (the drain thread, then the exit hook).
   static void *mapped = nullptr;
@@ -181,6 +190,8 @@ ClockAlignment measure_clock_alignment() {
     return failed("the clock probe kernel could not be launched (" + *why + ")");
   }
   const ClockAlignment best = ping_pong(flag, out, stream);
+  if (!best.aligned && best.why_not == kUnanswerable)
+    probe_unanswerable.store(true);
   // The probe has been told to finish; a GPU that never ran it must not hang the caller (the
   // exit hook among them): after 2 s its stream is left behind.
   const uint64_t deadline = host_now_ns() + 2000000000ull;
