@@ -70,6 +70,7 @@ done
 # ---- 3. one recorded launch of each cost kernel, kept
 # (every kernel's first launch; a row per warp of triad_flat would be 170 MB: not that one)
 for b in cost_ctas cost_warps; do
+  [[ ${TRACE_COST_KERNELS-*} == "" ]] && break # none kept
   kernels=${TRACE_COST_KERNELS:-*}
   [[ $b == cost_warps ]] && kernels=triad_loop,fma_chains
   env CUTRACE_OUTPUT="$R/runs/$b" CUTRACE_FORMAT=ctrace CUTRACE_LAUNCHES=first:1 \
