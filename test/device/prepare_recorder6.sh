@@ -21,7 +21,7 @@ edit() { # edit <mode> <generated dir> <file> <x:y>...
   python3 test/device/recorder6_edit.py "$mode" "$G/$dir/$file.traced.cu" "$out/$file.traced.cu" "$@"
   nvcc -std=c++17 -arch=sm_90a -ptx -Iruntime/include -I.carry/include -Iexamples/common \
     -Iexamples/hopper_pipeline -I"$out" "$out/$file.traced.cu" -o /dev/null
-  echo "$out/$file.traced.cu: $(grep -o '__cutrace_begin_[0-9]* = ' "$out/$file.traced.cu" | wc -l) ranges edited, PTX built"
+  echo "$out/$file.traced.cu: $(grep -o 'stamp(); __cutrace_payload_' "$out/$file.traced.cu" | wc -l) ranges edited, PTX built"
 }
 for mode in a b ab; do
   edit "$mode" hopper_pipeline hopper_pipeline 0:1 2:3

@@ -109,7 +109,7 @@ def pair(text, x, y, mode):
             edits.append((ex, 0, f"{e} = {g}.stamp(); "))
         else:
             edits.append((dy.start(), dy.end() - dy.start(),
-                          f"{e} = {g}.stamp(); " + (store if mode == "a" else "") + y_with_begin))
+                          f"{e} = {g}.stamp(); " + (store + " " if mode == "a" else "") + y_with_begin))
     if mode in ("b", "ab"):
         edits.append((ey, 0, store + " "))
     return edits
