@@ -30,7 +30,7 @@ out=${1:-${OUT:-$PWD/build-recorder6-out}}/recorder6
 export PATH=/usr/local/cuda/bin:$PATH
 G=$N/.carry/gen
 B=$N/build-recorder6
-rm -rf "$B" "$out" && mkdir -p "$B/obj" "$out/logs" "$out/ncu" "$out/sass"
+rm -rf "$B" "$out" && mkdir -p "$B" "$out/logs" "$out/ncu" "$out/sass"
 started=$(date +%s)
 budget() { (($(date +%s) - started < ${R6_BUDGET_S:-330})); }
 say() { echo "== $* ($(($(date +%s) - started)) s)" | tee -a "$out/summary.txt"; }
@@ -55,13 +55,9 @@ source_of() { # source_of <variant> <generated dir>: the dir of that variant's c
   esac
 }
 
-say "build: runtime objects"
-for f in "$N"/runtime/src/format/*.cpp "$N"/runtime/src/analysis/*.cpp \
-  "$N"/runtime/src/capture/*.cpp "$N"/runtime/src/capture/outputs/all_formats.cpp; do
-  bg g++ -std=c++17 -O2 -I"$N/runtime/include" -I/usr/local/cuda/include -I"$N/.carry/include" \
-    -c "$f" -o "$B/obj/$(basename "${f%.cpp}").o"
-done
-drain
+say "build: runtime (test/device/build_runtime_gpp.sh)"
+bash test/device/build_runtime_gpp.sh "$B/rt" "$out/logs/build_runtime.txt" -I"$N/.carry/include" || exit 1
+RT=("$B/rt/libcutrace.a" "$B/rt/libcutrace_analysis.a" "$B/rt/libcutrace_format.a" -lpthread)
 say "build: programs"
 build() { # build <variant> <name> <source> [nvcc options]
   local v=$1 name=$2 src=$3
@@ -69,7 +65,7 @@ build() { # build <variant> <name> <source> [nvcc options]
   mkdir -p "$B/$v"
   # shellcheck disable=SC2046
   nvcc -std=c++17 -O3 -arch=sm_90a -Xptxas -v -I"$N/runtime/include" -I"$N/.carry/include" \
-    -I"$N/examples/common" $(flags_of "$v") "$@" "$src" "$B"/obj/*.o -o "$B/$v/$name" \
+    -I"$N/examples/common" $(flags_of "$v") "$@" "$src" "${RT[@]}" -o "$B/$v/$name" \
     >"$out/logs/build_${v}_$name.txt" 2>&1 || echo "build $v $name FAILED" | tee -a "$out/summary.txt"
 }
 for v in $variants; do
@@ -88,11 +84,16 @@ for c in c2 c2cs; do
 done
 bg bash -c "g++ -std=c++17 -O2 -I$N/runtime/include -I$N/test -I/usr/local/cuda/include \
   -I$N/.carry/include -c $N/test/device/check_ctrace.cpp -o $B/check_ctrace.o &&
-  nvcc $B/check_ctrace.o $B/obj/*.o -o $B/check_ctrace" >"$out/logs/build_check_ctrace.txt" 2>&1
+  nvcc $B/check_ctrace.o ${RT[*]} -o $B/check_ctrace" >"$out/logs/build_check_ctrace.txt" 2>&1
 drain
 for f in "$out"/logs/build_*.txt; do
   echo "$(basename "$f" .txt): $(grep -o 'Used [0-9]* registers\|[1-9][0-9]* bytes spill stores' "$f" | paste -sd' ' | cut -c1-300)" >>"$out/summary.txt"
 done
+
+if [[ ! -x $B/c2/hopper ]]; then # nothing to measure: the logs say why
+  tar czf "$out/../recorder6.tgz" -C "$out/.." recorder6
+  exit 1
+fi
 
 say "records as the model says (compact_check)"
 for c in c2 c2cs; do
@@ -121,20 +122,27 @@ say "accuracy (c2): under ncu, then alone"
 ncu_run accuracy_c2 -k regex:spin_ranges "$B/c2/accuracy"
 timeout 120 "$B/c2/accuracy" >"$out/logs/accuracy_c2.txt" 2>&1 || echo "accuracy rc=$?" | tee -a "$out/summary.txt"
 reps=${R6_REPS:-10}
-for r in $(seq 1 "${R6_ROUNDS:-3}"); do
-  say "ncu: hopper_pipeline round $r (original and twin interleaved, --repeat $reps)"
-  ncu_run "hopper_plain_r$r" -k regex:ws_wgmma "$B/hopper_plain" --repeat "$reps"
+hopper_round() {
+  say "ncu: hopper_pipeline round $1 (original and twin interleaved, --repeat $reps)"
+  ncu_run "hopper_plain_r$1" -k regex:ws_wgmma "$B/hopper_plain" --repeat "$reps"
   for v in $variants; do
-    ncu_run "hopper_${v}_r$r" -k regex:ws_wgmma "$B/$v/hopper" --repeat "$reps"
+    ncu_run "hopper_${v}_r$1" -k regex:ws_wgmma "$B/$v/hopper" --repeat "$reps"
   done
-done
-for r in $(seq 1 "${R6_GEMM_ROUNDS:-2}"); do
-  say "ncu: SGEMM round $r"
-  ncu_run "gemm_stripped_r$r" -k regex:sgemm "$B/gemm_stripped" 7
+}
+gemm_round() {
+  say "ncu: SGEMM round $1"
+  ncu_run "gemm_stripped_r$1" -k regex:sgemm "$B/gemm_stripped" 7
   for v in $variants; do
-    mkdir -p "$B/$v/r$r" && (cd "$B/$v/r$r" && ncu_run "gemm_${v}_r$r" -k regex:sgemm "$B/$v/gemm" 7)
+    mkdir -p "$B/$v/r$1" && (cd "$B/$v/r$1" && ncu_run "gemm_${v}_r$1" -k regex:sgemm "$B/$v/gemm" 7)
   done
+}
+# SGEMM round g after hopper round 2g, so a run cut by R6_BUDGET_S still has both programs.
+hr=${R6_ROUNDS:-4} gr=${R6_GEMM_ROUNDS:-2}
+for r in $(seq 1 "$hr"); do
+  hopper_round "$r"
+  ((r % 2 == 0 && r / 2 <= gr)) && gemm_round $((r / 2))
 done
+for g in $(seq $((hr / 2 + 1)) "$gr"); do gemm_round "$g"; done
 say "decode checks (check_ctrace) of the first round's recordings"
 for v in $variants; do
   for f in "$B/out_hopper_${v}_r1"/*.ctrace "$B/$v/r1/sgemm.ctrace" "$B/out_accuracy_$v"/*.ctrace; do
