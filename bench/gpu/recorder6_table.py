@@ -3,6 +3,9 @@
 durations by ncu of examples/hopper_pipeline and the SGEMM per recorder probe, several processes
 each, the probes' hot loops in SASS, and the accuracy of the shipped recorder.
     python3 bench/gpu/recorder6_table.py <recorder6 dir>   -> markdown on stdout
+    python3 bench/gpu/recorder6_table.py <recorder6 dir> --excerpts <dir>
+        -> the hot loops of every build's SASS cut from the whole listings (read back from
+           <recorder6 dir>/sass/ when the whole listings are not there)
 """
 import csv
 import glob
@@ -14,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ncu_csv  # noqa: E402
 from ncu_csv import med, pct, us  # noqa: E402
-from sass_kloop import kloop  # noqa: E402
+from sass_kloop import kloop_lines, loop_lines  # noqa: E402
 
 d = sys.argv[1]
 known = {
@@ -22,6 +25,9 @@ known = {
     "a": "c2, one clock read where a range ends and the next begins",
     "b": "c2, the first range's record stored where the second ends",
     "ab": "a and b",
+    "acons": "a, the consumers' pair only", "aprod": "a, the producer's pair only",
+    "bcons": "b, the consumers' pair only", "bprod": "b, the producer's pair only",
+    "abcons": "ab, the consumers' pair only", "abprod": "ab, the producer's pair only",
     "c2cs": "c2, evict-first stores (CUTRACE_EVICT_FIRST=1)",
     "d": "the stores before c2 (CUTRACE_COMPACT=0)",
     "p2": "d, a 64-bit write pointer (probe 2)",
@@ -43,6 +49,48 @@ def ratio(on, off):
 def spct(x):
     return "-" if x is None else f"{x * 100:+.1f}%"
 
+
+# The hot loops: the consumer's k-loop of the hopper twin, its producer's loop (around the bulk
+# copies, UBLKCP) and the SGEMM's k-loop (sgemm<0>), from the whole listings of the run or from
+# the excerpts `--excerpts` writes (what is committed).
+HOPPER_TWIN = "ws_wgmma_gemm_cutrace_traced"
+SGEMM = {"original": "_Z5sgemmILi0EE"}
+
+
+def listing(kind, v):
+    full = {"hopper": "hopper_original.sass" if v == "original" else f"hopper_{v}_twin.sass",
+            "gemm": "gemm_stripped.sass" if v == "original" else f"gemm_{v}.sass"}[kind]
+    return os.path.join(d, "sass", full)
+
+
+def loops(v):
+    """(consumer k-loop, producer loop, SGEMM k-loop) lines of build v, as cuobjdump wrote them."""
+    cut = {k: os.path.join(d, "sass", f"{k}_{v}.sass") for k in ("kloop", "producer", "sgemm")}
+    if all(os.path.exists(p) for p in cut.values()):
+        return tuple(open(cut[k]).read().split("\n") for k in ("kloop", "producer", "sgemm"))
+    h, g = listing("hopper", v), listing("gemm", v)
+    if not os.path.exists(h):
+        return None
+    return (kloop_lines(h), loop_lines(h, "UBLKCP"),
+            loop_lines(g, "FFMA", SGEMM.get(v, "sgemm_cutrace_tracedILi0EE"))
+            if os.path.exists(g) else [])
+
+
+def body(lines):
+    return [m.group(1).strip() for m in
+            (re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?);", l) for l in lines) if m]
+
+
+if len(sys.argv) > 3 and sys.argv[2] == "--excerpts":
+    os.makedirs(sys.argv[3], exist_ok=True)
+    for v in ["original"] + variants:
+        got = loops(v)
+        for k, lines in zip(("kloop", "producer", "sgemm"), got or ()):
+            # offset and instruction per line, the encodings left out
+            kept = [re.sub(r"\s*/\* 0x[0-9a-f]{16} \*/", "", l).rstrip() for l in lines]
+            with open(os.path.join(sys.argv[3], f"{k}_{v}.sass"), "w") as f:
+                f.write("\n".join(l for l in kept if l) + "\n")
+    sys.exit(0)
 
 print("## examples/hopper_pipeline 4096^3, kernel duration by ncu (median us)\n")
 plain = [t for r in rounds for t in durations(f"hopper_plain_r{r}").get("ws_wgmma_gemm", [])]
@@ -93,33 +141,6 @@ for v in variants:
     print(f"| {v} | " + " | ".join(cells) + f" | **{spct(med(r0))}** | **{spct(med(r5))}** |")
 
 
-def instructions(path, function=None):
-    """(offset, instruction) of a cuobjdump -sass listing (of `function` only, when given)."""
-    out, inside = [], function is None
-    for line in open(path):
-        if "Function :" in line:
-            inside = function is None or function in line
-            continue
-        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", line)
-        if m and inside:
-            out.append((int(m.group(1), 16), m.group(2).strip()))
-    return out
-
-
-def loop_with(ins, marker):
-    """The instructions of the innermost backward branch's loop that contains `marker`."""
-    best = None
-    for i, (a, s) in enumerate(ins):
-        m = re.search(r"BRA .*?0x([0-9a-f]+)", s)
-        if not m or int(m.group(1), 16) >= a:
-            continue
-        start = next(k for k, (b, _) in enumerate(ins) if b == int(m.group(1), 16))
-        body = [x for _, x in ins[start:i + 1]]
-        if any(marker in x for x in body) and (best is None or len(body) < len(best)):
-            best = body
-    return best or []
-
-
 print("\n## SASS (cuobjdump -sass)\n")
 print("hopper twin's consumer k-loop (`wait` and `compute` per k-tile): instructions, clock "
       "reads, stores, from the stage's barrier wait to the first HGMMA, after the wgmma wait, "
@@ -132,27 +153,17 @@ print("| build | k-loop | clock reads | STG | TRYWAIT to HGMMA | after the wgmma
       "| its clock reads | its STG |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for v in ["original"] + variants:
-    name = "hopper_original.sass" if v == "original" else f"hopper_{v}_twin.sass"
-    path = os.path.join(d, "sass", name)
-    if not os.path.exists(path):
+    got = loops(v)
+    if not got:
         continue
-    L = kloop(path)
-    if not L:
-        continue
+    L, P, gk = (body(x) for x in got)
     tw = next(i for i, s in enumerate(L) if "TRYWAIT" in s)
     hg = next(i for i, s in enumerate(L) if "HGMMA" in s)
     dp = next(i for i, s in enumerate(L) if "DEPBAR" in s)
-    rel = next((i for i, s in enumerate(L) if s.startswith("SYNCS.ARRIVE") or
-                re.search(r"\bSYNCS\.ARRIVE", s)), len(L))
-    P = loop_with(instructions(path), "UBLKCP")
+    rel = next((i for i, s in enumerate(L) if re.search(r"\bSYNCS\.ARRIVE", s)), len(L))
     cp = next((i for i, s in enumerate(P) if "UBLKCP" in s), len(P))
-    gpath = os.path.join(d, "sass", "gemm_stripped.sass" if v == "original" else f"gemm_{v}.sass")
-    gk = []
-    if os.path.exists(gpath):
-        fn = "_Z5sgemmILi0EE" if v == "original" else "sgemm_cutrace_tracedILi0EE"
-        gk = loop_with(instructions(gpath, fn), "FFMA")
     nclk = lambda xs: sum("CLOCK" in s for s in xs)  # noqa: E731
-    nst = lambda xs: sum(s.startswith("STG") or " STG" in s for s in xs)  # noqa: E731
+    nst = lambda xs: sum(re.search(r"\bSTG", s) is not None for s in xs)  # noqa: E731
     print(f"| {v} | {len(L)} | {nclk(L)} | {nst(L)} | {hg - tw} | {len(L) - 1 - dp} | "
           f"{nst(L[:rel])} | {len(P)} | {nclk(P)} | {nst(P)} | {nst(P[:cp])} | {len(gk)} | "
           f"{nclk(gk)} | {nst(gk)} |")

@@ -10,6 +10,8 @@
 #   b     c2 on the copies where the first range's record is stored where the second ends (after
 #         the stage's release / the TMA issue)
 #   ab    both
+#   acons, aprod, bcons, bprod, abcons, abprod   a, b, ab with the consumers' pair alone or the
+#         producer's alone rewritten (hopper only; the SGEMM has one role)
 #   c2cs  c2 with evict-first stores (-DCUTRACE_EVICT_FIRST=1)
 #   d     the stores before c2 (-DCUTRACE_COMPACT=0), the base of the two probes below
 #   p2    -DCUTRACE_RECORDER_PROBE=2: a 64-bit write pointer (d otherwise)
@@ -41,7 +43,7 @@ nvcc --version | tail -1 >>"$out/logs/gpu.txt"
 variants=${R6_VARIANTS-"c2 a b ab c2cs d p2 p3"}
 flags_of() {
   case $1 in
-  c2 | a | b | ab) echo -DCUTRACE_COMPACT=2 ;;
+  c2 | a | b | ab | *cons | *prod) echo -DCUTRACE_COMPACT=2 ;;
   c2cs) echo -DCUTRACE_COMPACT=2 -DCUTRACE_EVICT_FIRST=1 ;;
   d) echo -DCUTRACE_COMPACT=0 ;;
   p2) echo -DCUTRACE_RECORDER_PROBE=2 ;;
@@ -50,7 +52,7 @@ flags_of() {
 }
 source_of() { # source_of <variant> <generated dir>: the dir of that variant's copy
   case $1 in
-  a | b | ab) echo "$G/${2}_$1" ;;
+  a | b | ab | *cons | *prod) echo "$G/${2}_$1" ;;
   *) echo "$G/$2" ;;
   esac
 }
@@ -71,7 +73,7 @@ build() { # build <variant> <name> <source> [nvcc options]
 for v in $variants; do
   H=$(source_of "$v" hopper_pipeline) M=$(source_of "$v" gemm_traced)
   bg build "$v" hopper "$H/hopper_pipeline.traced.cu" -I"$H" -I"$N/examples/hopper_pipeline"
-  bg build "$v" gemm "$M/gemm_overhead.traced.cu" -I"$M"
+  [[ -d $M ]] && bg build "$v" gemm "$M/gemm_overhead.traced.cu" -I"$M"
 done
 bg build c2 accuracy "$G/accuracy/accuracy.traced.cu" -I"$G/accuracy"
 bg nvcc -std=c++17 -O3 -arch=sm_90a "$G/stripped/gemm_overhead.cu" -o "$B/gemm_stripped"
@@ -105,7 +107,7 @@ say "sass"
 twin='_Z28ws_wgmma_gemm_cutrace_tracedPK6__halfS1_PfiiiPN7cutrace5SlotsE'
 for v in $variants; do
   cuobjdump -sass -fun "$twin" "$B/$v/hopper" >"$out/sass/hopper_${v}_twin.sass" 2>&1
-  cuobjdump -sass "$B/$v/gemm" >"$out/sass/gemm_$v.sass" 2>&1
+  [[ -x $B/$v/gemm ]] && cuobjdump -sass "$B/$v/gemm" >"$out/sass/gemm_$v.sass" 2>&1
 done
 cuobjdump -sass -fun '_Z13ws_wgmma_gemmPK6__halfS1_Pfiii' "$B/c2/hopper" >"$out/sass/hopper_original.sass" 2>&1
 cuobjdump -sass "$B/gemm_stripped" >"$out/sass/gemm_stripped.sass" 2>&1
@@ -133,6 +135,7 @@ gemm_round() {
   say "ncu: SGEMM round $1"
   ncu_run "gemm_stripped_r$1" -k regex:sgemm "$B/gemm_stripped" 7
   for v in $variants; do
+    [[ -x $B/$v/gemm ]] || continue
     mkdir -p "$B/$v/r$1" && (cd "$B/$v/r$1" && ncu_run "gemm_${v}_r$1" -k regex:sgemm "$B/$v/gemm" 7)
   done
 }
