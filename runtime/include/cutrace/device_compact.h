@@ -16,9 +16,10 @@
 #include <cstdint>
 #include <cutrace/map.h>
 
-// CUTRACE_EVICT_FIRST=1, a measurement switch (docs/PERFORMANCE.md section 7, "sixth run"): the
-// records' stores with the evict-first hint (`st.global.cs`), so they take no L2 space the
-// kernel's own data would keep.
+// CUTRACE_EVICT_FIRST=1, a measurement switch: the records' stores with the evict-first hint
+// (`st.global.cs`), so they take no L2 space the kernel's own data would keep. No measurable
+// effect on the hopper GEMM or the SGEMM (docs/PERFORMANCE.md section 7, "One clock at a
+// boundary").
 #if defined(CUTRACE_EVICT_FIRST) && CUTRACE_EVICT_FIRST
 #define CUTRACE_DETAIL_STORE8 "st.global.cs.v2.u32"
 #else
