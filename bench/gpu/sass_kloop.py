@@ -33,3 +33,41 @@ def kloop_lines(path):
         if [s for _, s in ins[i:i + len(body)]] == body:
             return lines[ins[i][0]:ins[i + len(body) - 1][0] + 1]
     return []
+
+
+def loop_lines(path, marker, function=None):
+    """The listing's lines (as cuobjdump wrote them, with a `Function :` line first when
+    `function` is given) of the innermost loop that holds an instruction containing `marker`:
+    from a backward branch's target to that branch, in `function` only when given (a substring
+    of its `Function :` line)."""
+    lines = open(path).read().split("\n")
+    ins, inside, head = [], function is None, None
+    for k, line in enumerate(lines):
+        if "Function :" in line:
+            inside = function is None or function in line
+            head = line if inside else head
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", line)
+        if m and inside:
+            ins.append((k, int(m.group(1), 16), m.group(2).strip()))
+    best = None
+    for i, (_, a, s) in enumerate(ins):
+        m = re.search(r"BRA .*?0x([0-9a-f]+)", s)
+        if not m or int(m.group(1), 16) >= a:
+            continue
+        start = next((j for j, (_, b, _) in enumerate(ins) if b == int(m.group(1), 16)), None)
+        if start is None or not any(marker in x for _, _, x in ins[start:i + 1]):
+            continue
+        if best is None or i + 1 - start < best[1] - best[0]:
+            best = (start, i + 1)
+    if best is None:
+        return []
+    body = lines[ins[best[0]][0]:ins[best[1] - 1][0] + 1]
+    return ([head] if function is not None and head else []) + body
+
+
+def loop(path, marker, function=None):
+    """The instructions of loop_lines(path, marker, function)."""
+    return [m.group(1).strip() for m in
+            (re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?);", l) for l in loop_lines(path, marker, function))
+            if m]

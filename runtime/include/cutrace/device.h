@@ -688,6 +688,12 @@ template <class G> class Range {
 public:
   __device__ __forceinline__ Range(G &group, uint32_t site, int32_t payload)
       : group_(group), site_(site), payload_(payload), begin_(group.stamp()) {}
+  // A range that begins at `begin`, a clock read before it: where the range before it ends with
+  // no code between, one read can serve as that range's end and this one's begin. Generated
+  // code does not use it: measured slower on the hopper GEMM (docs/PERFORMANCE.md section 7,
+  // "One clock at a boundary").
+  __device__ __forceinline__ Range(G &group, uint32_t site, int32_t payload, uint32_t begin)
+      : group_(group), site_(site), payload_(payload), begin_(begin) {}
   __device__ __forceinline__ ~Range() { group_.range(site_, begin_, payload_); }
 
   Range(const Range &) = delete;

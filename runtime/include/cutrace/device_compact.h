@@ -16,6 +16,16 @@
 #include <cstdint>
 #include <cutrace/map.h>
 
+// CUTRACE_EVICT_FIRST=1, a measurement switch: the records' stores with the evict-first hint
+// (`st.global.cs`), so they take no L2 space the kernel's own data would keep. No measurable
+// effect on the hopper GEMM or the SGEMM (docs/PERFORMANCE.md section 7, "One clock at a
+// boundary").
+#if defined(CUTRACE_EVICT_FIRST) && CUTRACE_EVICT_FIRST
+#define CUTRACE_DETAIL_STORE8 "st.global.cs.v2.u32"
+#else
+#define CUTRACE_DETAIL_STORE8 "st.global.v2.u32"
+#endif
+
 namespace cutrace::detail {
 
 // Slots `addr` (when `p0` holds) and `addr + 8` (when `p1` holds), written as PTX so both stay
@@ -26,8 +36,8 @@ __device__ __forceinline__ void store8x2_if(bool p0, bool p1, uint64_t addr, uin
                ".reg .pred p, q;\n\t"
                "setp.ne.u32 p, %0, 0;\n\t"
                "setp.ne.u32 q, %1, 0;\n\t"
-               "@p st.global.v2.u32 [%2], {%3, %4};\n\t"
-               "@q st.global.v2.u32 [%2+8], {%5, %6};\n\t"
+               "@p " CUTRACE_DETAIL_STORE8 " [%2], {%3, %4};\n\t"
+               "@q " CUTRACE_DETAIL_STORE8 " [%2+8], {%5, %6};\n\t"
                "}" ::"r"(uint32_t(p0)),
                "r"(uint32_t(p1)), "l"(addr), "r"(a), "r"(b), "r"(c), "r"(d));
 }
@@ -37,7 +47,7 @@ __device__ __forceinline__ void store8_at_if(bool pred, uint64_t addr, uint32_t 
   asm volatile("{\n\t"
                ".reg .pred p;\n\t"
                "setp.ne.u32 p, %0, 0;\n\t"
-               "@p st.global.v2.u32 [%1], {%2, %3};\n\t"
+               "@p " CUTRACE_DETAIL_STORE8 " [%1], {%2, %3};\n\t"
                "}" ::"r"(uint32_t(pred)),
                "l"(addr), "r"(a), "r"(b));
 }

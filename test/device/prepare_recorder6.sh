@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Run here (where trace-rewrite builds): generates into .carry/gen/ (ignored by git) the sources
+# test/device/h200_recorder6.sh compiles on the H200. Those of test/device/prepare_recorder.sh,
+# plus copies of the traced hopper_pipeline and SGEMM in which the pairs of scoped ranges that meet
+# with no code between are rewritten by test/device/recorder6_edit.py (modes a, b, ab: one clock
+# read at the boundary, the first range's record stored where the second ends, both):
+#   hopper_pipeline: 0 wait_empty -> 1 load (producer), 2 wait -> 3 compute (consumers)
+#   gemm_overhead:   0 load -> 1 math
+# and copies of hopper_pipeline with one role's pair rewritten (hopper_pipeline_<mode>cons: the
+# consumers' only, hopper_pipeline_<mode>prod: the producer's only).
+# Each copy is compiled here to PTX (nvcc -ptx) so a probe that does not build is found before
+# the device run.
+#   bash test/device/prepare_recorder6.sh [trace-rewrite]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash test/device/prepare_recorder.sh "$@"
+G=.carry/gen
+edit() { # edit <mode> <copy name> <generated dir> <file> <x:y>...
+  local mode=$1 out=$G/$2 dir=$3 file=$4
+  shift 4
+  mkdir -p "$out"
+  cp "$G/$dir"/*.trace_map.* "$out/"
+  python3 test/device/recorder6_edit.py "$mode" "$G/$dir/$file.traced.cu" "$out/$file.traced.cu" "$@"
+  nvcc -std=c++17 -arch=sm_90a -ptx -Iruntime/include -I.carry/include -Iexamples/common \
+    -Iexamples/hopper_pipeline -I"$out" "$out/$file.traced.cu" -o /dev/null
+  echo "$out/$file.traced.cu: $(grep -o 'stamp(); __cutrace_payload_' "$out/$file.traced.cu" | wc -l) ranges edited, PTX built"
+}
+for mode in a b ab; do
+  edit "$mode" "hopper_pipeline_$mode" hopper_pipeline hopper_pipeline 0:1 2:3
+  edit "$mode" "gemm_traced_$mode" gemm_traced gemm_overhead 0:1
+  # one role of the hopper GEMM at a time (h200_recorder6.sh's <mode>cons, <mode>prod)
+  edit "$mode" "hopper_pipeline_${mode}cons" hopper_pipeline hopper_pipeline 2:3
+  edit "$mode" "hopper_pipeline_${mode}prod" hopper_pipeline hopper_pipeline 0:1
+done
+du -sh .carry
