@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cutrace {
@@ -17,11 +19,20 @@ namespace {
 
 using json = nlohmann::json;
 
+// The key's value, or `fallback` when the key is missing or holds a value of another kind (a
+// corrupt or hand-edited run file must not end the decoder: nlohmann throws on a wrong kind).
 template <class T> T value_or(const json &j, const char *key, T fallback) {
   const auto it = j.find(key);
-  if (it == j.end() || it->is_null())
+  if (it == j.end())
     return fallback;
-  return it->get<T>();
+  bool fits;
+  if constexpr (std::is_same_v<T, std::string>)
+    fits = it->is_string();
+  else if constexpr (std::is_same_v<T, bool>)
+    fits = it->is_boolean();
+  else
+    fits = it->is_number();
+  return fits ? it->get<T>() : fallback;
 }
 
 RunProcess process_from(const json &run, const json &end, const std::string &file) {
@@ -68,8 +79,9 @@ void widen_by_drift(std::vector<RunDevice> &devices, const json &at_end) {
       if (!d.aligned || d.index != value_or<uint32_t>(e, "index", UINT32_MAX))
         continue;
       const int64_t end_offset = value_or<int64_t>(e, "host_minus_gpu_ns", d.host_minus_gpu_ns);
-      d.drift_ns = end_offset - d.host_minus_gpu_ns;
-      const uint64_t drift = uint64_t(d.drift_ns < 0 ? -d.drift_ns : d.drift_ns);
+      // Unsigned arithmetic: offsets from a corrupt file wrap instead of overflowing int64_t.
+      d.drift_ns = int64_t(uint64_t(end_offset) - uint64_t(d.host_minus_gpu_ns));
+      const uint64_t drift = d.drift_ns < 0 ? 0 - uint64_t(d.drift_ns) : uint64_t(d.drift_ns);
       d.alignment_error_ns =
           std::max(d.alignment_error_ns, drift + value_or<uint64_t>(e, "alignment_error_ns", 0));
     }
@@ -147,7 +159,8 @@ void place_on_axis(RunTrace &run, const std::vector<Placed> &raw,
     aligned = aligned && d.aligned;
   run.host_aligned = aligned;
   auto axis = [&](uint64_t gpu_ns, uint32_t device) {
-    return aligned ? uint64_t(int64_t(gpu_ns) + run.devices[device].host_minus_gpu_ns) : gpu_ns;
+    // Unsigned arithmetic: a corrupt offset wraps instead of overflowing int64_t.
+    return aligned ? gpu_ns + uint64_t(run.devices[device].host_minus_gpu_ns) : gpu_ns;
   };
   uint64_t origin = std::numeric_limits<uint64_t>::max();
   for (size_t i = 0; i < raw.size(); ++i) {
@@ -299,7 +312,8 @@ void to_raw_globaltimer(RunTrace &r) {
     return;
   int64_t earliest = std::numeric_limits<int64_t>::max();
   auto raw = [&](double axis_ns, const RunLaunch &l) {
-    return int64_t(r.origin_ns) + int64_t(axis_ns) - r.devices[l.device].host_minus_gpu_ns;
+    return int64_t(r.origin_ns + uint64_t(int64_t(axis_ns)) -
+                   uint64_t(r.devices[l.device].host_minus_gpu_ns));
   };
   for (const RunLaunch &l : r.launches)
     earliest = std::min(earliest, raw(l.begin_ns, l));
