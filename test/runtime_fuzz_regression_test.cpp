@@ -139,7 +139,7 @@ TEST(CtraceReader, EmptyBufSectionIsReadWithoutCopying) {
     EXPECT_TRUE(container->buffer.empty());
   else
     EXPECT_FALSE(container.error.empty());
-  Expected<Run> run = parse_run(bytes.data(), bytes.size());
+  Expected<cutrace::Run> run = parse_run(bytes.data(), bytes.size());
   EXPECT_TRUE(run || !run.error.empty());
 }
 
@@ -151,7 +151,7 @@ TEST(CtraceReader, EveryKeptFuzzInputReadsAndDecodes) {
        std::filesystem::directory_iterator(kCtraceRegressions)) {
     const std::vector<uint8_t> bytes = kept_input(e.path());
     ++inputs;
-    Expected<Run> run = parse_run(bytes.data(), bytes.size());
+    Expected<cutrace::Run> run = parse_run(bytes.data(), bytes.size());
     if (!run)
       continue;
     Expected<RunTrace> decoded = decode_run(*run);
