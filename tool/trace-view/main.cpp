@@ -1,7 +1,8 @@
 // trace-view: reads `.ctrace` runs and writes the HTML timeline, a Perfetto trace (its native
 // protobuf format, or Chrome Trace Event JSON), a summary table or its JSON (docs/viewer.md).
-// Argument parsing, exit codes and wiring only; the work is in cutrace_analysis. Each input is
-// decoded once; every output reads that model. A run of one launch, or the launch chosen with
+// Exit codes and wiring only: the command line is parsed in command_line.cpp, the work is in
+// cutrace_analysis; `analyze`, `diff` and `list` are in files of their own. Each input is decoded
+// once; every output reads that model. A run of one launch, or the launch chosen with
 // --launch, gets the launch outputs; otherwise the outputs show the whole run, several inputs
 // merged onto one axis (one process each).
 //
@@ -22,11 +23,8 @@
 #include "outputs.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
