@@ -75,8 +75,7 @@ TEST(StripFuzzRegressions, IncludeRightAfterAnAnnotationOnItsLineIsRefused) {
   const std::string Text = regression("include_right_after_annotation.cu");
   const ScanResult Scan = scanAnnotations(Text);
   ASSERT_TRUE(hasErrors(Scan.Problems));
-  EXPECT_NE(Scan.Problems.front().Message.find("'#' right after an annotation"),
-            std::string::npos)
+  EXPECT_NE(Scan.Problems.front().Message.find("'#' right after an annotation"), std::string::npos)
       << Scan.Problems.front().Message;
   expectStripProperties(Text, "include_right_after_annotation.cu");
 }

@@ -44,8 +44,7 @@ void use_help(CLI::App &app, const char *text) {
 }
 
 // An option whose value `parse` checks and stores (a bad value is a usage error, exit 2).
-template <typename Parse>
-void add_value(CLI::App &app, const std::string &name, Parse parse) {
+template <typename Parse> void add_value(CLI::App &app, const std::string &name, Parse parse) {
   app.add_option_function<std::string>(name, parse);
 }
 
@@ -149,8 +148,7 @@ std::pair<double, double> window_value(const std::string &v) {
   return {b, e};
 }
 
-CLI::App *add_analyze_command(CLI::App &app, AnalyzeArgs &a,
-                              std::vector<std::string> &inputs) {
+CLI::App *add_analyze_command(CLI::App &app, AnalyzeArgs &a, std::vector<std::string> &inputs) {
   CLI::App *sub = app.add_subcommand("analyze");
   use_help(*sub, kAnalyzeUsage);
   sub->add_option("FILE", inputs);
@@ -273,7 +271,8 @@ std::string option_named(const std::string &message) {
 }
 
 // CLI11's error said as trace-view says it: which argument, and what is wrong with it. `command`
-// is the subcommand's name and a space, or empty.
+// is "analyze: " (the subcommand's name), or empty. CLI11's own wording is read here; the messages
+// are pinned by test/cli/check_trace_view.sh, so a CLI11 that words them otherwise is caught.
 std::string said(const CLI::ParseError &e, const CLI::App &app, const std::string &command) {
   const std::string message = e.what();
   if (dynamic_cast<const CLI::ExtrasError *>(&e)) {
@@ -281,10 +280,11 @@ std::string said(const CLI::ParseError &e, const CLI::App &app, const std::strin
     for (const CLI::App *sub : app.get_subcommands())
       if (extra.empty())
         extra = sub->remaining();
-    if (!extra.empty())
-      return command + (extra.front().size() > 1 && extra.front()[0] == '-' ? "unknown option '"
-                                                                             : "unexpected '") +
-             extra.front() + "'";
+    if (!extra.empty()) {
+      const std::string &word = extra.front();
+      const bool option = word.size() > 1 && word[0] == '-';
+      return command + (option ? "unknown option '" : "unexpected argument '") + word + "'";
+    }
   }
   if (dynamic_cast<const CLI::ArgumentMismatch *>(&e)) {
     const std::string option = option_named(message);

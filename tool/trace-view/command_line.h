@@ -47,7 +47,7 @@ struct DiffArgs {
   std::optional<uint64_t> launch_a, launch_b;
   std::optional<std::string> kernel, json;
   std::vector<std::pair<std::string, std::string>> noise_from;
-  std::optional<double> factor; // default: cutrace::NoiseModel's
+  std::optional<double> factor;    // default: cutrace::NoiseModel's
   std::optional<double> threshold; // a fraction (the option says percent)
   size_t top = 20;
   bool force = false;
