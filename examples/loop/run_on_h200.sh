@@ -33,7 +33,9 @@ prepare() {
   "$tool" --traced "$src/layer.cu" -o "$carry/gen/layer.traced.cu" -- -std=c++17 || return 1
   "$tool" "$src/layer.cu" -o "$carry/gen/layer.cu" || return 1
   cp -r /usr/include/nlohmann "$carry/prefix/include/" &&
-    cp -r /usr/share/cmake/nlohmann_json "$carry/prefix/share/cmake/" || return 1
+    cp -r /usr/share/cmake/nlohmann_json "$carry/prefix/share/cmake/" &&
+    cp -r /usr/include/CLI "$carry/prefix/include/" &&
+    cp -r /usr/share/cmake/CLI11 "$carry/prefix/share/cmake/" || return 1
   find "$carry/gen" -type f | sort
 }
 

@@ -22,5 +22,7 @@ xz -T2 -6 "$out/trace-rewrite"
 tar cJf "$out/clang-resource.tar.xz" -C /usr/lib/llvm-19/lib/clang 19
 cp -r /usr/include/nlohmann .carry/njson/include/
 cp -r /usr/share/cmake/nlohmann_json .carry/njson/share/cmake/
+cp -r /usr/include/CLI .carry/njson/include/ # trace-view's command line (header-only)
+cp -r /usr/share/cmake/CLI11 .carry/njson/share/cmake/
 rm -f "$out"/arc4random.*
 du -sh .carry

@@ -1,22 +1,17 @@
 // `trace-view diff`: two traces of one kernel compared (cutrace/diff.h), as an aligned table on
-// stdout or one JSON object with --json. Argument parsing, choosing the launches of each side and
-// wiring only.
+// stdout or one JSON object with --json. Choosing the launches of each side and wiring only: the
+// arguments are parsed in command_line.cpp.
 #include "diff.h"
 
 #include "inputs.h"
-
 #include "outputs.h"
-#include <cutrace/completeness.h>
-#include <filesystem>
 
+#include <cutrace/completeness.h>
 #include <cutrace/diff.h>
 #include <cutrace/run_trace.h>
 
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <map>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <set>
@@ -26,105 +21,6 @@
 namespace trace_view {
 
 namespace {
-
-const char *kDiffUsage =
-    R"(usage: trace-view diff A.ctrace B.ctrace [--launch-a N] [--launch-b N] [--kernel NAME]
-                       [--noise-from C.ctrace D.ctrace]... [--noise-factor K]
-                       [--noise-threshold PCT] [--top N] [--json OUT] [--force] [--clock-ghz F]
-
-Compares two traces of one kernel (definitions in docs/analysis.md, "Comparing two traces"): per
-event name and per TRACE_DAG pair (the wait inside dst and the gap before it), count, mean, p95 and
-total time per CTA in A and in B, sorted by impact = |change of total time per CTA|. A change
-within run-to-run noise is marked "noise".
-  --launch-a N, --launch-b N   the launch with sequence number N of A (of B). Without it, a file
-                    holding several launches of the kernel is pooled: all its launches of the
-                    kernel count as one sample (totals per CTA over all their CTAs)
-  --kernel NAME     the kernel to compare when a file holds launches of several kernels
-                    (default: the kernel of the side that has one)
-  --noise-from C D  two traces of one unchanged build: per row, the |relative change| from C to D
-                    is its noise; repeat for more pairs (the largest change counts)
-  --noise-factor K  a change is noise when |change| <= K x the measured noise (default 3)
-  --noise-threshold PCT   the noise of rows no --noise-from pair measured, in percent of the row's
-                    total per CTA (default: 5 for slices, 35 for hand-offs, measured on an H200:
-                    docs/analysis.md)
-  --top N           rows shown in the table (default 20; 0: all). --json has every row
-  --json OUT        the numbers as one JSON object (OUT '-' for stdout)
-  --force           compare two different kernels (a warning instead of an error)
-  --clock-ghz F     use F GHz for every row instead of the measured SM clock rates
-Exit status: 0 done, 1 the output could not be written, 2 bad usage, unreadable/corrupt input,
-or two different kernels without --force.
-)";
-
-struct DiffArgs {
-  std::string a, b;
-  std::optional<uint64_t> launch_a, launch_b;
-  std::optional<std::string> kernel, json;
-  std::vector<std::pair<std::string, std::string>> noise_from;
-  double factor = cutrace::NoiseModel::kDefaultFactor;
-  std::optional<double> threshold;
-  size_t top = 20;
-  bool force = false;
-  std::optional<double> ghz;
-};
-
-double positive_value(const std::string &v, const std::string &what) {
-  char *end = nullptr;
-  const double f = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || !std::isfinite(f) || f < 0)
-    usage_error(what + ", got '" + v + "'");
-  return f;
-}
-
-DiffArgs parse_diff_args(int argc, char **argv) {
-  DiffArgs a;
-  std::vector<std::string> inputs;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kDiffUsage, stdout);
-      std::exit(0);
-    }
-    if (arg == "--force") {
-      a.force = true;
-    } else if (arg == "--noise-from") {
-      if (i + 2 >= argc || argv[i + 1][0] == '-' || argv[i + 2][0] == '-')
-        usage_error("--noise-from needs two files (two traces of one unchanged build)");
-      a.noise_from.emplace_back(argv[i + 1], argv[i + 2]);
-      i += 2;
-    } else if (auto v = option_value(argc, argv, i, "--launch-a")) {
-      a.launch_a = count_value(*v, UINT64_MAX, "--launch-a wants a launch sequence number");
-    } else if (auto v = option_value(argc, argv, i, "--launch-b")) {
-      a.launch_b = count_value(*v, UINT64_MAX, "--launch-b wants a launch sequence number");
-    } else if (auto v = option_value(argc, argv, i, "--kernel")) {
-      a.kernel = *v;
-    } else if (auto v = option_value(argc, argv, i, "--json")) {
-      a.json = *v;
-    } else if (auto v = option_value(argc, argv, i, "--top")) {
-      a.top = count_value(*v, 1u << 30, "--top wants a number of rows");
-    } else if (auto v = option_value(argc, argv, i, "--noise-factor")) {
-      a.factor = positive_value(*v, "--noise-factor wants a factor (0 or more)");
-    } else if (auto v = option_value(argc, argv, i, "--noise-threshold")) {
-      a.threshold = positive_value(*v, "--noise-threshold wants a percentage (0 or more)") / 100;
-    } else if (auto v = option_value(argc, argv, i, "--clock-ghz")) {
-      a.ghz = ghz_value(*v);
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      usage_error("unknown option '" + arg + "'");
-    } else {
-      inputs.push_back(arg);
-    }
-  }
-  if (inputs.size() != 2)
-    usage_error("diff compares two files, got " + std::to_string(inputs.size()));
-  a.a = inputs[0];
-  a.b = inputs[1];
-  if (a.json) {
-    std::vector<std::string> read = {a.a, a.b};
-    for (const auto &[c, d] : a.noise_from)
-      read.insert(read.end(), {c, d});
-    check_outputs(read, {{"--json", *a.json}});
-  }
-  return a;
-}
 
 // The decoded launches of one input and which of them a side compares.
 struct LoadedSide {
@@ -231,8 +127,7 @@ std::string common_kernel(const DiffArgs &args, const LoadedSide &a, const Loade
 
 } // namespace
 
-int diff_command(int argc, char **argv) {
-  const DiffArgs args = parse_diff_args(argc, argv);
+int diff_command(const DiffArgs &args) {
   cutrace::DecodeOptions options;
   options.ghz_override = args.ghz;
 
@@ -247,7 +142,8 @@ int diff_command(int argc, char **argv) {
   choose(*b, b->kernels.count(kernel) ? kernel : *b->kernels.begin(), args.launch_b);
 
   cutrace::NoiseModel noise;
-  noise.factor = args.factor;
+  if (args.factor)
+    noise.factor = *args.factor;
   if (args.threshold)
     noise.slice_threshold = noise.handoff_threshold = *args.threshold;
   for (const auto &[c_path, d_path] : args.noise_from) {

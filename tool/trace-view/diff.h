@@ -3,11 +3,13 @@
 #ifndef CUTRACE_TRACE_VIEW_DIFF_H
 #define CUTRACE_TRACE_VIEW_DIFF_H
 
+#include "command_line.h"
+
 namespace trace_view {
 
-// argv[0] is "diff". Returns the exit status (0 done, 1 an output could not be written; bad usage,
+// Returns the exit status (0 done, 1 an output could not be written; bad usage,
 // unreadable input and two different kernels without --force exit 2).
-int diff_command(int argc, char **argv);
+int diff_command(const DiffArgs &args);
 
 } // namespace trace_view
 

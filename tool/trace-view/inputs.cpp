@@ -1,5 +1,5 @@
-// Reading, choosing and decoding one launch, and the option values every trace-view command
-// parses (inputs.h).
+// Reading, choosing and decoding one launch, and the checks of the option values every
+// trace-view command reads (inputs.h).
 #include "inputs.h"
 
 #include <cutrace/export.h>
@@ -21,19 +21,6 @@ void usage_error(const std::string &why) {
 void input_error(const std::string &why) {
   std::fprintf(stderr, "trace-view: error: %s\n", why.c_str());
   std::exit(2);
-}
-
-std::optional<std::string> option_value(int argc, char **argv, int &i, const char *name) {
-  const size_t n = std::strlen(name);
-  if (std::strncmp(argv[i], name, n) != 0)
-    return std::nullopt;
-  if (argv[i][n] == '=')
-    return std::string(argv[i] + n + 1);
-  if (argv[i][n] != '\0')
-    return std::nullopt;
-  if (i + 1 >= argc)
-    usage_error(std::string(name) + " needs a value");
-  return std::string(argv[++i]);
 }
 
 uint64_t count_value(const std::string &v, uint64_t max, const std::string &what) {

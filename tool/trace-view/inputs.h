@@ -1,6 +1,7 @@
 // What every trace-view command shares: reading an input, choosing and decoding one launch of it,
-// parsing option values (writing outputs: outputs.h). The CLI turns each failure into its exit
-// status here (docs/cli.md): 2 for bad usage or an input that cannot be read or decoded.
+// checking option values (parsing them: command_line.h; writing outputs: outputs.h). The CLI
+// turns each failure into its exit status here (docs/cli.md): 2 for bad usage or an input that
+// cannot be read or decoded.
 #ifndef CUTRACE_TRACE_VIEW_INPUTS_H
 #define CUTRACE_TRACE_VIEW_INPUTS_H
 
@@ -19,8 +20,6 @@ namespace trace_view {
 // "trace-view: error: WHY", exit 2.
 [[noreturn]] void input_error(const std::string &why);
 
-// "--opt VALUE" or "--opt=VALUE" at argv[i] (advancing i past VALUE); nullopt: another option.
-std::optional<std::string> option_value(int argc, char **argv, int &i, const char *name);
 // A decimal count no larger than `max`, else a usage error: "WHAT, got 'V'".
 uint64_t count_value(const std::string &v, uint64_t max, const std::string &what);
 // --clock-ghz's value: a positive rate up to 100 GHz, else a usage error.

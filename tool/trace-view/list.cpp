@@ -17,15 +17,6 @@ namespace trace_view {
 
 namespace {
 
-const char *kListUsage = R"(usage: trace-view list FILE.ctrace...
-
-Lists every launch of each run, one line each: its sequence number (what --launch N, --launch-a N
-and --launch-b N choose), kernel, grid, block, device, stream, start and duration (µs on the
-run's axis) and completeness (docs/analysis.md, "Completeness"); then the launches that were not
-decoded, and why. Reads only the row headers of each launch: fast on a run of any size.
-Exit status: 0 done, 2 bad usage or unreadable input.
-)";
-
 std::string dims(const uint32_t d[3]) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
@@ -79,24 +70,11 @@ std::string table(const std::vector<std::vector<std::string>> &lines) {
 
 } // namespace
 
-int list_command(int argc, char **argv) {
-  std::vector<std::string> inputs;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kListUsage, stdout);
-      return 0;
-    }
-    if (arg.size() > 1 && arg[0] == '-')
-      usage_error("list: unknown option '" + arg + "'");
-    inputs.push_back(arg);
-  }
-  if (inputs.empty())
-    usage_error("list: no input file");
+int list_command(const ListArgs &args) {
   cutrace::RunReadOptions headers_only;
   headers_only.max_buffer_bytes = 0;
   std::string out;
-  for (const std::string &path : inputs) {
+  for (const std::string &path : args.inputs) {
     cutrace::Expected<cutrace::RunTrace> run =
         cutrace::decode_run(read_input(path, headers_only), path);
     if (!run)

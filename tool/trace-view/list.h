@@ -2,10 +2,12 @@
 #ifndef CUTRACE_TRACE_VIEW_LIST_H
 #define CUTRACE_TRACE_VIEW_LIST_H
 
+#include "command_line.h"
+
 namespace trace_view {
 
-// argv[0] is "list". Returns the exit status (bad usage and unreadable input exit 2).
-int list_command(int argc, char **argv);
+// Returns the exit status (bad usage and unreadable input exit 2).
+int list_command(const ListArgs &args);
 
 } // namespace trace_view
 

@@ -1,7 +1,8 @@
 // trace-view: reads `.ctrace` runs and writes the HTML timeline, a Perfetto trace (its native
 // protobuf format, or Chrome Trace Event JSON), a summary table or its JSON (docs/viewer.md).
-// Argument parsing, exit codes and wiring only; the work is in cutrace_analysis. Each input is
-// decoded once; every output reads that model. A run of one launch, or the launch chosen with
+// Exit codes and wiring only: the command line is parsed in command_line.cpp, the work is in
+// cutrace_analysis; `analyze`, `diff` and `list` are in files of their own. Each input is decoded
+// once; every output reads that model. A run of one launch, or the launch chosen with
 // --launch, gets the launch outputs; otherwise the outputs show the whole run, several inputs
 // merged onto one axis (one process each).
 //
@@ -15,17 +16,15 @@
 #include <cutrace/sqlite.h>
 
 #include "analyze.h"
+#include "command_line.h"
 #include "diff.h"
 #include "inputs.h"
 #include "list.h"
 #include "outputs.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -41,71 +40,9 @@ namespace {
 
 using namespace trace_view;
 
-const char *kUsage =
-    R"(usage: trace-view FILE.ctrace... [--html OUT] [--perfetto OUT.pftrace] [--json OUT]
-                  [--summary] [--sqlite OUT.db] [--perfetto-json OUT] [--launch N] [--cta N]
-                  [--clock-ghz F] [--html-max-mb N]
-
-Reads one or more runs (.ctrace: the launches a program recorded, with their decode maps) and
-writes:
-  --html OUT        self-contained HTML timeline (no network): a run opens at its overview
-  --perfetto OUT    Perfetto's native trace (protobuf): open in https://ui.perfetto.dev; written
-                    launch by launch, in memory bounded whatever the run's size
-  --perfetto-json OUT  the same as Chrome Trace Event JSON, for chrome://tracing; the whole
-                    output is built in memory (about 100 bytes per event)
-  --json OUT        the summary's numbers as JSON (of one launch: the decoded launch)
-  --summary         per kernel, stream and GPU statistics of a run; per event name, group and SM
-                    of one launch; printed to stdout (the default when no output is named)
-  --sqlite OUT.db   SQLite database: launches, rows, events, flows (docs/analysis.md); a file,
-                    never '-'
-Several files (processes or ranks of one job) are merged into one timeline, one process each.
-  --launch N        only the launch with sequence number N (0 = the first recorded): every
-                    output is then that launch's, as for a file holding one launch
-  --cta N           with one launch: only CTA N (linear index: x + y*gridDim.x +
-                    z*gridDim.x*gridDim.y); the HTML opens on it
-  --clock-ghz F     use F GHz for every row instead of the measured SM clock rates
-  --html-max-mb N   size bound of a run's HTML (default 100): past it the page keeps the
-                    overview and the detail of the launches that fit, and says what it left out
-  --help, --version
-Subcommands (each has its own --help; docs/analysis.md):
-  trace-view analyze FILE [--launch N] ...   hand-offs, busy/idle, tail and waves, histograms,
-                                             slowest slices, statistics of a time window
-  trace-view diff A B [--launch-a N] ...     per name and TRACE_DAG pair: what changed between
-                                             two traces of one kernel, run-to-run noise marked
-  trace-view list FILE...                    every launch: sequence number, kernel, grid,
-                                             stream, start, duration, completeness
-OUT may be '-' for stdout. Outputs are written all or none (temporary files, renamed into place);
-an output may not be an input nor be named twice; FIFOs and devices are written to, not replaced.
-Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable/corrupt input.
-)";
-
-struct Args {
-  std::vector<std::string> inputs;
-  std::optional<std::string> html, perfetto, perfetto_json, json, sqlite;
-  bool summary = false;
-  std::optional<uint64_t> launch;
-  std::optional<uint32_t> cta;
-  std::optional<double> ghz;
-  uint64_t html_max_mb = 100;
-};
-
-// Before any input is read: no output is an input or named twice (docs/cli.md, "Outputs"); a
-// database is a file SQLite writes and renames into place, not stdout.
-void check_outputs(const Args &a) {
-  if (a.sqlite && (*a.sqlite == "-" || a.sqlite->empty()))
-    usage_error("--sqlite wants a file name ('-' is not allowed: a database cannot go to stdout)");
-  std::vector<NamedOutput> outputs;
-  for (auto [option, path] : {std::pair{"--html", &a.html}, std::pair{"--perfetto", &a.perfetto},
-                              std::pair{"--perfetto-json", &a.perfetto_json},
-                              std::pair{"--json", &a.json}, std::pair{"--sqlite", &a.sqlite}})
-    if (*path)
-      outputs.push_back({option, **path});
-  trace_view::check_outputs(a.inputs, outputs);
-}
-
 // Reads a launch's records again from its file, for the exporters that write launch by launch.
 std::function<std::optional<cutrace::RunLaunch>(const cutrace::RunLaunch &)>
-detail_loader(const Args &args, const cutrace::RunTrace &run) {
+detail_loader(const ViewArgs &args, const cutrace::RunTrace &run) {
   cutrace::DecodeOptions decode;
   decode.ghz_override = args.ghz;
   return
@@ -113,7 +50,7 @@ detail_loader(const Args &args, const cutrace::RunTrace &run) {
 }
 
 // The database is written (and renamed into place) by SQLite, before the other outputs commit.
-bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
+bool write_sqlite_output(const ViewArgs &args, const cutrace::RunTrace &run) {
   cutrace::SqliteOptions options;
   options.tool_version = CUTRACE_VERSION;
   options.input_files = args.inputs;
@@ -126,7 +63,7 @@ bool write_sqlite_output(const Args &args, const cutrace::RunTrace &run) {
 }
 
 // Every output of the command or none: the database, when it was written, is said with them.
-int commit_outputs(const Args &args, Outputs &out, bool sqlite_ok) {
+int commit_outputs(const ViewArgs &args, Outputs &out, bool sqlite_ok) {
   if (!sqlite_ok || out.failed())
     return 1;
   std::vector<std::string> also;
@@ -135,69 +72,12 @@ int commit_outputs(const Args &args, Outputs &out, bool sqlite_ok) {
   return out.commit(also) ? 0 : 1;
 }
 
-Args parse_args(int argc, char **argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    }
-    if (arg == "--version") {
-      std::printf("trace-view %s (trace format %u, run container %u)\n", CUTRACE_VERSION,
-                  cutrace::kFormatVersion, cutrace::kRunContainerVersion);
-      std::exit(0);
-    }
-    if (arg == "--summary") {
-      a.summary = true;
-    } else if (auto v = option_value(argc, argv, i, "--html")) {
-      a.html = *v;
-    } else if (auto v = option_value(argc, argv, i, "--perfetto-json")) {
-      a.perfetto_json = *v;
-    } else if (auto v = option_value(argc, argv, i, "--perfetto")) {
-      a.perfetto = *v;
-    } else if (auto v = option_value(argc, argv, i, "--json")) {
-      a.json = *v;
-    } else if (auto v = option_value(argc, argv, i, "--sqlite")) {
-      a.sqlite = *v;
-    } else if (auto v = option_value(argc, argv, i, "--launch")) {
-      a.launch = count_value(*v, UINT64_MAX, "--launch wants a launch sequence number");
-    } else if (auto v = option_value(argc, argv, i, "--cta")) {
-      a.cta = uint32_t(count_value(*v, UINT32_MAX, "--cta wants a CTA index"));
-    } else if (auto v = option_value(argc, argv, i, "--html-max-mb")) {
-      a.html_max_mb = count_value(*v, 1u << 20, "--html-max-mb wants a size in MB (1 or more)");
-      if (a.html_max_mb == 0)
-        usage_error("--html-max-mb wants a size in MB (1 or more), got '" + *v + "'");
-    } else if (auto v = option_value(argc, argv, i, "--clock-ghz")) {
-      a.ghz = ghz_value(*v);
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      usage_error("unknown option '" + arg + "'");
-    } else {
-      a.inputs.push_back(arg);
-    }
-  }
-  if (a.inputs.empty())
-    usage_error("no input file");
-  if ((a.launch || a.cta) && a.inputs.size() > 1)
-    usage_error(std::string(a.launch ? "--launch" : "--cta") + " selects from one input, got " +
-                std::to_string(a.inputs.size()) + " inputs");
-  if (!a.html && !a.perfetto && !a.perfetto_json && !a.json && !a.sqlite)
-    a.summary = true;
-  int to_stdout = 0;
-  for (const std::optional<std::string> *out : {&a.html, &a.perfetto, &a.perfetto_json, &a.json})
-    to_stdout += *out && **out == "-";
-  if (to_stdout > 1)
-    usage_error("only one of --html, --perfetto, --perfetto-json and --json can go to stdout");
-  check_outputs(a);
-  return a;
-}
-
 // How much of a run's records the whole-run outputs need in memory: none for the summaries
 // (launch extents suffice), the page's size bound for the HTML, everything for Perfetto's JSON.
 // --perfetto and --sqlite read each launch's records again when they write it
 // (cutrace::with_detail), and --launch reads the chosen launch's alone (decode_one_launch). A
 // run of any length is then summarized and exported in bounded memory (docs/viewer.md).
-cutrace::RunReadOptions records_needed(const Args &args) {
+cutrace::RunReadOptions records_needed(const ViewArgs &args) {
   cutrace::RunReadOptions read;
   if (args.perfetto_json && !args.launch)
     return read;
@@ -206,7 +86,7 @@ cutrace::RunReadOptions records_needed(const Args &args) {
 }
 
 // The outputs of one launch, as for a version 1 file.
-int write_launch_outputs(const Args &args, const std::string &path, cutrace::RunTrace run) {
+int write_launch_outputs(const ViewArgs &args, const std::string &path, cutrace::RunTrace run) {
   cutrace::RunLaunch &launch = run.launches.front();
   const cutrace::DecodeMap &map = run.maps[launch.map];
   cutrace::Trace trace = std::move(launch.trace);
@@ -313,7 +193,7 @@ void warn_about_repeats(const std::vector<std::string> &inputs,
     }
 }
 
-int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
+int write_run_outputs(const ViewArgs &args, const cutrace::RunTrace &run) {
   Outputs out;
   if (args.html) {
     cutrace::RunHtmlOptions html;
@@ -337,8 +217,7 @@ int write_run_outputs(const Args &args, const cutrace::RunTrace &run) {
   return commit_outputs(args, out, sqlite_ok);
 }
 
-int run(int argc, char **argv) {
-  const Args args = parse_args(argc, argv);
+int view_command(const ViewArgs &args) {
   cutrace::DecodeOptions options;
   options.ghz_override = args.ghz;
 
@@ -367,13 +246,18 @@ int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   try {
-    if (argc > 1 && std::strcmp(argv[1], "analyze") == 0)
-      return trace_view::analyze_command(argc - 1, argv + 1);
-    if (argc > 1 && std::strcmp(argv[1], "diff") == 0)
-      return trace_view::diff_command(argc - 1, argv + 1);
-    if (argc > 1 && std::strcmp(argv[1], "list") == 0)
-      return trace_view::list_command(argc - 1, argv + 1);
-    return run(argc, argv);
+    const trace_view::CommandLine line = trace_view::parse_command_line(argc, argv);
+    switch (line.command) {
+    case trace_view::Command::analyze:
+      return trace_view::analyze_command(line.analyze);
+    case trace_view::Command::diff:
+      return trace_view::diff_command(line.diff);
+    case trace_view::Command::list:
+      return trace_view::list_command(line.list);
+    case trace_view::Command::view:
+      break;
+    }
+    return view_command(line.view);
   } catch (const std::exception &e) { // out of memory on a huge trace, say: a message, not abort
     std::fprintf(stderr, "trace-view: error: %s\n", e.what());
     return 2;

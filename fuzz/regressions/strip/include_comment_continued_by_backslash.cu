@@ -1,0 +1,2 @@
+#include "cutrace/trace.h" // note \
+TRACE_RECORD("a");

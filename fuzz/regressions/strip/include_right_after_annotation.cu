@@ -1,0 +1,3 @@
+__global__ void k() {
+  TRACE_RECORD("a");#include "cutrace/trace.h"
+}
