@@ -445,9 +445,9 @@ TEST(Compact, OldVersion1BuffersStillDecode) {
 
 // ---- The H200 fixtures (version 1 files, full-capacity buffers) ----
 
-// The single-launch (version 1) dumps; h200/runs/, h200/cutlass/ and h200/issue14/*_run.ctrace
-// are run files (runtime_run_fixture_test, runtime_cutlass_fixture_test,
-// runtime_issue14_fixture_test).
+// The single-launch (version 1) dumps; h200/runs/, h200/cutlass/, h200/auto/ and
+// h200/issue14/*_run.ctrace are run files (runtime_run_fixture_test,
+// runtime_cutlass_fixture_test, runtime_auto_fixture_test, runtime_issue14_fixture_test).
 std::vector<std::string> h200_fixtures() {
   std::vector<std::string> out;
   const std::string run_suffix = "_run.ctrace";
@@ -456,6 +456,7 @@ std::vector<std::string> h200_fixtures() {
     const bool run_file =
         e.path().parent_path().filename() == "runs" ||
         e.path().parent_path().filename() == "cutlass" ||
+        e.path().parent_path().filename() == "auto" ||
         (name.size() > run_suffix.size() &&
          name.compare(name.size() - run_suffix.size(), run_suffix.size(), run_suffix) == 0);
     if (e.path().extension() == ".ctrace" && !run_file)
