@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Limits docs/annotations.md ("Current limits") states that no other test shows.
+# Limits docs/annotations.md ("Current limits") and docs/cli.md ("Limits") state that no other
+# test shows.
 # usage: check_doc_limits.sh TRACE-REWRITE
 set -uo pipefail
 tool=$(realpath "$1")
@@ -31,4 +32,16 @@ check "Limits.AnnotationMacroOfAHeaderIsLeftAsWritten (no site in the map)" \
   /usr/bin/python3 -c 'import json, sys
 d = json.load(open("k.trace_map.json"))
 sys.exit(any(k["sites"] for k in d["kernels"]))'
+# --- Limits.MaxEventsFrom1To16777216 (docs/cli.md, "Limits") ---
+for n in 1 16777216; do
+  "$tool" --traced --max-events "$n" k.cu -o "k$n.cu" >/dev/null 2>&1
+  check "Limits.MaxEventsFrom1To16777216 ($n is accepted)" test $? = 0 -a -s "k$n.cu"
+done
+for n in 0 16777217; do
+  "$tool" --traced --max-events "$n" k.cu -o "k$n.cu" >/dev/null 2>err.txt
+  rc=$?
+  check "Limits.MaxEventsFrom1To16777216 ($n is a usage error, status 2, nothing written)" \
+    test "$rc" = 2 -a ! -e "k$n.cu" -a "$(cat err.txt)" = \
+    "trace-rewrite: error: --max-events must be between 1 and 16777216"
+done
 exit $fail
