@@ -155,6 +155,7 @@ EventArgs &EventArgs::interned_text(std::string_view key, std::string_view v) {
 TraceWriter::TraceWriter(Sink sink, Encoding encoding)
     : sink_(std::move(sink)), args_(*this), encoding_(encoding) {}
 
+// The index of a table's texts in names_ and next_iid_.
 int TraceWriter::slot(Table table) {
   switch (table) {
   case event_names:
@@ -164,7 +165,7 @@ int TraceWriter::slot(Table table) {
   case annotation_strings:
     return 2;
   case source_locations:
-    break;
+    return 3;
   }
   return 3;
 }
