@@ -53,18 +53,24 @@ struct Exported {
   const Trace *trace = nullptr; // a launch export
 };
 
-std::string launch_bytes(const DecodeMap &map, const Trace &t) {
+std::string launch_bytes(const DecodeMap &map, const Trace &t,
+                         PftraceEncoding encoding = PftraceEncoding::compact) {
   std::string out;
-  EXPECT_TRUE(write_perfetto_trace(map, t, [&](std::string_view b) {
-    out.append(b.data(), b.size());
-    return true;
-  }));
+  EXPECT_TRUE(write_perfetto_trace(
+      map, t,
+      [&](std::string_view b) {
+        out.append(b.data(), b.size());
+        return true;
+      },
+      encoding));
   return out;
 }
 
-std::string run_bytes(const RunTrace &run, bool streamed) {
+std::string run_bytes(const RunTrace &run, bool streamed,
+                      PftraceEncoding encoding = PftraceEncoding::compact) {
   std::string out;
   RunPerfettoOptions options;
+  options.encoding = encoding;
   if (streamed)
     options.load_detail = [&run](const RunLaunch &l) { return with_detail(run, l); };
   const std::optional<std::string> err = write_run_perfetto_trace(
@@ -386,6 +392,63 @@ TEST(PftraceRules, EveryRunSaysItsCompletenessOnItsRunTrack) {
       not_decoded += e.name.rfind("not decoded: ", 0) == 0;
     EXPECT_EQ(not_decoded, c.undecoded.size()) << x.what;
   }
+}
+
+// The compact encoding (times on the sequence's incremental clock, flow ids as varints, source
+// locations interned) reads back as the same events as the plain one (absolute times, fixed64
+// flow ids, a "loc" annotation): times, types, tracks, names, arguments and flows, each event's
+// source location the file and line of the plain one's "loc"; and it is smaller.
+TEST(PftraceRules, TheCompactEncodingReadsBackAsThePlainOne) {
+  size_t located = 0, absolute = 0;
+  for (const Exported &x : all_exports()) {
+    const std::string plain_bytes =
+        x.trace ? launch_bytes(*x.map, *x.trace, PftraceEncoding::plain)
+                : run_bytes(*x.run, x.what.find("streamed") != std::string::npos,
+                            PftraceEncoding::plain);
+    const pftrace_read::Trace plain = pftrace_read::read(plain_bytes);
+    EXPECT_TRUE(plain.problems.empty()) << x.what;
+    EXPECT_EQ(plain.incremental_timestamps, 0u) << x.what;
+    EXPECT_GT(x.read.incremental_timestamps, 0u) << x.what;
+    // The clock snapshot costs a tiny trace its few bytes; anything larger is smaller.
+    EXPECT_LE(x.bytes.size(), plain_bytes.size() + 32) << x.what;
+    if (plain_bytes.size() > 65536)
+      EXPECT_LT(x.bytes.size(), plain_bytes.size()) << x.what;
+    ASSERT_EQ(x.read.events.size(), plain.events.size()) << x.what;
+    ASSERT_EQ(x.read.tracks.size(), plain.tracks.size()) << x.what;
+    size_t differ = 0;
+    for (size_t i = 0; i < plain.events.size(); ++i) {
+      const pftrace_read::Event &c = x.read.events[i], &p = plain.events[i];
+      std::map<std::string, pftrace_read::Value> args = p.args;
+      std::string file;
+      uint64_t line = 0;
+      if (auto loc = args.find("loc"); loc != args.end()) { // "file:line:col"
+        const std::string text = std::get<std::string>(loc->second);
+        const size_t col = text.rfind(':'), at = text.rfind(':', col - 1);
+        file = text.substr(0, at);
+        line = std::stoull(text.substr(at + 1, col - at - 1));
+        args.erase(loc);
+        ++located;
+      }
+      const bool same = c.ts == p.ts && c.type == p.type && c.track == p.track &&
+                        c.name == p.name && c.args == args && c.flows_out == p.flows_out &&
+                        c.flows_in == p.flows_in && c.source_file == file && c.source_line == line;
+      if (!same && differ++ < 3)
+        ADD_FAILURE() << x.what << ": event " << i << " '" << p.name << "' at " << p.ts
+                      << " reads back as '" << c.name << "' at " << c.ts << " on track "
+                      << c.track << " (plain: " << p.track << "), source " << c.source_file
+                      << ":" << c.source_line << " (plain: " << file << ":" << line << ")";
+    }
+    EXPECT_EQ(differ, 0u) << x.what;
+    for (size_t i = 0; i < plain.tracks.size(); ++i)
+      EXPECT_TRUE(x.read.tracks[i].uuid == plain.tracks[i].uuid &&
+                  x.read.tracks[i].name == plain.tracks[i].name &&
+                  x.read.tracks[i].parent == plain.tracks[i].parent)
+          << x.what;
+    absolute += x.read.absolute_timestamps;
+  }
+  EXPECT_GT(located, 1000u);
+  // Runs whose launches overlap go back in time: those events give absolute times.
+  EXPECT_GT(absolute, 0u);
 }
 
 TEST(PftraceRules, ARunStreamedLaunchByLaunchIsTheRunWrittenFromMemory) {

@@ -79,9 +79,20 @@ private:
   bool bad_ = false;
 };
 
+constexpr uint64_t kBoottime = 6; // the trace's clock
+
 struct Reader {
   Trace out;
   std::map<uint64_t, std::string> tables[3]; // event names, annotation names, annotation strings
+  std::map<uint64_t, std::pair<std::string, uint64_t>> locations; // SourceLocation: file, line
+  uint64_t default_clock = 0;                                      // TracePacketDefaults
+  // Sequence-scoped clocks a snapshot defined: their time, and the trace's clock then minus it.
+  struct Clock {
+    uint64_t now = 0;
+    int64_t offset = 0;
+    bool incremental = false;
+  };
+  std::map<uint64_t, Clock> clocks;
   std::set<uint64_t> described;
   size_t packet = 0;
   bool uses_interned = false;
@@ -94,6 +105,10 @@ struct Reader {
     Fields fs(data);
     Field f;
     while (fs.next(f)) {
+      if (f.number == 4 && f.wire == 2) {
+        source_location(f.bytes);
+        continue;
+      }
       const int t = f.number == 2 ? 0 : f.number == 3 ? 1 : f.number == 29 ? 2 : -1;
       if (t < 0 || f.wire != 2) {
         problem("interned_data field " + std::to_string(f.number) + " unknown");
@@ -113,6 +128,78 @@ struct Reader {
       else if (!tables[t].emplace(iid, text).second)
         problem("interned iid " + std::to_string(iid) + " defined twice");
     }
+  }
+
+  void source_location(std::string_view data) {
+    uint64_t iid = 0, line = 0;
+    std::string file;
+    Fields fs(data);
+    Field f;
+    while (fs.next(f))
+      if (f.number == 1)
+        iid = f.value;
+      else if (f.number == 2)
+        file = std::string(f.bytes);
+      else if (f.number == 4)
+        line = f.value;
+      else
+        problem("source location field " + std::to_string(f.number) + " unknown");
+    if (iid == 0)
+      problem("source location without an iid");
+    else if (!locations.emplace(iid, std::make_pair(file, line)).second)
+      problem("source location iid " + std::to_string(iid) + " defined twice");
+  }
+
+  void clock_snapshot(std::string_view data) {
+    std::map<uint64_t, std::pair<uint64_t, bool>> read; // id: timestamp, incremental
+    Fields fs(data);
+    Field f;
+    while (fs.next(f)) {
+      if (f.number != 1 || f.wire != 2) {
+        problem("clock snapshot field " + std::to_string(f.number) + " unknown");
+        continue;
+      }
+      uint64_t id = 0, ts = 0;
+      bool incremental = false;
+      Fields clock(f.bytes);
+      Field c;
+      while (clock.next(c))
+        if (c.number == 1)
+          id = c.value;
+        else if (c.number == 2)
+          ts = c.value;
+        else if (c.number == 3)
+          incremental = c.value != 0;
+        else
+          problem("clock field " + std::to_string(c.number) + " unknown");
+      read[id] = {ts, incremental};
+    }
+    if (!read.count(kBoottime)) {
+      problem("a clock snapshot without the trace's clock (BOOTTIME)");
+      return;
+    }
+    for (const auto &[id, clock] : read)
+      if (id != kBoottime)
+        clocks[id] = {clock.first, int64_t(read[kBoottime].first) - int64_t(clock.first),
+                      clock.second};
+  }
+
+  // The packet's timestamp on the trace's clock.
+  uint64_t trace_time(uint64_t ts, std::optional<uint64_t> clock_id) {
+    const uint64_t id = clock_id.value_or(default_clock);
+    if (id == 0 || id == kBoottime) {
+      ++out.absolute_timestamps;
+      return ts;
+    }
+    auto c = clocks.find(id);
+    if (c == clocks.end()) {
+      problem("timestamp on clock " + std::to_string(id) + " before a snapshot defines it");
+      return ts;
+    }
+    ++out.incremental_timestamps;
+    uint64_t &now = c->second.now;
+    now = c->second.incremental ? now + ts : ts;
+    return uint64_t(int64_t(now) + c->second.offset);
   }
 
   std::string lookup(int t, uint64_t iid, const char *what) {
@@ -170,6 +257,10 @@ struct Reader {
   }
 
   void flows(const Field &f, std::vector<uint64_t> &ids) {
+    if (f.wire == 0) { // flow_ids_old / terminating_flow_ids_old: varints
+      ids.push_back(f.value);
+      return;
+    }
     if (f.wire == 1) {
       ids.push_back(f.value);
       return;
@@ -207,9 +298,22 @@ struct Reader {
       case 23:
         e.name = std::string(f.bytes);
         break;
+      case 34: {
+        uses_interned = true;
+        auto it = locations.find(f.value);
+        if (it == locations.end()) {
+          problem("source location iid " + std::to_string(f.value) + " used before it is defined");
+        } else {
+          e.source_file = it->second.first;
+          e.source_line = it->second.second;
+        }
+        break;
+      }
+      case 36:
       case 47:
         flows(f, e.flows_out);
         break;
+      case 42:
       case 48:
         flows(f, e.flows_in);
         break;
@@ -262,12 +366,21 @@ struct Reader {
   void read_packet(std::string_view data) {
     Fields fs(data);
     Field f;
-    std::optional<uint64_t> ts, seq, flags;
-    std::vector<std::string_view> events, descriptors, interned_data;
+    std::optional<uint64_t> ts, seq, flags, clock_id;
+    std::vector<std::string_view> events, descriptors, interned_data, snapshots, defaults;
     while (fs.next(f)) {
       switch (f.number) {
+      case 6:
+        snapshots.push_back(f.bytes);
+        break;
       case 8:
         ts = f.value;
+        break;
+      case 58:
+        clock_id = f.value;
+        break;
+      case 59:
+        defaults.push_back(f.bytes);
         break;
       case 10:
         seq = f.value;
@@ -296,6 +409,21 @@ struct Reader {
       ++out.packets_on_other_sequences;
     if (packet == 0)
       out.first_packet_clears_state = flags && (*flags & 1);
+    if (flags && (*flags & 1)) // the incremental state cleared: the defaults with it
+      default_clock = 0;
+    for (std::string_view d : defaults) { // before the timestamp, as the importer reads them
+      Fields df(d);
+      Field g;
+      while (df.next(g))
+        if (g.number == 58)
+          default_clock = g.value;
+        else
+          problem("trace packet defaults field " + std::to_string(g.number) + " unknown");
+    }
+    for (std::string_view d : snapshots)
+      clock_snapshot(d);
+    if (ts)
+      ts = trace_time(*ts, clock_id);
     for (std::string_view d : interned_data)
       interned(d);
     uses_interned = !interned_data.empty();

@@ -2,7 +2,9 @@
 // (runtime_pftrace_rules_test.cpp, pftrace_to_json.cpp): a protobuf wire decoder of its own (it
 // shares no code with the writer) and the packets, track descriptors, track events and interned
 // data of test/perfetto/trace.proto, with interned ids resolved in file order as the importer
-// resolves them. Anything it cannot read is a problem, listed, never an exception.
+// resolves them, and timestamps put on the trace's clock as the importer puts them: a packet on
+// the sequence's incremental clock (its own timestamp_clock_id, else its sequence's
+// TracePacketDefaults) adds its timestamp to that clock's time, which a ClockSnapshot set. Anything it cannot read is a problem, listed, never an exception.
 #ifndef CUTRACE_TEST_PFTRACE_READ_H
 #define CUTRACE_TEST_PFTRACE_READ_H
 
@@ -35,6 +37,8 @@ struct Event {
   std::string name;                  // resolved from name_iid or the inline name
   std::map<std::string, Value> args; // debug annotations, names and interned strings resolved
   std::vector<uint64_t> flows_out, flows_in;
+  std::string source_file;  // its interned SourceLocation, if any
+  uint64_t source_line = 0; // 0: none given
 };
 
 struct Trace {
@@ -45,6 +49,7 @@ struct Trace {
   size_t packets_without_sequence = 0, packets_on_other_sequences = 0;
   bool first_packet_clears_state = false;
   size_t interned_uses_without_flag = 0; // packets using interned ids without NEEDS_INCREMENTAL
+  size_t incremental_timestamps = 0, absolute_timestamps = 0; // packets with a timestamp, by kind
 };
 
 Trace read(const std::string &bytes);

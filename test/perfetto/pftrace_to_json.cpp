@@ -1,6 +1,7 @@
 // A Perfetto protobuf trace as JSON, for the shell checks (test/cli/check_completeness.sh):
 //   pftrace_to_json TRACE.pftrace  ->  {"problems": [...], "tracks": [{uuid, parent, name,
-//   rank}], "events": [{ts, type, track, name, args, flows_out, flows_in}]}
+//   rank}], "events": [{ts, type, track, name, args, flows_out, flows_in, source: {file,
+//   line} when it has one}]}
 // with interned names resolved (pftrace_read.h). Exit 1 when the file cannot be read.
 #include "pftrace_read.h"
 
@@ -37,13 +38,16 @@ int main(int argc, char **argv) {
     nlohmann::json args = nlohmann::json::object();
     for (const auto &[key, v] : e.args)
       std::visit([&, k = key](const auto &x) { args[k] = x; }, v);
-    out["events"].push_back({{"ts", e.ts},
+    nlohmann::json event = {{"ts", e.ts},
                              {"type", types[int(e.type) & 3]},
                              {"track", e.track},
                              {"name", e.name},
                              {"args", args},
                              {"flows_out", e.flows_out},
-                             {"flows_in", e.flows_in}});
+                             {"flows_in", e.flows_in}};
+    if (!e.source_file.empty())
+      event["source"] = {{"file", e.source_file}, {"line", e.source_line}};
+    out["events"].push_back(event);
   }
   std::cout << out.dump() << "\n";
   return 0;

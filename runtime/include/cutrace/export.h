@@ -60,16 +60,24 @@ std::string export_perfetto(const DecodeMap &map, const Trace &trace);
 // Takes the next bytes of an output, in order; false when they cannot be written.
 using ByteSink = std::function<bool(std::string_view)>;
 
+// How the trace is encoded (docs/viewer.md, "Perfetto"). compact: timestamps on an incremental
+// clock, flow ids as varints, source locations interned; plain: absolute timestamps, fixed64
+// flow ids, the source location as a "loc" annotation. Both read as the same events; plain is
+// there for the tests to show it.
+enum class PftraceEncoding { compact, plain };
+
 // One launch (docs/viewer.md, "Perfetto"): a track named by the kernel with a slice over the
 // launch carrying its completeness; under it a track per CTA, under each a track per (row, lane,
 // nesting level) with a slice per row and its slices, instants and TRACE_DAG flows inside.
 // Bytes go to `sink` about 1 MB at a time; false when the sink refused them.
-bool write_perfetto_trace(const DecodeMap &map, const Trace &trace, const ByteSink &sink);
+bool write_perfetto_trace(const DecodeMap &map, const Trace &trace, const ByteSink &sink,
+                          PftraceEncoding encoding = PftraceEncoding::compact);
 
 struct RunPerfettoOptions {
   // Reads the records of a launch the run holds without them (cutrace::with_detail): the trace
   // is then written launch by launch, one launch's records in memory at a time.
   std::function<std::optional<RunLaunch>(const RunLaunch &)> load_detail;
+  PftraceEncoding encoding = PftraceEncoding::compact;
 };
 // A whole run, launch by launch in the order they began (docs/viewer.md, "Runs in Perfetto and
 // in the summary"): a track per (process, GPU) holding a "host" track of enqueue instants, a

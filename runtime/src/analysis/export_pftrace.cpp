@@ -30,9 +30,10 @@ void completeness_args(EventArgs &args, const Completeness &c) {
 
 } // namespace pftrace
 
-bool write_perfetto_trace(const DecodeMap &map, const Trace &t, const ByteSink &sink) {
+bool write_perfetto_trace(const DecodeMap &map, const Trace &t, const ByteSink &sink,
+                          PftraceEncoding encoding) {
   using namespace pftrace;
-  TraceWriter out(sink);
+  TraceWriter out(sink, encoding);
   LaunchRows rows(map, t, 0, 1, std::nullopt);
   int64_t begin = 0, end = 0;
   if (!rows.rows().empty()) {
@@ -48,7 +49,6 @@ bool write_perfetto_trace(const DecodeMap &map, const Trace &t, const ByteSink &
   if (!t.problems.empty())
     args.text("first_problem", t.problems.front());
   out.begin(launch, begin, gaps.complete() ? t.kernel : t.kernel + " [INCOMPLETE]", true);
-  out.end(launch, end);
 
   std::map<uint32_t, uint64_t> cta_tracks;
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> row_tracks; // (row, k)
@@ -83,6 +83,7 @@ bool write_perfetto_trace(const DecodeMap &map, const Trace &t, const ByteSink &
     }
   }
   rows.write(out, [&](uint32_t row, uint32_t k) { return row_tracks.at({row, k}); });
+  out.end(launch, end); // after the rows: their events in time order (pftrace_writer.h)
   return out.finish();
 }
 

@@ -87,9 +87,11 @@ std::string dims(const uint32_t d[3]) {
   return "[" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + "]";
 }
 
-// The launch's slice on its stream and its enqueue instant on the host track.
-void write_launch_slice(TraceWriter &out, const RunTrace &run, const RunLaunch &l,
-                        const DeviceTracks &dt, uint64_t stream_track) {
+// The launch's slice on its stream and its enqueue instant on the host track; returns the
+// slice's end, which the caller writes after the launch's rows (events in time order keep the
+// timestamps on the incremental clock, pftrace_writer.h).
+int64_t write_launch_slice(TraceWriter &out, const RunTrace &run, const RunLaunch &l,
+                           const DeviceTracks &dt, uint64_t stream_track) {
   const std::string &kernel = run_labels::kernel_name(run, l);
   if (l.enqueue_ns && dt.host) {
     out.args().uinteger("sequence", l.sequence).uinteger("launch_index", l.launch_index);
@@ -112,7 +114,7 @@ void write_launch_slice(TraceWriter &out, const RunTrace &run, const RunLaunch &
     out.begin(stream_track, begin, kernel);
   else
     out.begin(stream_track, begin, kernel + " [INCOMPLETE]", /*inline_name=*/true);
-  out.end(stream_track, end);
+  return end;
 }
 
 // The launch's rows on its device's SM slots: a slot holds one row at a time, so the rows of
@@ -156,7 +158,7 @@ void write_launch_rows(TraceWriter &out, const RunLaunch &l, const DecodeMap &ma
 
 std::optional<std::string> write_run_perfetto_trace(const RunTrace &run, const ByteSink &sink,
                                                     const RunPerfettoOptions &options) {
-  TraceWriter out(sink);
+  TraceWriter out(sink, options.encoding);
   std::vector<DeviceTracks> devices = device_tracks(out, run);
   uint64_t next_flow_id = 1, incomplete_slices = 0;
   int64_t run_end = 0;
@@ -173,13 +175,15 @@ std::optional<std::string> write_run_perfetto_trace(const RunTrace &run, const B
     }
     const RunLaunch &l = loaded ? *loaded : listed;
     DeviceTracks &dt = devices[l.device];
-    write_launch_slice(out, run, l, dt, dt.stream_lane_track.at(li));
+    const uint64_t stream = dt.stream_lane_track.at(li);
+    const int64_t end = write_launch_slice(out, run, l, dt, stream);
     run_end = std::max(run_end, whole(l.end_ns));
     if (l.detail) {
       write_launch_rows(out, l, run.maps[l.map], dt, next_flow_id);
       next_flow_id += l.trace.flows.size();
       incomplete_slices += completeness_of(l.trace).incomplete_slices;
     }
+    out.end(stream, end);
   }
 
   // What the run lost, on a track of its own, once every launch has been counted.

@@ -175,8 +175,7 @@ public:
       : out_(out), map_(map), t_(t), sequence_(sequence), flows_(flows),
         payload_(out.annotation_name("payload")),
         begin_cycles_(out.annotation_name("begin_cycles")),
-        dur_cycles_(out.annotation_name("dur_cycles")), cycles_(out.annotation_name("cycles")),
-        loc_(out.annotation_name("loc")) {}
+        dur_cycles_(out.annotation_name("dur_cycles")), cycles_(out.annotation_name("cycles")) {}
 
   void write(const Item &it) {
     switch (it.kind) {
@@ -196,7 +195,7 @@ public:
 
 private:
   struct SiteIds {
-    Interned name, loc; // loc 0: the map has no such site
+    Interned name, loc; // loc: its source location (0: the map has no such site)
   };
   // A site's events share its name: interned once per site and launch.
   const SiteIds &site_ids(uint32_t site, const std::string &name) {
@@ -205,7 +204,7 @@ private:
       return found->second;
     SiteIds ids{out_.event_name(name), {}};
     if (const Site *where = map_.site(site))
-      ids.loc = out_.annotation_string(where->loc);
+      ids.loc = out_.source_location(where->loc);
     return sites_.emplace(site, ids).first->second;
   }
 
@@ -215,10 +214,10 @@ private:
     args.interned_text("kernel", t_.kernel);
     if (sequence_)
       args.uinteger("launch", *sequence_);
-    // The CTA's coordinates repeat launch after launch: interned. The SM is in the track's name.
-    args.interned_text("cta", cta_xyz(t_, row.cta))
-        .interned_text("group", row.group < map_.groups.size() ? map_.groups[row.group].name
-                                                               : "#" + std::to_string(row.group));
+    // The CTA's coordinates repeat launch after launch: interned. The SM is in the track's name,
+    // the group in the slice's (the row's label is the group's name, or it with the row's
+    // slice: consumer[w3]).
+    args.interned_text("cta", cta_xyz(t_, row.cta));
     if (row.dropped)
       args.uinteger("dropped", row.dropped);
     if (row.never_ended())
@@ -238,8 +237,6 @@ private:
     args.integer(payload_, s.payload)
         .uinteger(begin_cycles_, s.begin_cycles)
         .uinteger(dur_cycles_, s.end_cycles - s.begin_cycles);
-    if (ids.loc.iid)
-      args.interned_text(loc_, ids.loc);
     if (s.incomplete)
       args.boolean("incomplete", true);
     const uint64_t sk = key(it.row, it.index);
@@ -255,7 +252,7 @@ private:
     }
     FlowBindings::ids(flows_.out_at_begin, sk, flows_out_);
     FlowBindings::ids(flows_.in_at_begin, sk, flows_in_);
-    out_.begin(it.track, it.ts, ids.name, flows_out_, flows_in_);
+    out_.begin(it.track, it.ts, ids.name, flows_out_, flows_in_, ids.loc);
   }
 
   void instant(const Item &it) {
@@ -263,9 +260,7 @@ private:
     const SiteIds &ids = site_ids(i.site, i.name);
     EventArgs &args = out_.args();
     args.integer(payload_, i.payload).uinteger(cycles_, i.cycles);
-    if (ids.loc.iid)
-      args.interned_text(loc_, ids.loc);
-    out_.instant(it.track, it.ts, ids.name);
+    out_.instant(it.track, it.ts, ids.name, ids.loc);
   }
 
   TraceWriter &out_;
@@ -273,7 +268,7 @@ private:
   const Trace &t_;
   std::optional<uint64_t> sequence_;
   const FlowBindings &flows_;
-  Interned payload_, begin_cycles_, dur_cycles_, cycles_, loc_;
+  Interned payload_, begin_cycles_, dur_cycles_, cycles_;
   std::unordered_map<uint32_t, SiteIds> sites_;
   std::vector<uint64_t> flows_out_, flows_in_;
 };

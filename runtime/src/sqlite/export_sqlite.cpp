@@ -404,9 +404,11 @@ bool write_meta(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) 
 
 // Fills the open, empty database `db`; the SQLite message on failure.
 std::optional<std::string> fill(sqlite3 *db, const RunTrace &run, const SqliteOptions &options) {
-  // A fresh file that is renamed into place only when complete: no journal needed.
-  bool ok = exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-                     "PRAGMA cache_size = -16384; BEGIN;") &&
+  // A fresh file that is renamed into place only when complete: no journal needed. Pages of
+  // 16 KB instead of 4: a quarter of the page writes and B-tree splits, 13% less CPU time at
+  // 1 M events (docs/PERFORMANCE.md, "4a"); the page cache stays 16 MB.
+  bool ok = exec(db, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"
+                     "PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; BEGIN;") &&
             exec(db, kSchema) && write_meta(db, run, options);
   if (ok) {
     RunWriter writer(db);
