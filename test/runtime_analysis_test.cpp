@@ -326,6 +326,17 @@ DecodeMap auto_map() {
   return *map;
 }
 
+// `trace-view analyze` runs the loop analysis by default on a trace of --auto only: its loop
+// ranges are the tool's own, named after the loop's keyword and line.
+TEST(AnalysisLoops, AutomaticLoopsAreKnownByTheirNames) {
+  EXPECT_TRUE(has_automatic_loops(auto_map()));
+  EXPECT_FALSE(has_automatic_loops(pipeline_map()));
+  EXPECT_FALSE(has_automatic_loops(block_map()));
+  DecodeMap renamed = auto_map();
+  renamed.sites[1].name = "for (line three)";
+  EXPECT_FALSE(has_automatic_loops(renamed));
+}
+
 TEST(AnalysisLoops, IterationsPerRowAreTheLargestPayloadPlusOneAndSpansAreCompared) {
   // CTA 0: 4 iterations of 100; CTA 1: 8 of 100, sampled (0-3, 5, 7 stored); CTA 2: 4 of 300.
   // Each life is one slice of its name: a name held once per row is no loop.

@@ -45,7 +45,7 @@ int analyze_command(const AnalyzeArgs &args) {
     report.histograms = cutrace::duration_histograms(trace, args.bins, args.name);
   if (wanted("outliers"))
     report.outliers = cutrace::slowest_slices(trace, args.top, args.name);
-  if (wanted("loops"))
+  if (wanted("loops") || (args.only_default && cutrace::has_automatic_loops(launch.map)))
     report.loops = cutrace::analyze_loops(trace);
   if (args.window)
     report.window = cutrace::window_statistics(

@@ -187,7 +187,8 @@ void check_analyze_args(AnalyzeArgs &a, const std::vector<std::string> &inputs) 
   a.input = inputs.front();
   if (a.only.empty() && !a.window) {
     a.only = kAnalyses;
-    a.only.erase("loops"); // asked for by name (docs/analysis.md)
+    a.only.erase("loops"); // asked for by name, or a trace of --auto (docs/analysis.md)
+    a.only_default = true;
   }
   if (a.json)
     check_outputs({a.input}, {{"--json", *a.json}});

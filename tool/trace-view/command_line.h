@@ -32,6 +32,7 @@ struct AnalyzeArgs {
   std::optional<uint64_t> launch;
   std::optional<uint32_t> cta;
   std::set<std::string> only; // the analyses asked for (default: all but loops)
+  bool only_default = false;  // no --only: loops too when the trace is one of --auto
   size_t top = 10;            // SIZE_MAX: all
   uint32_t bins = 20;
   std::optional<std::string> name;

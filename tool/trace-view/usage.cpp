@@ -64,7 +64,7 @@ Options:
   --launch N        the launch with sequence number N (needed when the file holds several)
   --cta N           only CTA N (linear index); --window is then in that CTA's cycles
   --only LIST       comma-separated subset of handoff,busy,tail,histogram,outliers,loops
-                    (default: all but loops)
+                    (default: all but loops; loops too in a trace of --auto)
   --top N           slowest slices shown (default 10; 0: all)
   --bins N          histogram bins (default 20)
   --name NAME       histograms and outliers of slices named NAME only

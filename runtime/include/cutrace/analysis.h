@@ -178,6 +178,9 @@ struct LoopReport {
 };
 // Every slice name some row holds at least twice, sorted by name.
 std::vector<LoopReport> analyze_loops(const Trace &trace);
+// Whether the map's loop ranges are the ones `--auto` writes ("for (line 12)", "while (line 3)",
+// "do (line 7)"): `trace-view analyze` then runs analyze_loops by default (docs/analysis.md).
+bool has_automatic_loops(const DecodeMap &map);
 
 // ---- Statistics of a time window (docs/analysis.md, "Statistics of a time window") ----
 

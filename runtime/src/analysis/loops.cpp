@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 
 namespace cutrace {
 
@@ -54,6 +55,14 @@ std::vector<LoopReport> analyze_loops(const Trace &trace) {
     out.push_back(std::move(report));
   }
   return out;
+}
+
+bool has_automatic_loops(const DecodeMap &map) {
+  static const std::regex form(R"((for|while|do) \(line [0-9]+\))");
+  for (const Site &s : map.sites)
+    if (s.kind == SiteKind::range && std::regex_match(s.name, form))
+      return true;
+  return false;
 }
 
 } // namespace cutrace
