@@ -35,12 +35,8 @@ export PATH=/usr/local/cuda/bin:$PATH
 G=$N/.carry/gen
 B=$N/build-compact
 rm -rf "$B" "$out" && mkdir -p "$B/obj" "$out/logs" "$out/ncu" "$out/sass"
-started=$(date +%s)
-budget() { (($(date +%s) - started < ${COMPACT_BUDGET_S:-300})); }
-say() { echo "== $* ($(($(date +%s) - started)) s)" | tee -a "$out/summary.txt"; }
-bg() { while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done; "$@" & }
-drain() { while (($(jobs -rp | wc -l) > 0)); do wait -n || true; done; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >"$out/logs/gpu.txt" 2>&1
+budget_s=${COMPACT_BUDGET_S:-300}
+source "$N/test/device/run_steps.sh"
 variants=${COMPACT_VARIANTS-"d dn c cn"}
 flags_of() { # d, dn, c, cn, c2, c2n
   local v=$1 f=()

@@ -31,12 +31,8 @@ export PATH=/usr/local/cuda/bin:$PATH
 G=$N/.carry/gen
 B=$N/build-recorder4
 rm -rf "$B" "$out" && mkdir -p "$B/obj" "$out/logs" "$out/ncu" "$out/sass"
-started=$(date +%s)
-budget() { (($(date +%s) - started < ${RECORDER_BUDGET_S:-240})); }
-say() { echo "== $* ($(($(date +%s) - started)) s)" | tee -a "$out/summary.txt"; }
-bg() { while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done; "$@" & }
-drain() { while (($(jobs -rp | wc -l) > 0)); do wait -n || true; done; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >"$out/logs/gpu.txt" 2>&1
+budget_s=${RECORDER_BUDGET_S:-240}
+source "$N/test/device/run_steps.sh"
 variants=${R4_VARIANTS-"d dclk g64 s16 s64 s256 s64clk s64sh"}
 flags_of() { # the nvcc switches of a variant
   local v=$1 f=()

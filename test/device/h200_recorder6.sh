@@ -33,12 +33,8 @@ export PATH=/usr/local/cuda/bin:$PATH
 G=$N/.carry/gen
 B=$N/build-recorder6
 rm -rf "$B" "$out" && mkdir -p "$B" "$out/logs" "$out/ncu" "$out/sass"
-started=$(date +%s)
-budget() { (($(date +%s) - started < ${R6_BUDGET_S:-330})); }
-say() { echo "== $* ($(($(date +%s) - started)) s)" | tee -a "$out/summary.txt"; }
-bg() { while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done; "$@" & }
-drain() { while (($(jobs -rp | wc -l) > 0)); do wait -n || true; done; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >"$out/logs/gpu.txt" 2>&1
+budget_s=${R6_BUDGET_S:-330}
+source "$N/test/device/run_steps.sh"
 nvcc --version | tail -1 >>"$out/logs/gpu.txt"
 variants=${R6_VARIANTS-"c2 a b ab c2cs d p2 p3"}
 flags_of() {
