@@ -5,6 +5,8 @@
 #include <cutrace/analysis.h>
 #include <cutrace/run_trace.h>
 
+#include "support/run_file_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,15 +23,7 @@ namespace {
 
 const std::string kFile = std::string(CUTRACE_TEST_DATA) + "/h200/auto/llmc_permute1_auto.ctrace";
 
-RunTrace decoded() {
-  Expected<Run> run = read_run_file(kFile);
-  EXPECT_TRUE(run) << kFile << ": " << run.error;
-  if (!run)
-    return {};
-  Expected<RunTrace> trace = decode_run(*run, kFile);
-  EXPECT_TRUE(trace) << kFile << ": " << trace.error;
-  return trace ? std::move(*trace) : RunTrace{};
-}
+RunTrace decoded() { return test::decoded_run_file(kFile); }
 
 TEST(AutoFixture, EveryCtaHasOneRowHoldingItsLife) {
   const RunTrace run = decoded();

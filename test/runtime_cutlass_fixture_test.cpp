@@ -6,6 +6,8 @@
 // k-tile sequence number as payload, so every consume has exactly one load of its tile.
 #include <cutrace/run_trace.h>
 
+#include "support/run_file_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,15 +41,7 @@ std::vector<std::string> runFiles() {
   ASSERT_EQ(runFiles().size(), 2u) << kDir << ": the run files of examples 49 and 54 (recorded by " \
                                       "bench/cutlass/h200_cutlass.sh)"
 
-RunTrace decoded(const std::string &path) {
-  Expected<Run> run = read_run_file(path);
-  EXPECT_TRUE(run) << path << ": " << run.error;
-  if (!run)
-    return {};
-  Expected<RunTrace> trace = decode_run(*run, path);
-  EXPECT_TRUE(trace) << path << ": " << trace.error;
-  return trace ? std::move(*trace) : RunTrace{};
-}
+RunTrace decoded(const std::string &path) { return test::decoded_run_file(path); }
 
 // The launches of the annotated schedules: a producer row that recorded. One decode map serves
 // every instance of cutlass::device_kernel, so the instances of schedules left unannotated (the
