@@ -21,8 +21,10 @@ mkdir -p "$out"
 work=$(mktemp -d) # libFuzzer's fork mode keeps its job files in the current folder
 trap 'rm -rf "$work"' EXIT
 
-# As scripts/fuzz.sh runs them: longest input, per-input timeout (s), dictionary.
-declare -A max_len=([strip]=16384 [ctrace]=65536)
+# As scripts/fuzz.sh runs them: longest input, per-input timeout (s), dictionary. MAX_LEN_<target>
+# in the environment sets another longest input (e.g. MAX_LEN_strip=4096: shorter inputs run
+# faster; docs/reliability.md says which runs used what).
+declare -A max_len=([strip]=${MAX_LEN_strip:-16384} [ctrace]=${MAX_LEN_ctrace:-65536})
 declare -A dict=([strip]=annotations [ctrace]=ctrace)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -51,8 +53,8 @@ for t in "${targets[@]}"; do
   [[ -n $runs ]] || runs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")
   kept=$(find "$out/artifacts/$t" -type f | wc -l)
   ((kept == 0)) || failed=1
-  printf 'fuzz_%-7s %ss x %s workers  executions %s  status %s  crashes kept %s  last: %s\n' "$t" \
-    "$seconds" "$workers" "${runs:-?}" "$(cat "$out/fuzz_$t.status")" "$kept" "$last" |
+  printf 'fuzz_%-7s %ss x %s workers  max_len %s  executions %s  status %s  crashes kept %s  last: %s\n' "$t" \
+    "$seconds" "$workers" "${max_len[$t]}" "${runs:-?}" "$(cat "$out/fuzz_$t.status")" "$kept" "$last" |
     tee -a "$out/summary.txt"
 done
 exit $failed
