@@ -32,7 +32,11 @@ known = {
     "d": "the stores before c2 (CUTRACE_COMPACT=0)",
     "p2": "d, a 64-bit write pointer (probe 2)",
     "p3": "d, evict-first stores (probe 3)",
+    "p4": "d, the stores without clock reads (probe 4)",
+    "p5": "d, the clock reads without stores (probe 5)",
 }
+# Each build again against the example with relaxed mbarrier arrives (h200_recorder6.sh, <v>rel).
+known.update({f"{v}rel": f"{what}; relaxed arrives" for v, what in list(known.items())})
 tags = [os.path.basename(f)[:-len(".csv")] for f in glob.glob(os.path.join(d, "ncu", "*.csv"))]
 variants = [v for v in known if any(t.startswith(f"hopper_{v}_r") for t in tags)]
 rounds = sorted({int(t.rsplit("_r", 1)[1]) for t in tags if re.search(r"_r\d+$", t)})
@@ -118,27 +122,28 @@ for v in variants:
     print(f"| {v} | {known[v]} | {cells} | **{spct(mid)}** | {pct(med(ons), med(offs))} | "
           f"{against} | {pct(med(ons), med(plain))} |")
 
-print("\n## SGEMM 4096^3 (bench/gpu/gemm_overhead.cu), kernel duration by ncu (median us, 8 "
-      "launches per process), against the stripped build of the same round\n")
 grounds = sorted({int(t.rsplit("_r", 1)[1]) for t in tags if t.startswith("gemm_stripped_r")})
-for r in grounds:
-    s = durations(f"gemm_stripped_r{r}")
-    print(f"Round {r} stripped: `(256)` {us(med(s.get('sgemm<0>', [])))}, `(256, 5)` "
-          f"{us(med(s.get('sgemm<5>', [])))}.")
-print()
-head = " | ".join(f"r{r} `(256)` | r{r} `(256, 5)`" for r in grounds)
-print(f"| build | {head} | median `(256)` | median `(256, 5)` |")
-print("|---|" + "---|---|" * len(grounds) + "---|---|")
-for v in variants:
-    cells, r0, r5 = [], [], []
+if grounds:  # a run may measure the hopper GEMM alone (R6_GEMM_ROUNDS=0)
+    print("\n## SGEMM 4096^3 (bench/gpu/gemm_overhead.cu), kernel duration by ncu (median us, 8 "
+          "launches per process), against the stripped build of the same round\n")
     for r in grounds:
-        s, g = durations(f"gemm_stripped_r{r}"), durations(f"gemm_{v}_r{r}")
-        x0 = ratio(med(g.get("sgemm_cutrace_traced<0>", [])), med(s.get("sgemm<0>", [])))
-        x5 = ratio(med(g.get("sgemm_cutrace_traced<5>", [])), med(s.get("sgemm<5>", [])))
-        cells += [spct(x0), spct(x5)]
-        r0 += [x0] if x0 is not None else []
-        r5 += [x5] if x5 is not None else []
-    print(f"| {v} | " + " | ".join(cells) + f" | **{spct(med(r0))}** | **{spct(med(r5))}** |")
+        s = durations(f"gemm_stripped_r{r}")
+        print(f"Round {r} stripped: `(256)` {us(med(s.get('sgemm<0>', [])))}, `(256, 5)` "
+              f"{us(med(s.get('sgemm<5>', [])))}.")
+    print()
+    head = " | ".join(f"r{r} `(256)` | r{r} `(256, 5)`" for r in grounds)
+    print(f"| build | {head} | median `(256)` | median `(256, 5)` |")
+    print("|---|" + "---|---|" * len(grounds) + "---|---|")
+    for v in variants:
+        cells, r0, r5 = [], [], []
+        for r in grounds:
+            s, g = durations(f"gemm_stripped_r{r}"), durations(f"gemm_{v}_r{r}")
+            x0 = ratio(med(g.get("sgemm_cutrace_traced<0>", [])), med(s.get("sgemm<0>", [])))
+            x5 = ratio(med(g.get("sgemm_cutrace_traced<5>", [])), med(s.get("sgemm<5>", [])))
+            cells += [spct(x0), spct(x5)]
+            r0 += [x0] if x0 is not None else []
+            r5 += [x5] if x5 is not None else []
+        print(f"| {v} | " + " | ".join(cells) + f" | **{spct(med(r0))}** | **{spct(med(r5))}** |")
 
 
 print("\n## SASS (cuobjdump -sass)\n")
@@ -164,9 +169,9 @@ for v in ["original"] + variants:
     cp = next((i for i, s in enumerate(P) if "UBLKCP" in s), len(P))
     nclk = lambda xs: sum("CLOCK" in s for s in xs)  # noqa: E731
     nst = lambda xs: sum(re.search(r"\bSTG", s) is not None for s in xs)  # noqa: E731
+    sg = f"{len(gk)} | {nclk(gk)} | {nst(gk)}" if gk else "- | - | -"  # no SGEMM built
     print(f"| {v} | {len(L)} | {nclk(L)} | {nst(L)} | {hg - tw} | {len(L) - 1 - dp} | "
-          f"{nst(L[:rel])} | {len(P)} | {nclk(P)} | {nst(P)} | {nst(P[:cp])} | {len(gk)} | "
-          f"{nclk(gk)} | {nst(gk)} |")
+          f"{nst(L[:rel])} | {len(P)} | {nclk(P)} | {nst(P)} | {nst(P[:cp])} | {sg} |")
 
 print("\n## Accuracy of the shipped recorder (bench/gpu/accuracy.cu, c2; cycles; alone)\n")
 print("| spin cycles | events around | recorded - inside (median) | max abs | inside (median) "
@@ -198,7 +203,7 @@ if os.path.exists(path):
 # launch in ncu's list; check_ctrace prints the span its events show.
 for v in variants:
     check = os.path.join(d, "logs", f"check_{v}.txt")
-    if not os.path.exists(check):
+    if v.startswith("p4") or not os.path.exists(check):  # probe 4 stamps the cursor, not a time
         continue
     text = open(check).read()
     m = re.search(r"## \S*out_hopper_%s_r1/\S+\n(?:.*\n)*?\s*events span ([0-9.]+) us" % v, text)

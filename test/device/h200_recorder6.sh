@@ -16,6 +16,12 @@
 #   d     the stores before c2 (-DCUTRACE_COMPACT=0), the base of the two probes below
 #   p2    -DCUTRACE_RECORDER_PROBE=2: a 64-bit write pointer (d otherwise)
 #   p3    -DCUTRACE_RECORDER_PROBE=3: evict-first stores (d otherwise)
+#   p4, p5  -DCUTRACE_RECORDER_PROBE=4 / 5: the stores without clock reads, the clock reads
+#         without stores (d otherwise)
+#   <v>rel  build <v> against a copy of examples/hopper_pipeline whose mbarrier arrives are
+#         `.relaxed.cta` instead of the default `.release.cta` (prepare_recorder6.sh makes it):
+#         whether the record stores cost because the arrive after them must order them (hopper
+#         only; the original kernel in the same binary gets the same arrives, so on / off compares)
 # Programs, by `ncu --clock-control none --metrics gpu__time_duration.sum` per launch:
 #   hopper  examples/hopper_pipeline 4096^3, original kernel and twin interleaved (--repeat),
 #           R6_ROUNDS processes per build, the builds taken in turn; plus the never-annotated build
@@ -39,15 +45,19 @@ nvcc --version | tail -1 >>"$out/logs/gpu.txt"
 variants=${R6_VARIANTS-"c2 a b ab c2cs d p2 p3"}
 flags_of() {
   case $1 in
+  *rel) flags_of "${1%rel}" ;;
   c2 | a | b | ab | *cons | *prod) echo -DCUTRACE_COMPACT=2 ;;
   c2cs) echo -DCUTRACE_COMPACT=2 -DCUTRACE_EVICT_FIRST=1 ;;
   d) echo -DCUTRACE_COMPACT=0 ;;
   p2) echo -DCUTRACE_RECORDER_PROBE=2 ;;
   p3) echo -DCUTRACE_RECORDER_PROBE=3 ;;
+  p4) echo -DCUTRACE_RECORDER_PROBE=4 ;;
+  p5) echo -DCUTRACE_RECORDER_PROBE=5 ;;
   esac
 }
 source_of() { # source_of <variant> <generated dir>: the dir of that variant's copy
   case $1 in
+  *rel) source_of "${1%rel}" "$2" ;;
   a | b | ab | *cons | *prod) echo "$G/${2}_$1" ;;
   *) echo "$G/$2" ;;
   esac
@@ -67,9 +77,10 @@ build() { # build <variant> <name> <source> [nvcc options]
     >"$out/logs/build_${v}_$name.txt" 2>&1 || echo "build $v $name FAILED" | tee -a "$out/summary.txt"
 }
 for v in $variants; do
-  H=$(source_of "$v" hopper_pipeline) M=$(source_of "$v" gemm_traced)
-  bg build "$v" hopper "$H/hopper_pipeline.traced.cu" -I"$H" -I"$N/examples/hopper_pipeline"
-  [[ -d $M ]] && bg build "$v" gemm "$M/gemm_overhead.traced.cu" -I"$M"
+  H=$(source_of "$v" hopper_pipeline) M=$(source_of "$v" gemm_traced) E=$N/examples/hopper_pipeline
+  [[ $v == *rel ]] && E=$G/hopper_relaxed
+  bg build "$v" hopper "$H/hopper_pipeline.traced.cu" -I"$H" -I"$E"
+  [[ -d $M && $v != *rel ]] && bg build "$v" gemm "$M/gemm_overhead.traced.cu" -I"$M"
 done
 bg build c2 accuracy "$G/accuracy/accuracy.traced.cu" -I"$G/accuracy"
 bg nvcc -std=c++17 -O3 -arch=sm_90a "$G/stripped/gemm_overhead.cu" -o "$B/gemm_stripped"

@@ -8,6 +8,8 @@
 #   gemm_overhead:   0 load -> 1 math
 # and copies of hopper_pipeline with one role's pair rewritten (hopper_pipeline_<mode>cons: the
 # consumers' only, hopper_pipeline_<mode>prod: the producer's only).
+# And .carry/gen/hopper_relaxed/: examples/hopper_pipeline's headers with the mbarrier arrives
+# `.relaxed.cta` instead of the default `.release.cta` (h200_recorder6.sh's <variant>rel builds).
 # Each copy is compiled here to PTX (nvcc -ptx) so a probe that does not build is found before
 # the device run.
 #   bash test/device/prepare_recorder6.sh [trace-rewrite]
@@ -32,4 +34,18 @@ for mode in a b ab; do
   edit "$mode" "hopper_pipeline_${mode}cons" hopper_pipeline hopper_pipeline 2:3
   edit "$mode" "hopper_pipeline_${mode}prod" hopper_pipeline hopper_pipeline 0:1
 done
+# The relaxed arrives: both arrive forms rewritten, or the probe would measure nothing.
+R=$G/hopper_relaxed
+mkdir -p "$R"
+cp examples/hopper_pipeline/*.h "$R/"
+sed -i -e 's/mbarrier\.arrive\.expect_tx\.shared::cta\.b64/mbarrier.arrive.expect_tx.relaxed.cta.shared::cta.b64/' \
+  -e 's/mbarrier\.arrive\.shared::cta\.b64/mbarrier.arrive.relaxed.cta.shared::cta.b64/' "$R/hopper_ptx.h"
+[[ $(grep -c 'mbarrier\.arrive[.a-z_]*\.relaxed\.cta' "$R/hopper_ptx.h") == 2 ]] ||
+  { echo "prepare_recorder6.sh: the arrives of hopper_ptx.h were not rewritten" >&2; exit 1; }
+nvcc -std=c++17 -arch=sm_90a -ptx -Iruntime/include -I.carry/include -Iexamples/common -I"$R" \
+  "$G/hopper_pipeline/hopper_pipeline.traced.cu" -I"$G/hopper_pipeline" -o "$R/check.ptx"
+[[ $(grep -c 'mbarrier.arrive.*relaxed' "$R/check.ptx") -ge 2 ]] ||
+  { echo "prepare_recorder6.sh: the relaxed arrives are not in the PTX" >&2; exit 1; }
+rm "$R/check.ptx"
+echo "$R: relaxed arrives, PTX built"
 du -sh .carry
