@@ -212,7 +212,6 @@ public:
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
     const bool writer = cursor_ < kNotWriter;
-    const uint32_t dropped = cursor_ > MaxEvents ? cursor_ - MaxEvents : 0;
     if constexpr (kBulk) {
       // The bulk copies done, then, slot by slot, what they did not copy: the half the cursor is
       // in, or, in a row that filled up, the part of a half its end cut.
@@ -232,10 +231,7 @@ public:
       if (writer && this->mask_ != kDirect && start < MaxEvents)
         flush(start, min(cursor_ & this->mask_, MaxEvents - start));
     }
-    detail::store16_if(writer, slot(first_ - 4), kRowEndTag, cursor_, detail::lo(ns),
-                       detail::hi(ns));
-    detail::store16_if(writer, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped,
-                       sink_);
+    end_header(writer, cursor_, ns, clk, sink_);
   }
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
@@ -336,17 +332,11 @@ public:
       } else if constexpr (kProbe == 3) {
         detail::store8cs_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
         detail::store8cs_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
-      } else if constexpr (kSharedProbe) {
-        detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, uint32_t(payload));
-        detail::store8_shared_if(cond && c + 1 < MaxEvents, first_ + c + 1, begin, end);
-      } else if constexpr (kStaged) {
-        prepare(c, cond ? c + 2 : c);
-        put(cond && c < MaxEvents, c, 0, head, uint32_t(payload));
-        put(cond && c + 1 < MaxEvents, c, 1, begin, end);
-        settle(c, cond ? c + 2 : c);
       } else {
-        detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, uint32_t(payload));
-        detail::store8_if(cond && c + 1 < MaxEvents, slot(first_ + c + 1), begin, end);
+        prepare(c, cond ? c + 2 : c);
+        store_slot(cond && c < MaxEvents, c, 0, head, uint32_t(payload));
+        store_slot(cond && c + 1 < MaxEvents, c, 1, begin, end);
+        settle(c, cond ? c + 2 : c);
       }
       cursor_ = cond ? c + 2 : c;
     }
@@ -384,10 +374,7 @@ public:
   __device__ __forceinline__ void end_row_at(bool pred, uint32_t cursor) {
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
-    const bool store = pred && slots_ != nullptr;
-    const uint32_t dropped = cursor > MaxEvents ? cursor - MaxEvents : 0;
-    detail::store16_if(store, slot(first_ - 4), kRowEndTag, cursor, detail::lo(ns), detail::hi(ns));
-    detail::store16_if(store, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, 0);
+    end_header(pred && slots_ != nullptr, cursor, ns, clk, 0);
   }
 
 private:
@@ -533,32 +520,27 @@ private:
       return;
     }
     const uint32_t p = c + 1 + uint32_t(long_range);
-    if constexpr (kStaged) {
-      const uint32_t n = cond ? p + uint32_t(paid) : c;
-      prepare(c, n);
-      put(cond && c < MaxEvents, c, 0, head, t);
-      put(cond && long_range && c + 1 < MaxEvents, c, 1, kind_head(RecordKind::ext, site), begin);
-      put(cond && paid && p < MaxEvents, c, p - c, kind_head(RecordKind::payload, site),
-          uint32_t(payload));
-      settle(c, n);
-      cursor_ = n;
-      return;
-    }
-    if constexpr (kSharedProbe) {
-      detail::store8_shared_if(cond && c < MaxEvents, first_ + c, head, t);
-      detail::store8_shared_if(cond && long_range && c + 1 < MaxEvents, first_ + c + 1,
-                               kind_head(RecordKind::ext, site), begin);
-      detail::store8_shared_if(cond && paid && p < MaxEvents, first_ + p,
-                               kind_head(RecordKind::payload, site), uint32_t(payload));
-      cursor_ = cond ? p + uint32_t(paid) : c;
-      return;
-    }
-    detail::store8_if(cond && c < MaxEvents, slot(first_ + c), head, t);
-    detail::store8_if(cond && long_range && c + 1 < MaxEvents, slot(first_ + c + 1),
-                      kind_head(RecordKind::ext, site), begin);
-    detail::store8_if(cond && paid && p < MaxEvents, slot(first_ + p),
-                      kind_head(RecordKind::payload, site), uint32_t(payload));
-    cursor_ = cond ? p + uint32_t(paid) : c;
+    prepare(c, cond ? p + uint32_t(paid) : c);
+    store_slot(cond && c < MaxEvents, c, 0, head, t);
+    store_slot(cond && long_range && c + 1 < MaxEvents, c, 1, kind_head(RecordKind::ext, site),
+               begin);
+    store_slot(cond && paid && p < MaxEvents, c, p - c, kind_head(RecordKind::payload, site),
+               uint32_t(payload));
+    const uint32_t n = cond ? p + uint32_t(paid) : c;
+    settle(c, n);
+    cursor_ = n;
+  }
+
+  // Slot `c` + `k` of a record that starts at slot `c`, stored when `pred` holds: to the buffer,
+  // to the row's staging (the staged recorder), or to the scratch array (probes 7 and 8).
+  __device__ __forceinline__ void store_slot(bool pred, uint32_t c, uint32_t k, uint32_t a,
+                                             uint32_t b) const {
+    if constexpr (kStaged)
+      put(pred, c, k, a, b);
+    else if constexpr (kSharedProbe)
+      detail::store8_shared_if(pred, first_ + c + k, a, b);
+    else
+      detail::store8_if(pred, slot(first_ + c + k), a, b);
   }
 
   // The staged recorder's store of slot `c` + `k` of a record that starts at slot `c`: to the
@@ -583,7 +565,7 @@ private:
   // Before a record takes slots c .. n - 1 (bulk copies): when they reach the other half of the
   // ring, the copy of that half issued a half ago must have read it.
   __device__ __forceinline__ void prepare(uint32_t c, uint32_t n) {
-    if constexpr (kBulk)
+    if constexpr (kStaged && kBulk)
       detail::bulk_wait_read_if(cursor_ < kNotWriter && (c ^ n) > (this->mask_ >> 1));
   }
 
@@ -591,7 +573,9 @@ private:
   // The test is the same in every thread of the row (non-writers' cursors differ only in bit 31),
   // so the branch does not diverge; only the writer copies.
   __device__ __forceinline__ void settle(uint32_t c, uint32_t n) {
-    if constexpr (kBulk) {
+    if constexpr (!kStaged) {
+      return; // direct stores: nothing to copy
+    } else if constexpr (kBulk) {
       // Half `c` is in is full when n is in the other: one bulk copy of it, when the whole half
       // lies in the row (the destructor copies the rest of a row that ends inside a half).
       const uint32_t half = this->mask_ >> 1;
@@ -599,9 +583,7 @@ private:
       detail::bulk_copy_if(cursor_ < kNotWriter && (c ^ n) > half && start + half < kCapacitySlots,
                            slot(first_ + start), this->shared_ + (start & this->mask_) * 8,
                            (half + 1) * 8);
-      return;
-    }
-    if constexpr (kCopy == 1) {
+    } else if constexpr (kCopy == 1) {
       if (__builtin_expect((c ^ n) > this->mask_ && cursor_ < kNotWriter, 0)) {
         const uint32_t start = c & ~this->mask_;
         detail::copy_block<kSharedStores>(
@@ -609,9 +591,7 @@ private:
             start < MaxEvents ? min(this->mask_ + 1, MaxEvents - start) : 0, this->mask_ + 1,
             n & this->mask_);
       }
-      return;
-    }
-    if ((c ^ n) > this->mask_) {
+    } else if ((c ^ n) > this->mask_) {
       if (cursor_ < kNotWriter) {
         const uint32_t start = c & ~this->mask_;
         flush(start, start < MaxEvents ? min(this->mask_ + 1, MaxEvents - start) : 0);
@@ -670,6 +650,15 @@ private:
     detail::store16_if(header_writer, slot(first_ - 8), kRowStartTag, detail::smid(),
                        detail::lo(ns), detail::hi(ns));
     detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
+  }
+
+  // The row's end header (docs/FORMAT.md, "Row header"), stored when `store` holds: `cursor`
+  // events attempted, those past the capacity counted as dropped, the time `ns` / `clk`.
+  __device__ __forceinline__ void end_header(bool store, uint32_t cursor, uint64_t ns, uint64_t clk,
+                                             uint32_t last) const {
+    const uint32_t dropped = cursor > MaxEvents ? cursor - MaxEvents : 0;
+    detail::store16_if(store, slot(first_ - 4), kRowEndTag, cursor, detail::lo(ns), detail::hi(ns));
+    detail::store16_if(store, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, last);
   }
 
   Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
