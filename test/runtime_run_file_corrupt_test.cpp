@@ -36,5 +36,11 @@ TEST(RunDecodeCorrupt, FarClockOffsetDoesNotOverflow) {
   decodesOrSaysWhy("run_clock_offset_overflow.ctrace");
 }
 
+// `"pid": 1E54`, a float where an integer belongs, converted out of range (undefined behaviour,
+// seen under UBSan by fuzz_ctrace): a float for an integer key reads as missing now.
+TEST(RunDecodeCorrupt, FloatForAnIntegerKeyReadsAsMissing) {
+  decodesOrSaysWhy("run_json_float_for_an_integer.ctrace");
+}
+
 } // namespace
 } // namespace cutrace

@@ -30,6 +30,8 @@ template <class T> T value_or(const json &j, const char *key, T fallback) {
     fits = it->is_string();
   else if constexpr (std::is_same_v<T, bool>)
     fits = it->is_boolean();
+  else if constexpr (std::is_integral_v<T>)
+    fits = it->is_number_integer(); // a float such as 1e54 would convert out of range (UB)
   else
     fits = it->is_number();
   return fits ? it->get<T>() : fallback;
