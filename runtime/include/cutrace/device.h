@@ -526,6 +526,8 @@ private:
                begin);
     store_slot(cond && paid && p < MaxEvents, c, p - c, kind_head(RecordKind::payload, site),
                uint32_t(payload));
+    // n is formed after the stores, as before store_slot: formed first, it changed the measured
+    // builds' code (the same records, other instructions).
     const uint32_t n = cond ? p + uint32_t(paid) : c;
     settle(c, n);
     cursor_ = n;
