@@ -34,6 +34,10 @@ known = {
     "p3": "d, evict-first stores (probe 3)",
     "p4": "d, the stores without clock reads (probe 4)",
     "p5": "d, the clock reads without stores (probe 5)",
+    "s2": "c2, the k-loop ranges recorded every 2nd stage (TRACE_RANGE_IF)",
+    "s8": "c2, the k-loop ranges recorded every 8th stage (TRACE_RANGE_IF)",
+    "s64": "c2, the k-loop ranges recorded every 64th stage (TRACE_RANGE_IF)",
+    "s0": "c2, the k-loop ranges as TRACE_RANGE_IF never true at run time",
 }
 # Each build again against the example with relaxed mbarrier arrives (h200_recorder6.sh, <v>rel).
 known.update({f"{v}rel": f"{what}; relaxed arrives" for v, what in list(known.items())})

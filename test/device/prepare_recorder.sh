@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 tool=${1:-build/bin/trace-rewrite}
 G=.carry/gen
-rm -rf .carry && mkdir -p .carry/include "$G"
+rm -rf .carry/gen .carry/include && mkdir -p .carry/include "$G" # .carry/fuzz (scripts/fuzz_pack.sh) stays
 cp -r /usr/include/nlohmann .carry/include/
 gen() { # gen <name> <source> [trace-rewrite options...]
   local name=$1 src=$2
