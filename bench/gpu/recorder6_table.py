@@ -39,6 +39,9 @@ known = {
     "s64": "c2, the k-loop ranges recorded every 64th stage (TRACE_RANGE_IF)",
     "s0": "c2, the k-loop ranges as TRACE_RANGE_IF never true at run time",
 }
+# The sampled builds again with TRACE_RANGE_IF's recording under a branch (h200_recorder6.sh).
+known.update({f"{v}br": f"{what}; under a branch (CUTRACE_RANGE_IF_BRANCH=1)"
+              for v, what in list(known.items()) if re.fullmatch(r"s\d+", v)})
 # Each build again against the example with relaxed mbarrier arrives (h200_recorder6.sh, <v>rel).
 known.update({f"{v}rel": f"{what}; relaxed arrives" for v, what in list(known.items())})
 tags = [os.path.basename(f)[:-len(".csv")] for f in glob.glob(os.path.join(d, "ncu", "*.csv"))]

@@ -15,6 +15,8 @@
 #   s2, s8, s64, s0  c2 on copies whose k-loop ranges are TRACE_RANGE_IF(stage % N == 0, ...)
 #         (every N-th stage recorded), s0 TRACE_RANGE_IF(m < 0, ...) (none: the predicated
 #         markers alone)
+#   s<N>br  s<N> with -DCUTRACE_RANGE_IF_BRANCH=1: TRACE_RANGE_IF's clock reads and store under
+#         a branch on its condition instead of predicated
 #   c2cs  c2 with evict-first stores (-DCUTRACE_EVICT_FIRST=1)
 #   d     the stores before c2 (-DCUTRACE_COMPACT=0), the base of the two probes below
 #   p2    -DCUTRACE_RECORDER_PROBE=2: a 64-bit write pointer (d otherwise)
@@ -49,6 +51,7 @@ variants=${R6_VARIANTS-"c2 a b ab c2cs d p2 p3"}
 flags_of() {
   case $1 in
   *rel) flags_of "${1%rel}" ;;
+  s[0-9]*br) echo -DCUTRACE_COMPACT=2 -DCUTRACE_RANGE_IF_BRANCH=1 ;;
   c2 | a | b | ab | *cons | *prod | s[0-9]*) echo -DCUTRACE_COMPACT=2 ;;
   c2cs) echo -DCUTRACE_COMPACT=2 -DCUTRACE_EVICT_FIRST=1 ;;
   d) echo -DCUTRACE_COMPACT=0 ;;
@@ -61,6 +64,7 @@ flags_of() {
 source_of() { # source_of <variant> <generated dir>: the dir of that variant's copy
   case $1 in
   *rel) source_of "${1%rel}" "$2" ;;
+  s[0-9]*br) source_of "${1%br}" "$2" ;;
   a | b | ab | *cons | *prod | s[0-9]*) echo "$G/${2}_$1" ;;
   *) echo "$G/$2" ;;
   esac

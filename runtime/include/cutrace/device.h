@@ -698,12 +698,28 @@ private:
 };
 
 // TRACE_RANGE_IF: a scoped range stored only when `cond` held at the start; the condition is
-// evaluated once, and the clock is read only when it holds.
+// evaluated once, and the clock is read only when it holds. CUTRACE_RANGE_IF_BRANCH=1 (a
+// measurement switch, docs/PERFORMANCE.md section 7, "Recording every N-th stage"): the clock
+// reads and the store under a branch on the condition instead of predicated.
+#if defined(CUTRACE_RANGE_IF_BRANCH) && CUTRACE_RANGE_IF_BRANCH
+template <class G> class RangeIf {
+public:
+  __device__ __forceinline__ RangeIf(G &group, bool cond, uint32_t site, int32_t payload)
+      : group_(group), site_(site), payload_(payload), cond_(cond), begin_(0) {
+    if (__builtin_expect(cond, 0))
+      begin_ = group.stamp();
+  }
+  __device__ __forceinline__ ~RangeIf() {
+    if (__builtin_expect(cond_, 0))
+      group_.range(site_, begin_, payload_);
+  }
+#else
 template <class G> class RangeIf {
 public:
   __device__ __forceinline__ RangeIf(G &group, bool cond, uint32_t site, int32_t payload)
       : group_(group), site_(site), payload_(payload), cond_(cond), begin_(group.stamp_if(cond)) {}
   __device__ __forceinline__ ~RangeIf() { group_.range(site_, begin_, payload_, cond_); }
+#endif
 
   RangeIf(const RangeIf &) = delete;
   RangeIf &operator=(const RangeIf &) = delete;
