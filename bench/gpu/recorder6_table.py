@@ -38,6 +38,9 @@ known = {
     "s8": "c2, the k-loop ranges recorded every 8th stage (TRACE_RANGE_IF)",
     "s64": "c2, the k-loop ranges recorded every 64th stage (TRACE_RANGE_IF)",
     "s0": "c2, the k-loop ranges as TRACE_RANGE_IF never true at run time",
+    "v8": "c2, each k-loop twice: annotated for every 8th tile, without markers otherwise",
+    "v0": "c2, each k-loop twice: the annotated one never run",
+    "v1": "c2, each k-loop twice: the annotated one for every tile",
 }
 # The sampled builds again with TRACE_RANGE_IF's recording under a branch (h200_recorder6.sh).
 known.update({f"{v}br": f"{what}; under a branch (CUTRACE_RANGE_IF_BRANCH=1)"

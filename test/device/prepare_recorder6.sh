@@ -34,30 +34,39 @@ for mode in a b ab; do
   edit "$mode" "hopper_pipeline_${mode}cons" hopper_pipeline hopper_pipeline 2:3
   edit "$mode" "hopper_pipeline_${mode}prod" hopper_pipeline hopper_pipeline 0:1
 done
-# What recording every N-th stage saves (h200_recorder6.sh's s2, s8, s64, s0): copies of the
-# annotated example, edited, then rewritten as the example is.
+# What recording every N-th stage saves (h200_recorder6.sh's s2, s8, s64, s0), and what a k-loop
+# standing twice would (v8, v0, v1): copies of the annotated example, edited, then rewritten as
+# the example is.
 #   s<N>  the four k-loop ranges as TRACE_RANGE_IF(stage % N == 0, ...): every N-th stage
 #   s0    the same with a condition that never holds at run time (m < 0): the cost of the
 #         predicated-off markers alone
-sample() { # sample <copy name> <sed script>
-  local src=$G/src/$1/hopper_pipeline.cu
+#   v<N>  each role's k-loop twice (test/device/recorder9_versions.py): annotated for every N-th
+#         tile of the CTA, without its markers for the others; v0 none (m < 0), v1 every tile
+variant() { # variant <copy name> <command that writes the edited source to $1>
+  local name=$1 src=$G/src/$1/hopper_pipeline.cu
+  shift
   mkdir -p "$(dirname "$src")"
-  sed -E "$2" examples/hopper_pipeline/hopper_pipeline.cu >"$src"
+  "$@" "$src"
   cmp -s "$src" examples/hopper_pipeline/hopper_pipeline.cu &&
-    { echo "prepare_recorder6.sh: $1: the sed script changed nothing" >&2; exit 1; }
-  mkdir -p "$G/hopper_pipeline_$1"
-  "${tool:-build/bin/trace-rewrite}" --traced "$src" -o "$G/hopper_pipeline_$1/hopper_pipeline.traced.cu" \
+    { echo "prepare_recorder6.sh: $name: the edit changed nothing" >&2; exit 1; }
+  mkdir -p "$G/hopper_pipeline_$name"
+  "$tool" --traced "$src" -o "$G/hopper_pipeline_$name/hopper_pipeline.traced.cu" \
     --max-events 4096 -- -Iexamples/common -Iexamples/hopper_pipeline
   nvcc -std=c++17 -arch=sm_90a -ptx -Iruntime/include -I.carry/include -Iexamples/common \
-    -Iexamples/hopper_pipeline -I"$G/hopper_pipeline_$1" "$G/hopper_pipeline_$1/hopper_pipeline.traced.cu" -o /dev/null
-  echo "$G/hopper_pipeline_$1: $(grep -c 'TRACE_RANGE' "$src") ranges, PTX built"
+    -Iexamples/hopper_pipeline -I"$G/hopper_pipeline_$name" "$G/hopper_pipeline_$name/hopper_pipeline.traced.cu" -o /dev/null
+  echo "$G/hopper_pipeline_$name: $(grep -c 'TRACE_RANGE' "$src") ranges, PTX built"
 }
+sampled() { sed -E "$1" examples/hopper_pipeline/hopper_pipeline.cu >"$2"; }
+versions() { python3 test/device/recorder9_versions.py examples/hopper_pipeline/hopper_pipeline.cu "$2" "$1"; }
 tool=${1:-build/bin/trace-rewrite}
 k_loop='"(wait_empty|load|wait|compute)"'
 for n in 2 8 64; do
-  sample "s$n" "s/TRACE_RANGE\(($k_loop)/TRACE_RANGE_IF(stage % $n == 0, \1/"
+  variant "s$n" sampled "s/TRACE_RANGE\(($k_loop)/TRACE_RANGE_IF(stage % $n == 0, \1/"
 done
-sample s0 "s/TRACE_RANGE\(($k_loop)/TRACE_RANGE_IF(m < 0, \1/"
+variant s0 sampled "s/TRACE_RANGE\(($k_loop)/TRACE_RANGE_IF(m < 0, \1/"
+variant v8 versions 'nth % 8 == 0'
+variant v0 versions 'm < 0'
+variant v1 versions 'true'
 # The relaxed arrives: both arrive forms rewritten, or the probe would measure nothing.
 R=$G/hopper_relaxed
 mkdir -p "$R"
