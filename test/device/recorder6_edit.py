@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Probe copies of a `trace-rewrite --traced` output for the sixth recorder run (docs/PERFORMANCE.md
-section 7): where scoped range X ends and range Y begins with no code between, rewrite the pair
+"""Probe copies of a `trace-rewrite --traced` output for the sixth recorder run (docs/recorder-designs.md): where scoped range X ends and range Y begins with no code between, rewrite the pair
 by hand the way a rewriter change could, with the recorder's public calls (Group::stamp,
 Group::range_ended, the Range constructor that takes its begin):
 

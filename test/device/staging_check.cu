@@ -1,5 +1,5 @@
 // The staged recorder stores what the direct one stores. Built with -DCUTRACE_STAGING_SLOTS=8
-// (docs/PERFORMANCE.md section 7, "Staged in shared memory"), each kernel runs twice on one
+// (docs/recorder-designs.md, "Staged in shared memory"), each kernel runs twice on one
 // input: once with buffer header word 15 = 0 (rows 0-3 of each CTA staged in shared memory,
 // rows 4 and 5 direct) and once with word 15 = 1 (every row direct, as in the mapped mode). Every
 // record's head word and every payload must be equal in the two buffers, and the end headers'

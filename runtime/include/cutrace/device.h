@@ -88,7 +88,7 @@ __device__ __forceinline__ uint64_t globaltimer() {
 __device__ __forceinline__ uint64_t cycles() { return uint64_t(clock64()); }
 
 // The low 32 bits of the SM clock as a record stores them. CUTRACE_CLOCK_READ (a measurement
-// switch, docs/PERFORMANCE.md section 7): 0 (default) the low word of clock64(), 1 the 32-bit
+// switch, docs/recorder-designs.md): 0 (default) the low word of clock64(), 1 the 32-bit
 // %clock register read by a volatile asm.
 #if defined(CUTRACE_CLOCK_READ) && CUTRACE_CLOCK_READ == 1
 __device__ __forceinline__ uint32_t clock32() {
@@ -382,14 +382,14 @@ private:
   // starts at kNotWriter, so one unsigned compare (`cursor_ < MaxEvents`) is both the writer
   // test and the capacity test, and no separate flag stays live in the kernel.
   static constexpr uint32_t kNotWriter = 1u << 31;
-  // CUTRACE_NARROW_RANGES=1 (a measurement switch, docs/PERFORMANCE.md section 7): scoped
+  // CUTRACE_NARROW_RANGES=1 (a measurement switch, docs/recorder-designs.md): scoped
   // ranges as narrow 8-byte RANGE records instead of the wide 16-byte ones.
 #if defined(CUTRACE_NARROW_RANGES) && CUTRACE_NARROW_RANGES
   static constexpr bool kNarrowRanges = true;
 #else
   static constexpr bool kNarrowRanges = false;
 #endif
-  // CUTRACE_RECORDER_PROBE, a measurement switch (docs/PERFORMANCE.md section 7, "Where the
+  // CUTRACE_RECORDER_PROBE, a measurement switch (docs/recorder-designs.md, "Where the
   // hopper GEMM's recording cost goes"): 0 the recorder as shipped; 1 a wide RANGE at an even
   // slot as one 16-byte store; 2 a 64-bit write pointer (for kernels that record only scoped
   // ranges: instants do not advance it); 3 stores with the evict-first hint; 4 no clock read
@@ -401,7 +401,7 @@ private:
 #else
   static constexpr int kProbe = 0;
 #endif
-  // How records are stored (docs/PERFORMANCE.md section 7, "Fewer instructions per record"):
+  // How records are stored (docs/recorder-designs.md, "Fewer instructions per record"):
   // CUTRACE_COMPACT=2, the default, stores them with cutrace/device_compact.h (a record's second
   // slot by the store's immediate offset, capacity tests against constants); 1 the same, each
   // record addressed from the row's record 0 kept in a register pair (at_); 0 the stores before
@@ -427,7 +427,7 @@ private:
   static constexpr bool kNoClockProbe = kProbe == 4 || kProbe == 6 || kProbe == 7;
   static constexpr bool kSharedProbe = kProbe == 7 || kProbe == 8;
   static constexpr uint32_t kRowSlots = uint32_t(row_stride_bytes(MaxEvents) / kRecordBytes);
-  // The staged recorder (cutrace/device_staging.h; docs/PERFORMANCE.md section 7, "Staged in
+  // The staged recorder (cutrace/device_staging.h; docs/recorder-designs.md, "Staged in
   // shared memory"), off by default: measured slower than the direct stores on every program.
   // With CUTRACE_STAGING_SLOTS = S > 0 each of the CTA's first CUTRACE_STAGING_ROWS rows writes
   // its records to S + 2 slots of shared memory (S for a block of the row, 2 for a record that
@@ -681,7 +681,7 @@ public:
       : group_(group), site_(site), payload_(payload), begin_(group.stamp()) {}
   // A range that begins at `begin`, a clock read before it: where the range before it ends with
   // no code between, one read can serve as that range's end and this one's begin. Generated
-  // code does not use it: measured slower on the hopper GEMM (docs/PERFORMANCE.md section 7,
+  // code does not use it: measured slower on the hopper GEMM (docs/recorder-designs.md,
   // "One clock at a boundary").
   __device__ __forceinline__ Range(G &group, uint32_t site, int32_t payload, uint32_t begin)
       : group_(group), site_(site), payload_(payload), begin_(begin) {}
@@ -699,7 +699,7 @@ private:
 
 // TRACE_RANGE_IF: a scoped range stored only when `cond` held at the start; the condition is
 // evaluated once, and the clock is read only when it holds. CUTRACE_RANGE_IF_BRANCH=1 (a
-// measurement switch, docs/PERFORMANCE.md section 7, "Recording every N-th stage"): the clock
+// measurement switch, docs/recorder-designs.md, "Recording every N-th stage"): the clock
 // reads and the store under a branch on the condition instead of predicated.
 #if defined(CUTRACE_RANGE_IF_BRANCH) && CUTRACE_RANGE_IF_BRANCH
 template <class G> class RangeIf {

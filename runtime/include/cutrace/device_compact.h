@@ -1,5 +1,5 @@
 // How cutrace/device.h (Group) stores records, by default (CUTRACE_COMPACT=2; 1 and 0 are
-// measurement switches, docs/PERFORMANCE.md section 7, "Fewer instructions per record"). The
+// measurement switches, docs/recorder-designs.md, "Fewer instructions per record"). The
 // records are those of format version 3 (docs/FORMAT.md, "Record (8 bytes)"), the same slot for
 // slot as the earlier stores wrote (CUTRACE_COMPACT=0), with fewer instructions per event:
 //   - a record's second slot (PAYLOAD, EXT, a wide RANGE's times) is addressed by the store's
@@ -18,7 +18,7 @@
 
 // CUTRACE_EVICT_FIRST=1, a measurement switch: the records' stores with the evict-first hint
 // (`st.global.cs`), so they take no L2 space the kernel's own data would keep. No measurable
-// effect on the hopper GEMM or the SGEMM (docs/PERFORMANCE.md section 7, "One clock at a
+// effect on the hopper GEMM or the SGEMM (docs/recorder-designs.md, "One clock at a
 // boundary").
 #if defined(CUTRACE_EVICT_FIRST) && CUTRACE_EVICT_FIRST
 #define CUTRACE_DETAIL_STORE8 "st.global.cs.v2.u32"

@@ -1,6 +1,6 @@
 // The staged recorder's device helpers (cutrace/device.h, Group, "The staged recorder"): records
 // staged per row in shared memory and copied to the trace buffer by blocks. Measurement switches,
-// off by default (docs/PERFORMANCE.md section 7, "Staged in shared memory"):
+// off by default (docs/recorder-designs.md, "Staged in shared memory"):
 //   CUTRACE_STAGING_SLOTS  slots of staging per row, a power of two from 8 to 4096; 0 (default):
 //                          every record stored straight to the buffer
 //   CUTRACE_STAGING_ROWS   rows per CTA that get staging (default 4); later rows store directly
