@@ -28,8 +28,6 @@ def loop_end(text, start):
 def versioned(text, nth, cond):
     out, pos, count = [], 0, 0
     for m in re.finditer(r"for \(int kt = 0; kt < k_tiles; \+\+kt, \+\+stage\) \{", text):
-        if m.start() < pos:
-            continue
         end = loop_end(text, m.start())
         loop = text[m.start():end]
         plain = re.sub(r"\n[ \t]*TRACE_RANGE\([^;]*\);", "", loop)

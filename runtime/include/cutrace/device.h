@@ -701,30 +701,35 @@ private:
 // evaluated once, and the clock is read only when it holds. CUTRACE_RANGE_IF_BRANCH=1 (a
 // measurement switch, docs/recorder-designs.md, "Recording every N-th stage"): the clock
 // reads and the store under a branch on the condition instead of predicated.
-#if defined(CUTRACE_RANGE_IF_BRANCH) && CUTRACE_RANGE_IF_BRANCH
 template <class G> class RangeIf {
 public:
   __device__ __forceinline__ RangeIf(G &group, bool cond, uint32_t site, int32_t payload)
-      : group_(group), site_(site), payload_(payload), cond_(cond), begin_(0) {
-    if (__builtin_expect(cond, 0))
-      begin_ = group.stamp();
-  }
+      : group_(group), site_(site), payload_(payload), cond_(cond), begin_(begin(group, cond)) {}
   __device__ __forceinline__ ~RangeIf() {
-    if (__builtin_expect(cond_, 0))
-      group_.range(site_, begin_, payload_);
+    if constexpr (kBranch) {
+      if (__builtin_expect(cond_, 0))
+        group_.range(site_, begin_, payload_);
+    } else {
+      group_.range(site_, begin_, payload_, cond_);
+    }
   }
-#else
-template <class G> class RangeIf {
-public:
-  __device__ __forceinline__ RangeIf(G &group, bool cond, uint32_t site, int32_t payload)
-      : group_(group), site_(site), payload_(payload), cond_(cond), begin_(group.stamp_if(cond)) {}
-  __device__ __forceinline__ ~RangeIf() { group_.range(site_, begin_, payload_, cond_); }
-#endif
 
   RangeIf(const RangeIf &) = delete;
   RangeIf &operator=(const RangeIf &) = delete;
 
 private:
+#if defined(CUTRACE_RANGE_IF_BRANCH) && CUTRACE_RANGE_IF_BRANCH
+  static constexpr bool kBranch = true;
+#else
+  static constexpr bool kBranch = false;
+#endif
+  __device__ __forceinline__ static uint32_t begin(G &group, bool cond) {
+    if constexpr (kBranch)
+      return __builtin_expect(cond, 0) ? group.stamp() : 0;
+    else
+      return group.stamp_if(cond);
+  }
+
   G &group_;
   uint32_t site_;
   int32_t payload_;
