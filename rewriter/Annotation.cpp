@@ -22,6 +22,7 @@ const std::vector<AnnotationSpelling> &annotationSpellings() {
        2,
        4,
        {R::Condition, R::Name, R::Payload, R::Lane}},
+      {AnnotationKind::Sample, "TRACE_SAMPLE", 1, 1, {R::Condition}},
   };
   return Table;
 }

@@ -20,6 +20,7 @@ enum class AnnotationKind {
   Groups,   // TRACE_GROUPS: one row per slice of the CTA's threads
   RangeIf,  // TRACE_RANGE_IF: a scoped range recorded only when its condition holds
   RecordIf, // TRACE_RECORD_IF
+  Sample,   // TRACE_SAMPLE: the next statement records only when its condition holds
 };
 
 /// A group declaration (one row per CTA, or one per slice).
@@ -29,6 +30,11 @@ inline bool isGroupKind(AnnotationKind K) {
 /// BEGIN at the statement, END at the end of the enclosing block.
 inline bool isScopedRangeKind(AnnotationKind K) {
   return K == AnnotationKind::Range || K == AnnotationKind::RangeIf;
+}
+
+/// Records events or declares a row; TRACE_DAG and TRACE_SAMPLE write no device record.
+inline bool isMarkerKind(AnnotationKind K) {
+  return !isGroupKind(K) && K != AnnotationKind::Dag && K != AnnotationKind::Sample;
 }
 
 /// Half-open byte range [Begin, End) in the scanned buffer.

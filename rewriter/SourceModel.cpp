@@ -1,6 +1,8 @@
 #include "ModelBuilder.h"
 
+#include "AnnotationCalls.h"
 #include "AnnotationScanner.h"
+#include "SampledStatement.h"
 #include "AutoLoops.h"
 #include "SideEffects.h"
 
@@ -18,54 +20,6 @@
 namespace cutrace {
 namespace {
 using namespace clang;
-
-bool inToolNamespace(const NamedDecl *D) {
-  return D && llvm::StringRef(D->getQualifiedNameAsString()).starts_with("cutrace_tool::");
-}
-
-/// The annotation a call to the parse-view header stands for, if it is one.
-std::optional<AnnotationKind> annotationCallKind(const CallExpr *Call) {
-  const NamedDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    if (auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreImplicit()))
-      for (const NamedDecl *D : Lookup->decls())
-        if (inToolNamespace(D))
-          Callee = D;
-  if (!inToolNamespace(Callee))
-    return std::nullopt;
-  llvm::StringRef Name = Callee->getName();
-  if (Name == "group")
-    return AnnotationKind::Group;
-  if (Name == "range")
-    return AnnotationKind::Range;
-  if (Name == "range_start")
-    return AnnotationKind::RangeStart;
-  if (Name == "range_end")
-    return AnnotationKind::RangeEnd;
-  if (Name == "record")
-    return AnnotationKind::Record;
-  if (Name == "dag")
-    return AnnotationKind::Dag;
-  if (Name == "groups")
-    return AnnotationKind::Groups;
-  if (Name == "range_if")
-    return AnnotationKind::RangeIf;
-  if (Name == "record_if")
-    return AnnotationKind::RecordIf;
-  return std::nullopt;
-}
-
-/// Where Loc is written in the model's file (the main file, or one project header): macro
-/// arguments resolve to their spelling.
-std::optional<unsigned> writtenOffset(const SourceManager &SM, const FileEntry *Target,
-                                      SourceLocation Loc) {
-  if (Loc.isInvalid())
-    return std::nullopt;
-  SourceLocation File = SM.getFileLoc(Loc);
-  if (SM.getFileEntryForID(SM.getFileID(File)) != Target)
-    return std::nullopt;
-  return SM.getFileOffset(File);
-}
 
 class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
 public:
@@ -1086,6 +1040,8 @@ private:
     Use.MacroOffset = SM.getFileOffset(Macro);
     Use.Kind = Kind;
     placeUse(Call, Use);
+    if (Kind == AnnotationKind::Sample && !UseAt.count(Use.MacroOffset))
+      describeSampled(Call, Ctx, Target, Use);
     const AnnotationSpelling &Spelling = spellingOf(Kind);
     for (unsigned I = 0; I < Call->getNumArgs() && I < Spelling.Roles.size(); ++I) {
       ArgRole Role = Spelling.Roles[I];

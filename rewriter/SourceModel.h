@@ -39,6 +39,8 @@ struct AnnotationUse {
   std::optional<int64_t> LeadValue; // TRACE_GROUP: the lead, when a constant expression
   unsigned SliceThreads = 0;        // TRACE_GROUPS: size and first, evaluated
   unsigned FirstThread = 0;
+  /// TRACE_SAMPLE: the statement it samples, through its ';' (rewriter/SampledStatement.h).
+  Span Sampled;
 };
 
 /// One declaration of a kernel written in the main file.

@@ -102,8 +102,7 @@ HelperGraph helperGraph(const SourceModel &Model,
               [](auto *A, auto *B) { return A->MacroOffset < B->MacroOffset; });
     G.ReachesGroups[H] = !G.GroupUses[H].empty();
     for (const AnnotationUse *U : Uses)
-      if (!isGroupKind(U->Kind) && U->Kind != AnnotationKind::Dag &&
-          !innermostGroup(G.GroupUses[H], U->MacroOffset))
+      if (isMarkerKind(U->Kind) && !innermostGroup(G.GroupUses[H], U->MacroOffset))
         G.RecordsIntoCaller[H] = true;
   }
   for (bool Changed = true; Changed;) {

@@ -9,6 +9,7 @@
 #include "TracedJumps.h"
 #include "TracedLaunches.h"
 #include "TracedRoutes.h"
+#include "TracedSamples.h"
 #include "TracedTwins.h"
 
 #include "LineIndex.h"
@@ -44,11 +45,12 @@ using AnnotationsByOffset = llvm::DenseMap<unsigned, const Annotation *>;
 
 class KernelPlanner {
 public:
-  KernelPlanner(llvm::StringRef Buffer, const AnnotationsByOffset &LexicalAt,
-                const TracedOptions &Options, const LineIndex &Lines, TracedPlan &Plan,
-                std::vector<Edit> &TwinEdits, UnitHelpers &Unit, int FileId)
-      : Buffer(Buffer), LexicalAt(LexicalAt), Options(Options), Lines(Lines), Plan(Plan),
-        TwinEdits(TwinEdits), Unit(Unit), FileId(FileId) {}
+  KernelPlanner(llvm::StringRef Buffer, llvm::ArrayRef<Annotation> Annotations,
+                const AnnotationsByOffset &LexicalAt, const TracedOptions &Options,
+                const LineIndex &Lines, TracedPlan &Plan, std::vector<Edit> &TwinEdits,
+                UnitHelpers &Unit, int FileId)
+      : Buffer(Buffer), Annotations(Annotations), LexicalAt(LexicalAt), Options(Options),
+        Lines(Lines), Plan(Plan), TwinEdits(TwinEdits), Unit(Unit), FileId(FileId) {}
 
   void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses,
             const HelperGraph &Helpers, int KernelIndex) {
@@ -87,8 +89,7 @@ public:
         GroupUses.push_back(U);
       }
     for (auto [U, A] : Items)
-      if (!isGroupKind(A->Kind) && A->Kind != AnnotationKind::Dag &&
-          !innermostGroup(GroupUses, U->MacroOffset))
+      if (isMarkerKind(A->Kind) && !innermostGroup(GroupUses, U->MacroOffset))
         NeedsBlockGroup = true;
     for (const HelperCall *C : Calls)
       NeedsBlockGroup |=
@@ -120,6 +121,10 @@ public:
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
           {A->spelling().Macro.str(), locationAt(Lines, Options.SourceName, A->MacroOffset)});
+      if (A->Kind == AnnotationKind::Sample) {
+        sample(*A, *U, Calls);
+        continue;
+      }
       checkSwitchPlacement(*U, *A);
       const AnnotationUse *G = innermostGroup(GroupUses, U->MacroOffset);
       unsigned Group = G ? GroupIndex[G->MacroOffset] : 0;
@@ -206,6 +211,10 @@ public:
       const Annotation *A = lexical(U->MacroOffset);
       if (!A)
         continue;
+      if (A->Kind == AnnotationKind::Sample) {
+        sample(*A, *U, Helpers.tracedCallsIn(Helpers.CallsIn[HelperIndex]));
+        continue;
+      }
       checkSwitchPlacement(*U, *A);
       if (isGroupKind(A->Kind)) {
         std::string K = std::to_string(NameOf[U->MacroOffset]), Var = varOf(U);
@@ -239,6 +248,15 @@ public:
   }
 
 private:
+  /// TRACE_SAMPLE: its statement twice in the twin (rewriter/TracedSamples.h).
+  void sample(const Annotation &A, const AnnotationUse &U,
+              const std::vector<const HelperCall *> &Calls) {
+    std::vector<unsigned> CallsAt;
+    for (const HelperCall *C : Calls)
+      CallsAt.push_back(C->CalleeName.Begin);
+    planSample(Buffer, Lines, Options, Annotations, A, U, CallsAt, TwinEdits, Plan.Problems);
+  }
+
   /// `h(x)` -> `h_cutrace_traced(group, x)`: the twin takes the group first, so default
   /// arguments of the helper stay last. A call site that instantiations send to several
   /// functions is edited once.
@@ -340,6 +358,7 @@ private:
   }
 
   llvm::StringRef Buffer;
+  llvm::ArrayRef<Annotation> Annotations; // the file's, in file order
   const AnnotationsByOffset &LexicalAt;
   const TracedOptions &Options;
   const LineIndex &Lines;
@@ -650,24 +669,6 @@ void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineInde
         {S, Includes + "\n#line " + std::to_string(Lines.line(S.Begin) + 1) + " " + File});
 }
 
-/// Strip's deletions; one that removes whole lines leaves a #line in their place, so the lines
-/// after it keep their numbers in the traced file.
-std::vector<Edit> lineKeepingDeletions(llvm::StringRef Buffer, const LineIndex &Lines,
-                                       const TracedOptions &Options,
-                                       const std::vector<Span> &Deletions) {
-  std::vector<Edit> Edits;
-  for (const Span &D : Deletions) {
-    llvm::StringRef Gone = Buffer.substr(D.Begin, D.size());
-    bool AtLineStart = D.Begin == 0 || Buffer[D.Begin - 1] == '\n';
-    if (Gone.contains('\n') && AtLineStart && Gone.ends_with("\n") && D.End < Buffer.size())
-      Edits.push_back(
-          {D, "#line " + std::to_string(Lines.line(D.End)) + " " + lineFile(Options) + "\n"});
-    else
-      Edits.push_back({D, ""});
-  }
-  return Edits;
-}
-
 /// Includes of headers that have a traced copy name the copy; a copy's own "..." includes name
 /// their files by full path, since the copy does not sit beside them.
 void planRedirects(llvm::StringRef Buffer, const SourceModel &Model, const TracedOptions &Options,
@@ -724,7 +725,8 @@ struct TracedFile {
   std::vector<int> AutoKernels; // --auto: kernels given automatic ranges
 
   KernelPlanner planner(UnitHelpers &Unit) {
-    return KernelPlanner(Buffer, LexicalAt, Options, Lines, Plan, TwinEdits, Unit, Id);
+    return KernelPlanner(Buffer, Scan.Annotations, LexicalAt, Options, Lines, Plan, TwinEdits, Unit,
+                         Id);
   }
 };
 

@@ -135,6 +135,22 @@ std::string lineFile(const TracedOptions &Options) {
          "\"";
 }
 
+std::vector<Edit> lineKeepingDeletions(llvm::StringRef Buffer, const LineIndex &Lines,
+                                       const TracedOptions &Options,
+                                       const std::vector<Span> &Deletions) {
+  std::vector<Edit> Edits;
+  for (const Span &D : Deletions) {
+    llvm::StringRef Gone = Buffer.substr(D.Begin, D.size());
+    bool AtLineStart = D.Begin == 0 || Buffer[D.Begin - 1] == '\n';
+    if (Gone.contains('\n') && AtLineStart && Gone.ends_with("\n") && D.End < Buffer.size())
+      Edits.push_back(
+          {D, "#line " + std::to_string(Lines.line(D.End)) + " " + lineFile(Options) + "\n"});
+    else
+      Edits.push_back({D, ""});
+  }
+  return Edits;
+}
+
 std::string applyWithin(llvm::StringRef Buffer, Span R, const std::vector<Edit> &Edits) {
   std::vector<Edit> Inside;
   for (const Edit &E : Edits)

@@ -38,6 +38,12 @@ std::vector<Edit> slotsParameterEdits(llvm::StringRef Buffer, const KernelDecl &
 /// `"file"` for a #line directive.
 std::string lineFile(const TracedOptions &Options);
 
+/// Strip's deletions; one that removes whole lines leaves a #line in their place, so the lines
+/// after it keep their numbers in the traced file.
+std::vector<Edit> lineKeepingDeletions(llvm::StringRef Buffer, const LineIndex &Lines,
+                                       const TracedOptions &Options,
+                                       const std::vector<Span> &Deletions);
+
 /// Buffer[R] with the edits that lie inside R applied.
 std::string applyWithin(llvm::StringRef Buffer, Span R, const std::vector<Edit> &Edits);
 

@@ -53,6 +53,12 @@ TEST(StripRules, RangeStartDeclarationIsTheAnnotation) {
       "{\n}\n");
 }
 
+TEST(StripRules, SampleGoesWithItsLineAndTheSampledStatementStays) {
+  EXPECT_EQ(strip("{\n  TRACE_SAMPLE(t % 8 == 0); // every 8th\n  for (;;) {\n    TRACE_RANGE(\"k\");"
+                  "\n    f();\n  }\n}\n"),
+            "{\n  for (;;) {\n    f();\n  }\n}\n");
+}
+
 TEST(StripRules, IncludeWithAContinuedCommentGoesWithAllItsLines) {
   // The comment's backslash splices the next line into it: that line is part of the directive.
   EXPECT_EQ(strip("#include \"cutrace/trace.h\" // note \\\nTRACE_RECORD(\"a\");\nint x;\n"),
@@ -124,7 +130,7 @@ std::vector<fs::path> plainCorpus() {
 std::string annotateRandomly(const std::string &Plain, std::mt19937 &Rng) {
   static const char *const Annotations[] = {
       "TRACE_RECORD(\"p\", 1);", "TRACE_RANGE(\"r\", \"lane\");", "TRACE_DAG(\"a\", \"b\");",
-      "TRACE_RECORD(\"q\"); // note"};
+      "TRACE_RECORD(\"q\"); // note", "TRACE_SAMPLE(i % 8 == 0);"};
   std::string Out;
   int Depth = 0;
   bool InBlockComment = false;
@@ -153,7 +159,7 @@ std::string annotateRandomly(const std::string &Plain, std::mt19937 &Rng) {
                     Line.find('\\') == std::string::npos;
     std::uniform_int_distribution<int> Pick(0, 5);
     int Choice = Pick(Rng);
-    const char *A = Annotations[Choice % 4];
+    const char *A = Annotations[Choice % 5];
     bool Crlf = !Line.empty() && Line.back() == '\r';
     if (Eligible && Choice < 2) {
       // A new line holding only the annotation, after this one.

@@ -319,6 +319,44 @@ TEST(TracedRules, HelperNoKernelReachesWarnsAndGetsNoTwin) {
   EXPECT_NE(R.Text.find("return halve(v);"), std::string::npos);
 }
 
+TEST(TracedRules, SampledStatementStandsTwiceWithItsMarkersOnlyWhereTheConditionHolds) {
+  Rewritten R = rewrite("sampled_statements");
+  const size_t None = std::string::npos;
+  size_t Twin = R.Text.find("void sampled_gemm_cutrace_traced(");
+  ASSERT_NE(Twin, None) << R.Text;
+  std::string Original = R.Text.substr(0, Twin);
+  EXPECT_EQ(Original.find("local % 8"), None) << "the original loses the annotation as strip does";
+  // The twin: the condition opens the copy with markers, the copy as strip writes it follows in
+  // the else branch, under the source's line numbers.
+  size_t If = R.Text.find("if ((local % 8 == 0)) {\n    for (int kt = 0; kt < k_tiles; ++kt) {\n"
+                          "      cutrace::Range __cutrace_range_0(",
+                          Twin);
+  ASSERT_NE(If, None) << R.Text;
+  size_t Else = R.Text.find("}} else {\n#line 33 \"sampled_statements.cu\"\n    for (int kt = 0; "
+                            "kt < k_tiles; ++kt) {\n",
+                            If);
+  ASSERT_NE(Else, None) << R.Text;
+  size_t Close = R.Text.find("\n    }\n#line 40 \"sampled_statements.cu\"\n", Else);
+  ASSERT_NE(Close, None) << R.Text;
+  std::string Plain = R.Text.substr(Else, Close - Else);
+  EXPECT_EQ(Plain.find("cutrace"), None) << "no marker code in the plain copy:\n" << Plain;
+  EXPECT_NE(Plain.find("acc[kt % 4] += in[tile * k_tiles + kt];"), None) << Plain;
+  // A `#pragma unroll` between the annotation and its loop stays with both copies.
+  EXPECT_EQ(count(R.Text.substr(Twin), "#pragma unroll\n    for (int i = 0; i < 4; ++i) {"), 2u);
+  // In a member's twin, the plain copy calls the original member, which records nothing.
+  EXPECT_NE(R.Text.find("} else {\n#line 18 \"sampled_statements.cu\"\n"), None) << R.Text;
+  EXPECT_NE(R.Text.find("    for (int kt = 0; kt < k_tiles; ++kt, ++stage) {\n      wait(stage);\n"
+                        "#line 22"),
+            None)
+      << R.Text;
+  // Sampling adds no site: the map lists the markers once.
+  EXPECT_EQ(kernel(R, "sampled_gemm")["sites"].size(), 5u);
+  EXPECT_NE(R.Diagnostics.find("sampled_statements.cu:54:3: warning: TRACE_SAMPLE samples a "
+                               "statement that records nothing"),
+            None)
+      << R.Diagnostics;
+}
+
 TEST(TracedRules, KernelWithoutAnnotationsReachingAnnotatedHelperGetsATwin) {
   Rewritten R = rewrite("helper_uncalled");
   const nlohmann::json &K = kernel(R, "plain_kernel");

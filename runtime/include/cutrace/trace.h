@@ -28,6 +28,7 @@ CUTRACE_HD_ void dag(const char *src, const char *dst);
 CUTRACE_HD_ void range_if(bool cond, const char *name, const char *lane = "main", int payload = 0);
 CUTRACE_HD_ void record_if(bool cond, const char *name, int payload = 0,
                            const char *lane = "main");
+CUTRACE_HD_ void sample(bool cond);
 } // namespace cutrace_tool
 #define TRACE_GROUP(name, lead) ::cutrace_tool::group(name, lead)
 #define TRACE_RANGE(...) ::cutrace_tool::range(__VA_ARGS__)
@@ -38,6 +39,7 @@ CUTRACE_HD_ void record_if(bool cond, const char *name, int payload = 0,
 #define TRACE_GROUPS(...) ::cutrace_tool::groups(__VA_ARGS__)
 #define TRACE_RANGE_IF(...) ::cutrace_tool::range_if(__VA_ARGS__)
 #define TRACE_RECORD_IF(...) ::cutrace_tool::record_if(__VA_ARGS__)
+#define TRACE_SAMPLE(cond) ::cutrace_tool::sample(cond)
 #else
 namespace cutrace_noop {
 // An empty destructor makes the token a class with a non-trivial destructor, so a token that is
@@ -59,6 +61,7 @@ template <class... Args> CUTRACE_HD_ constexpr int use(const Args &...) { return
 #define TRACE_GROUPS(...) CUTRACE_NOOP_(__VA_ARGS__)
 #define TRACE_RANGE_IF(...) CUTRACE_NOOP_(__VA_ARGS__)
 #define TRACE_RECORD_IF(...) CUTRACE_NOOP_(__VA_ARGS__)
+#define TRACE_SAMPLE(cond) CUTRACE_NOOP_(cond)
 #endif
 
 #endif // CUTRACE_TRACE_H

@@ -1,0 +1,24 @@
+// TRACE_SAMPLE's statement (docs/annotations.md, "Recording a sample of a loop"): the statement
+// after the annotation in its block, which the traced twin writes twice, with its markers for the
+// executions the condition selects and without them for the others.
+#ifndef CUTRACE_REWRITER_SAMPLEDSTATEMENT_H
+#define CUTRACE_REWRITER_SAMPLEDSTATEMENT_H
+
+#include "SourceModel.h"
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class FileEntry;
+} // namespace clang
+
+namespace cutrace {
+
+/// Fills Use.Sampled with the statement a TRACE_SAMPLE call (Call) selects, through its `;` when
+/// the statement ends with one, or adds a problem saying why it cannot be written twice.
+void describeSampled(const clang::CallExpr *Call, clang::ASTContext &Ctx,
+                     const clang::FileEntry *Target, AnnotationUse &Use);
+
+} // namespace cutrace
+
+#endif

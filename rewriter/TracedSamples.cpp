@@ -1,0 +1,79 @@
+#include "TracedSamples.h"
+
+#include "Strip.h"
+#include "TracedTwins.h"
+
+#include <algorithm>
+
+namespace cutrace {
+
+namespace {
+
+bool inside(Span Outer, unsigned Offset) { return Offset >= Outer.Begin && Offset < Outer.End; }
+
+/// Spaces up to Offset's column: text placed after a #line keeps the columns of the source.
+std::string padTo(const LineIndex &Lines, unsigned Offset) {
+  return std::string(Lines.column(Offset) - 1, ' ');
+}
+
+} // namespace
+
+void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptions &Options,
+                llvm::ArrayRef<Annotation> Annotations, const Annotation &A,
+                const AnnotationUse &U, llvm::ArrayRef<unsigned> TracedCalls,
+                std::vector<Edit> &TwinEdits, std::vector<Problem> &Problems) {
+  if (U.Sampled.End <= U.Sampled.Begin || hasErrors(U.Problems)) {
+    TwinEdits.push_back({A.Statement, ""}); // the model said why it cannot be sampled
+    return;
+  }
+  // What the copy holds: from the annotation's ';' to the statement's end (a `#pragma unroll`
+  // or a comment between them included).
+  Span Copied{A.Statement.End, U.Sampled.End};
+  // From the next line when nothing but spaces follows the annotation on its line.
+  unsigned LineEnd = Lines.lineEnd(Copied.Begin);
+  if (LineEnd < Copied.End && Buffer.substr(Copied.Begin, LineEnd - Copied.Begin).trim().empty())
+    Copied.Begin = LineEnd + 1;
+  std::vector<Span> Statements;
+  bool Records = std::any_of(TracedCalls.begin(), TracedCalls.end(),
+                             [&](unsigned At) { return inside(Copied, At); });
+  for (const Annotation &Inner : Annotations) {
+    if (!inside(Copied, Inner.MacroOffset))
+      continue;
+    Statements.push_back(Inner.Statement);
+    Records |= isMarkerKind(Inner.Kind);
+    if (Inner.Kind != AnnotationKind::RangeEnd)
+      continue;
+    bool StartedInside = std::any_of(Annotations.begin(), Annotations.end(), [&](auto &S) {
+      return S.Kind == AnnotationKind::RangeStart && S.TokenName == Inner.TokenName &&
+             inside(Copied, S.MacroOffset) && S.MacroOffset < Inner.MacroOffset;
+    });
+    if (!StartedInside)
+      Problems.push_back(
+          {Inner.MacroOffset,
+           "TRACE_RANGE_END of a token started before the statement TRACE_SAMPLE samples (line " +
+               std::to_string(Lines.line(A.MacroOffset)) +
+               "): the executions the condition leaves out would never end its range; end it "
+               "after the statement, or start it inside"});
+  }
+  if (!Records)
+    Problems.push_back({A.MacroOffset,
+                        "TRACE_SAMPLE samples a statement that records nothing (no marker in it, "
+                        "no call that reaches one): it has no effect",
+                        Severity::Warning});
+  std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
+  std::string Condition = Cond ? Buffer.substr(Cond->Begin, Cond->size()).str() : "true";
+  TwinEdits.push_back({A.Statement, "if ((" + Condition + ")) {"});
+  std::vector<Edit> Deletions =
+      lineKeepingDeletions(Buffer, Lines, Options, planStripDeletions(Buffer, Statements));
+  std::string File = lineFile(Options);
+  unsigned RestEnd = Lines.lineEnd(Copied.End);
+  bool CodeAfter = !Buffer.substr(Copied.End, RestEnd - Copied.End).trim().empty();
+  std::string Plain = "} else {\n#line " + std::to_string(Lines.line(Copied.Begin)) + " " + File +
+                      "\n" + padTo(Lines, Copied.Begin) + applyWithin(Buffer, Copied, Deletions) +
+                      "\n" + padTo(Lines, U.Sampled.Begin) + "}\n#line " +
+                      std::to_string(Lines.line(Copied.End)) + " " + File + "\n" +
+                      (CodeAfter ? padTo(Lines, Copied.End) : "");
+  TwinEdits.push_back({{Copied.End, Copied.End}, std::move(Plain)});
+}
+
+} // namespace cutrace
