@@ -41,6 +41,9 @@ known = {
     "v8": "c2, each k-loop twice: annotated for every 8th tile, without markers otherwise",
     "v0": "c2, each k-loop twice: the annotated one never run",
     "v1": "c2, each k-loop twice: the annotated one for every tile",
+    "t8": "c2, TRACE_SAMPLE: every 8th tile of the CTA (SGEMM: every 8th CTA) recorded",
+    "t0": "c2, TRACE_SAMPLE never true at run time",
+    "t1": "c2, TRACE_SAMPLE always true at run time",
 }
 # The sampled builds again with TRACE_RANGE_IF's recording under a branch (h200_recorder6.sh).
 known.update({f"{v}br": f"{what}; under a branch (CUTRACE_RANGE_IF_BRANCH=1)"

@@ -19,6 +19,9 @@
 #         a branch on its condition instead of predicated
 #   v8, v0, v1  c2 on copies whose k-loops stand twice, annotated for every 8th tile of the CTA
 #         (v8), for none (v0), for all (v1), without markers otherwise (recorder9_versions.py)
+#   t8, t0, t1  the same written by the rewriter from TRACE_SAMPLE (prepare_recorder6.sh): every
+#         8th tile, none, all (conditions decided at run time); the SGEMM's t8 samples its whole
+#         k-loop in every 8th CTA
 #   c2cs  c2 with evict-first stores (-DCUTRACE_EVICT_FIRST=1)
 #   d     the stores before c2 (-DCUTRACE_COMPACT=0), the base of the two probes below
 #   p2    -DCUTRACE_RECORDER_PROBE=2: a 64-bit write pointer (d otherwise)
@@ -54,7 +57,7 @@ flags_of() {
   case $1 in
   *rel) flags_of "${1%rel}" ;;
   s[0-9]*br) echo -DCUTRACE_COMPACT=2 -DCUTRACE_RANGE_IF_BRANCH=1 ;;
-  c2 | a | b | ab | *cons | *prod | s[0-9]* | v[0-9]*) echo -DCUTRACE_COMPACT=2 ;;
+  c2 | a | b | ab | *cons | *prod | s[0-9]* | v[0-9]* | t[0-9]*) echo -DCUTRACE_COMPACT=2 ;;
   c2cs) echo -DCUTRACE_COMPACT=2 -DCUTRACE_EVICT_FIRST=1 ;;
   d) echo -DCUTRACE_COMPACT=0 ;;
   p2) echo -DCUTRACE_RECORDER_PROBE=2 ;;
@@ -67,7 +70,7 @@ source_of() { # source_of <variant> <generated dir>: the dir of that variant's c
   case $1 in
   *rel) source_of "${1%rel}" "$2" ;;
   s[0-9]*br) source_of "${1%br}" "$2" ;;
-  a | b | ab | *cons | *prod | s[0-9]* | v[0-9]*) echo "$G/${2}_$1" ;;
+  a | b | ab | *cons | *prod | s[0-9]* | v[0-9]* | t[0-9]*) echo "$G/${2}_$1" ;;
   *) echo "$G/$2" ;;
   esac
 }

@@ -42,6 +42,9 @@ done
 #         predicated-off markers alone
 #   v<N>  each role's k-loop twice (test/device/recorder9_versions.py): annotated for every N-th
 #         tile of the CTA, without its markers for the others; v0 none (m < 0), v1 every tile
+#   t<N>  the same by the rewriter: a TRACE_SAMPLE before each role's k-loop, every N-th tile of
+#         the CTA (t0: m < 0, never; t1: m >= 0, always, decided at run time); and the SGEMM's
+#         whole k-loop sampled per CTA (gemm_traced_t<N>: every N-th CTA of the grid)
 variant() { # variant <copy name> <command that writes the edited source to $1>
   local name=$1 src=$G/src/$1/hopper_pipeline.cu
   shift
@@ -67,6 +70,30 @@ variant s0 sampled "s/TRACE_RANGE\(($k_loop)/TRACE_RANGE_IF(m < 0, \1/"
 variant v8 versions 'nth % 8 == 0'
 variant v0 versions 'm < 0'
 variant v1 versions 'true'
+# TRACE_SAMPLE before the producer's k-loop (8 spaces in) and the consumers' (6 spaces in).
+k_loop_line='for (int kt = 0; kt < k_tiles; ++kt, ++stage) {$'
+sample_loops() { # sample_loops <condition on the CTA's tile number, written as @> <out>
+  local producer=${1//@/((tile - int(blockIdx.x)) / int(gridDim.x))} consumer=${1//@/local}
+  sed -e "s|^        $k_loop_line|        TRACE_SAMPLE($producer);\n&|" \
+    -e "s|^      $k_loop_line|      TRACE_SAMPLE($consumer);\n&|" \
+    examples/hopper_pipeline/hopper_pipeline.cu >"$2"
+  [[ $(grep -c TRACE_SAMPLE "$2") == 2 ]] ||
+    { echo "prepare_recorder6.sh: the k-loops of hopper_pipeline.cu were not found" >&2; exit 1; }
+}
+variant t8 sample_loops '@ % 8 == 0'
+variant t0 sample_loops 'm < 0'
+variant t1 sample_loops 'm >= 0'
+# The SGEMM has one tile per CTA: its whole k-loop recorded in every 8th CTA of the grid.
+mkdir -p "$G/src/gemm_t8" "$G/gemm_traced_t8"
+sed -E 's|^  for \(int k0 = 0; k0 < n; k0 \+= kDepth\) \{$|  TRACE_SAMPLE((blockIdx.y * gridDim.x + blockIdx.x) % 8 == 0);\n&|' \
+  bench/gpu/gemm_overhead.cu >"$G/src/gemm_t8/gemm_overhead.cu"
+[[ $(grep -c TRACE_SAMPLE "$G/src/gemm_t8/gemm_overhead.cu") == 1 ]] ||
+  { echo "prepare_recorder6.sh: the SGEMM's k-loop was not found" >&2; exit 1; }
+"$tool" --traced "$G/src/gemm_t8/gemm_overhead.cu" -o "$G/gemm_traced_t8/gemm_overhead.traced.cu" \
+  --max-events 1100
+nvcc -std=c++17 -arch=sm_90a -ptx -Iruntime/include -I.carry/include -I"$G/gemm_traced_t8" \
+  "$G/gemm_traced_t8/gemm_overhead.traced.cu" -o /dev/null
+echo "$G/gemm_traced_t8: k-loop sampled per CTA, PTX built"
 # The relaxed arrives: both arrive forms rewritten, or the probe would measure nothing.
 R=$G/hopper_relaxed
 mkdir -p "$R"
