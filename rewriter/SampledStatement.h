@@ -1,4 +1,4 @@
-// TRACE_SAMPLE's statement (docs/annotations.md, "Recording a sample of a loop"): the statement
+// TRACE_SAMPLE's statement (docs/annotations.md, "TRACE_SAMPLE"): the statement
 // after the annotation in its block, which the traced twin writes twice, with its markers for the
 // executions the condition selects and without them for the others.
 #ifndef CUTRACE_REWRITER_SAMPLEDSTATEMENT_H

@@ -1,4 +1,4 @@
-// TRACE_SAMPLE in a twin (docs/annotations.md, "Recording a sample of a loop"): the statement it
+// TRACE_SAMPLE in a twin (docs/annotations.md, "TRACE_SAMPLE"): the statement it
 // samples stands twice, with its markers where the condition holds and as strip writes it
 // otherwise, so the executions left out run the original machine code.
 #ifndef CUTRACE_REWRITER_TRACEDSAMPLES_H
