@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Annotates a pinned CUTLASS checkout's Hopper GEMM headers where their pipeline lives.
 
-    annotate.py CUTLASS_DIR OUT_DIR [--no-dag]
+    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas]
 
 Copies CUTLASS_DIR/include to OUT_DIR/include and inserts cutrace annotations, each on a line of
 its own, after anchor lines found in order (each anchor is searched from the previous one on), so
 that stripping the copy gives back the original byte for byte. The kernels' operator() declares
 the rows (a producer row, one consumer row per warpgroup) and the flow; the collective mainloop's
 load() and mma() hold the per-k-tile ranges, with the pipeline's k-tile sequence number
-(PipelineState::count()) as payload so that each consume pairs with the load of its tile.
+(PipelineState::count()) as payload so that each consume pairs with the load of its tile. In the
+cooperative kernel the calls of load() and mma() are sampled by tile: `TRACE_SAMPLE` before each
+records the tiles whose (M, N) index sum is a multiple of CUTRACE_BENCH_TILE_SAMPLE, a macro the
+traced builds define (1: every tile, the condition folds to true; 8: one tile in 8). With
+--sample=ctas, the TRACE_SAMPLE stands before the producer's and the consumers' tile loops instead
+and keeps the CTAs whose blockIdx.x is a multiple of it.
 Exits 1, writing nothing, when an anchor is missing (another CUTLASS version).
 """
 import shutil
@@ -17,14 +22,35 @@ from pathlib import Path
 
 INCLUDE = '#include <cutrace/trace.h>'
 
-# (anchor, inserted line or lines) in file order; the inserted text goes on the lines after the
-# anchor's line, indented as the line after it (or one level deeper when the anchor opens a block).
+# (anchor, inserted line or lines[, BEFORE]) in file order; the inserted text goes on the lines
+# after the anchor's line, indented as the line after it (or one level deeper when the anchor opens
+# a block), or, marked BEFORE, on the lines before it at its indentation. An entry that inserts
+# nothing passes over an anchor.
+BEFORE = 'before'
+SAMPLE = ('TRACE_SAMPLE((work_tile_info.M_idx + work_tile_info.N_idx) % CUTRACE_BENCH_TILE_SAMPLE '
+          '== 0);')
+# --sample=ctas: the producer's and the consumers' whole tile loops sampled by CTA instead.
+SAMPLE_CTAS = 'TRACE_SAMPLE(blockIdx.x % CUTRACE_BENCH_TILE_SAMPLE == 0);'
+KERNEL_COOPERATIVE_CTAS = [
+    ('#pragma once', [INCLUDE]),
+    ('operator()(Params const& params, char* smem_buf) {', ['TRACE_DAG("load_tile", "consume");']),
+    ('if (producer_warp_role == ProducerWarpRole::Mainloop) {', ['TRACE_GROUP("producer", 0);']),
+    ('while (work_tile_info.is_valid()) {', [SAMPLE_CTAS], BEFORE),
+    ('else if (warp_group_role == WarpGroupRole::Consumer0 || warp_group_role == WarpGroupRole::Consumer1) {',
+     ['TRACE_GROUPS("consumer", 128, 128);']),
+    ('while (work_tile_info.is_valid()) {', [SAMPLE_CTAS], BEFORE),
+    ('if (TileScheduler::compute_epilogue(work_tile_info, params.scheduler)) {',
+     ['TRACE_RANGE("epilogue", "epi");']),
+]
 KERNEL_COOPERATIVE = [
     ('#pragma once', [INCLUDE]),
     ('operator()(Params const& params, char* smem_buf) {', ['TRACE_DAG("load_tile", "consume");']),
     ('if (producer_warp_role == ProducerWarpRole::Mainloop) {', ['TRACE_GROUP("producer", 0);']),
+    ('collective_mainloop.load(', [SAMPLE], BEFORE),
     ('else if (warp_group_role == WarpGroupRole::Consumer0 || warp_group_role == WarpGroupRole::Consumer1) {',
      ['TRACE_GROUPS("consumer", 128, 128);']),
+    ('collective_mainloop.mma(', []),  # the SM120 family's call
+    ('collective_mainloop.mma(', [SAMPLE], BEFORE),
     ('if (TileScheduler::compute_epilogue(work_tile_info, params.scheduler)) {',
      ['TRACE_RANGE("epilogue", "epi");']),
 ]
@@ -64,13 +90,17 @@ def indent_of(line):
 def annotate(text, edits, with_dag):
     lines = text.split('\n')
     at = 0
-    for anchor, inserted in edits:
+    for anchor, inserted, *where in edits:
         found = next((i for i in range(at, len(lines)) if lines[i].strip() == anchor), None)
         if found is None:
             raise LookupError(anchor)
         at = found + 1
         if not with_dag:
             inserted = [t for t in inserted if not t.startswith('TRACE_DAG')]
+        if where == [BEFORE]:
+            lines[found:found] = [indent_of(lines[found]) + t for t in inserted]
+            at += len(inserted)
+            continue
         if anchor.endswith('{'):
             pad = indent_of(lines[found]) + '  '
         else:
@@ -87,8 +117,12 @@ def main(argv):
         return 2
     src, out = Path(args[0]) / 'include', Path(args[1]) / 'include'
     with_dag = '--no-dag' not in argv
+    files = dict(FILES)
+    if '--sample=ctas' in argv:
+        files['cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_cooperative.hpp'] = \
+            KERNEL_COOPERATIVE_CTAS
     annotated = {}
-    for rel, edits in FILES.items():
+    for rel, edits in files.items():
         try:
             annotated[rel] = annotate((src / rel).read_text(), edits, with_dag)
         except LookupError as missing:

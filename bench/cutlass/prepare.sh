@@ -44,8 +44,10 @@ rm -rf "$work/src" && mkdir -p "$work/src/tools/util" "$work/src/examples"
 cp -r "$cutlass/tools/util/include" "$work/src/tools/util/"
 for ex in "${examples[@]}"; do cp -r "$cutlass/examples/$(dirname "$ex")" "$work/src/examples/"; done
 cp -r "$cutlass/examples/common" "$work/src/examples/"
+# CUTRACE_BENCH_TILE_SAMPLE: the tile sample of annotate.py's TRACE_SAMPLE (the device builds
+# define it, 1 or 8; the rewrite only needs it to parse).
 flags=(-std=c++17 "-I$PWD/$work/annotated/include" "-I$PWD/$work/src/tools/util/include"
-       "-I$PWD/$work/src/examples/common" "-I$PWD/runtime/include")
+       "-I$PWD/$work/src/examples/common" "-I$PWD/runtime/include" -DCUTRACE_BENCH_TILE_SAMPLE=1)
 for ex in "${examples[@]}"; do
   name=$(basename "$ex")
   mkdir -p "$carry/traced/$name"
