@@ -23,6 +23,7 @@ const std::vector<AnnotationSpelling> &annotationSpellings() {
        4,
        {R::Condition, R::Name, R::Payload, R::Lane}},
       {AnnotationKind::Sample, "TRACE_SAMPLE", 1, 1, {R::Condition}},
+      {AnnotationKind::SampleRest, "TRACE_SAMPLE_REST", 1, 1, {R::Condition}},
   };
   return Table;
 }

@@ -21,7 +21,13 @@ enum class AnnotationKind {
   RangeIf,  // TRACE_RANGE_IF: a scoped range recorded only when its condition holds
   RecordIf, // TRACE_RECORD_IF
   Sample,   // TRACE_SAMPLE: the next statement records only when its condition holds
+  SampleRest, // TRACE_SAMPLE_REST: the rest of the block records only when its condition holds
 };
+
+/// TRACE_SAMPLE or TRACE_SAMPLE_REST: code written twice in the twin, not a marker.
+inline bool isSampleKind(AnnotationKind K) {
+  return K == AnnotationKind::Sample || K == AnnotationKind::SampleRest;
+}
 
 /// A group declaration (one row per CTA, or one per slice).
 inline bool isGroupKind(AnnotationKind K) {
@@ -32,9 +38,9 @@ inline bool isScopedRangeKind(AnnotationKind K) {
   return K == AnnotationKind::Range || K == AnnotationKind::RangeIf;
 }
 
-/// Records events or declares a row; TRACE_DAG and TRACE_SAMPLE write no device record.
+/// Records events; groups, TRACE_DAG and the samples write no device record.
 inline bool isMarkerKind(AnnotationKind K) {
-  return !isGroupKind(K) && K != AnnotationKind::Dag && K != AnnotationKind::Sample;
+  return !isGroupKind(K) && K != AnnotationKind::Dag && !isSampleKind(K);
 }
 
 /// Half-open byte range [Begin, End) in the scanned buffer.

@@ -42,6 +42,8 @@ std::optional<AnnotationKind> annotationCallKind(const CallExpr *Call) {
     return AnnotationKind::RecordIf;
   if (Name == "sample")
     return AnnotationKind::Sample;
+  if (Name == "sample_rest")
+    return AnnotationKind::SampleRest;
   return std::nullopt;
 }
 

@@ -45,6 +45,72 @@ std::optional<Uncopyable> findUncopyable(const Stmt *S, unsigned SwitchDepth) {
   return std::nullopt;
 }
 
+/// Past the ';' that ends S when S does not count it (an expression, `do ... while (x);`,
+/// `return`); a ';' after a block is a statement of its own (After, when it is the next one).
+unsigned endWithSemicolon(const Stmt *S, const Stmt *After, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // An annotation's end is its macro call's ')'.
+  SourceLocation Last = SM.getExpansionRange(S->getEndLoc()).getEnd();
+  unsigned End = SM.getFileOffset(Last) + Lexer::MeasureTokenLength(Last, SM, Ctx.getLangOpts());
+  if (std::optional<Token> Next = Lexer::findNextToken(Last, SM, Ctx.getLangOpts());
+      Next && Next->is(tok::semi)) {
+    auto *Null = dyn_cast_or_null<NullStmt>(After);
+    if (!Null || Null->getSemiLoc() != Next->getLocation())
+      End = SM.getFileOffset(Next->getLocation()) + 1;
+  }
+  return End;
+}
+
+/// Written in the file, not by a macro, and free of what cannot stand twice; else a problem.
+template <class Problem>
+bool copyable(const Stmt *S, ASTContext &Ctx, const FileEntry *Target, Problem &problem) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<unsigned> Begin = writtenOffset(SM, Target, S->getBeginLoc());
+  if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID() || !Begin ||
+      !writtenOffset(SM, Target, S->getEndLoc())) {
+    problem(Begin, "samples a statement written by a macro expansion, which the traced build "
+                   "cannot copy; sample a statement written in the file");
+    return false;
+  }
+  if (std::optional<Uncopyable> Found = findUncopyable(S, 0)) {
+    problem(writtenOffset(SM, Target, Found->At->getBeginLoc()),
+            "samples a statement that holds " + Found->Why +
+                " (the traced build writes the statement twice)");
+    return false;
+  }
+  return true;
+}
+
+/// TRACE_SAMPLE_REST: the statements from It to the block's end; declarations among them are
+/// fine, since their names end with the block anyway.
+template <class Problem>
+void describeRest(const Stmt *const *It, const Stmt *const *End, ASTContext &Ctx,
+                  const FileEntry *Target, AnnotationUse &Use, Problem &problem) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *const *Last = End;
+  while (Last != It && isa<NullStmt>(*(Last - 1)))
+    --Last;
+  if (It == Last) {
+    problem(std::nullopt, "must be followed, in its block, by the statements it samples");
+    return;
+  }
+  for (const Stmt *const *S = It; S != Last; ++S) {
+    if (auto *Call = dyn_cast<CallExpr>(*S); Call && annotationCallKind(Call)) {
+      if (S != It)
+        continue; // stripped from the copy, expanded in the recording one
+      problem(writtenOffset(SM, Target, (*S)->getBeginLoc()),
+              "is followed by another annotation; it samples the statements after it, which must "
+              "begin with code");
+      return;
+    }
+    if (!copyable(*S, Ctx, Target, problem))
+      return;
+  }
+  const Stmt *const *Final = Last - 1;
+  Use.Sampled = {*writtenOffset(SM, Target, (*It)->getBeginLoc()),
+                 endWithSemicolon(*Final, Final + 1 == End ? nullptr : *(Final + 1), Ctx)};
+}
+
 } // namespace
 
 void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Target,
@@ -58,10 +124,16 @@ void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Tar
   const auto *It = std::find(Body.begin(), Body.end(), Call);
   if (It == Body.end())
     return;
+  const bool Rest = Use.Kind == AnnotationKind::SampleRest;
+  const std::string Macro = Rest ? "TRACE_SAMPLE_REST " : "TRACE_SAMPLE ";
   auto problem = [&](std::optional<unsigned> At, std::string Why) {
-    Use.Problems.push_back({At.value_or(Use.MacroOffset), "TRACE_SAMPLE " + std::move(Why)});
+    Use.Problems.push_back({At.value_or(Use.MacroOffset), Macro + std::move(Why)});
   };
   const Stmt *S = ++It == Body.end() ? nullptr : *It;
+  if (Rest) {
+    describeRest(It, Body.end(), Ctx, Target, Use, problem);
+    return;
+  }
   if (!S || isa<NullStmt>(S)) {
     problem(std::nullopt, "must be followed, in its block, by the statement it samples (a loop or "
                           "a block)");
@@ -79,31 +151,10 @@ void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Tar
                    "sample a block or a loop");
     return;
   }
-  if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID() || !Begin ||
-      !writtenOffset(SM, Target, S->getEndLoc())) {
-    problem(Begin, "samples a statement written by a macro expansion, which the traced build "
-                   "cannot copy; sample a statement written in the file");
+  if (!copyable(S, Ctx, Target, problem))
     return;
-  }
-  if (std::optional<Uncopyable> Found = findUncopyable(S, 0)) {
-    problem(writtenOffset(SM, Target, Found->At->getBeginLoc()),
-            "samples a statement that holds " + Found->Why +
-                " (the traced build writes the statement twice)");
-    return;
-  }
-  SourceLocation Last = S->getEndLoc();
-  unsigned End = SM.getFileOffset(Last) +
-                 Lexer::MeasureTokenLength(Last, SM, Ctx.getLangOpts());
-  // A statement that ends with ';' (an expression, `do ... while (x);`, `return`) does not
-  // count it in its range; a ';' after a block is a statement of its own.
   const Stmt *After = ++It == Body.end() ? nullptr : *It;
-  if (std::optional<Token> Next = Lexer::findNextToken(Last, SM, Ctx.getLangOpts());
-      Next && Next->is(tok::semi)) {
-    auto *Null = dyn_cast_or_null<NullStmt>(After);
-    if (!Null || Null->getSemiLoc() != Next->getLocation())
-      End = SM.getFileOffset(Next->getLocation()) + 1;
-  }
-  Use.Sampled = {*Begin, End};
+  Use.Sampled = {*Begin, endWithSemicolon(S, After, Ctx)};
 }
 
 } // namespace cutrace

@@ -1040,7 +1040,7 @@ private:
     Use.MacroOffset = SM.getFileOffset(Macro);
     Use.Kind = Kind;
     placeUse(Call, Use);
-    if (Kind == AnnotationKind::Sample && !UseAt.count(Use.MacroOffset))
+    if (isSampleKind(Kind) && !UseAt.count(Use.MacroOffset))
       describeSampled(Call, Ctx, Target, Use);
     const AnnotationSpelling &Spelling = spellingOf(Kind);
     for (unsigned I = 0; I < Call->getNumArgs() && I < Spelling.Roles.size(); ++I) {

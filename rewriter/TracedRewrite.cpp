@@ -121,7 +121,7 @@ public:
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
           {A->spelling().Macro.str(), locationAt(Lines, Options.SourceName, A->MacroOffset)});
-      if (A->Kind == AnnotationKind::Sample) {
+      if (isSampleKind(A->Kind)) {
         sample(*A, *U, Calls);
         continue;
       }
@@ -211,7 +211,7 @@ public:
       const Annotation *A = lexical(U->MacroOffset);
       if (!A)
         continue;
-      if (A->Kind == AnnotationKind::Sample) {
+      if (isSampleKind(A->Kind)) {
         sample(*A, *U, Helpers.tracedCallsIn(Helpers.CallsIn[HelperIndex]));
         continue;
       }

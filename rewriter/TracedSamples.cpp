@@ -33,6 +33,7 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
   unsigned LineEnd = Lines.lineEnd(Copied.Begin);
   if (LineEnd < Copied.End && Buffer.substr(Copied.Begin, LineEnd - Copied.Begin).trim().empty())
     Copied.Begin = LineEnd + 1;
+  const std::string Macro = A.spelling().Macro.str();
   std::vector<Span> Statements;
   bool Records = std::any_of(TracedCalls.begin(), TracedCalls.end(),
                              [&](unsigned At) { return inside(Copied, At); });
@@ -50,15 +51,15 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
     if (!StartedInside)
       Problems.push_back(
           {Inner.MacroOffset,
-           "TRACE_RANGE_END of a token started before the statement TRACE_SAMPLE samples (line " +
+           "TRACE_RANGE_END of a token started before the statement " + Macro + " samples (line " +
                std::to_string(Lines.line(A.MacroOffset)) +
                "): the executions the condition leaves out would never end its range; end it "
                "after the statement, or start it inside"});
   }
   if (!Records)
     Problems.push_back({A.MacroOffset,
-                        "TRACE_SAMPLE samples a statement that records nothing (no marker in it, "
-                        "no call that reaches one): it has no effect",
+                        Macro + " samples a statement that records nothing (no marker in it, no "
+                                "call that reaches one): it has no effect",
                         Severity::Warning});
   std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
   std::string Condition = Cond ? Buffer.substr(Cond->Begin, Cond->size()).str() : "true";

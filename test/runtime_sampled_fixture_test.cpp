@@ -50,7 +50,7 @@ Decoded decoded(const std::string &name) {
 }
 
 TEST(SampledFixture, KLoopRangesOfEveryEighthTileOnlyAndEveryTilesEpilogue) {
-  const Decoded all = decoded("hopper_all.ctrace"), sampled = decoded("hopper_t8.ctrace");
+  const Decoded all = decoded("hopper_all_run.ctrace"), sampled = decoded("hopper_t8_run.ctrace");
   ASSERT_EQ(all.run.launches.size(), 1u);
   ASSERT_EQ(sampled.run.launches.size(), 1u);
   for (const Decoded *d : {&all, &sampled}) {

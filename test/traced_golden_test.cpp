@@ -349,6 +349,12 @@ TEST(TracedRules, SampledStatementStandsTwiceWithItsMarkersOnlyWhereTheCondition
                         "#line 22"),
             None)
       << R.Text;
+  // TRACE_SAMPLE_REST: the rest of the block, the accumulator's declaration included.
+  EXPECT_NE(R.Text.find("    if ((tile % 8 == 0)) {\n    float acc[4] = {};\n"), None) << R.Text;
+  EXPECT_NE(R.Text.find("} else {\n#line 70 \"sampled_statements.cu\"\n    float acc[4] = {};\n"
+                        "    for (int kt = 0; kt < k_tiles; ++kt) {\n#line 73"),
+            None)
+      << R.Text;
   // Sampling adds no site: the map lists the markers once.
   EXPECT_EQ(kernel(R, "sampled_gemm")["sites"].size(), 5u);
   EXPECT_NE(R.Diagnostics.find("sampled_statements.cu:54:3: warning: TRACE_SAMPLE samples a "

@@ -29,6 +29,7 @@ CUTRACE_HD_ void range_if(bool cond, const char *name, const char *lane = "main"
 CUTRACE_HD_ void record_if(bool cond, const char *name, int payload = 0,
                            const char *lane = "main");
 CUTRACE_HD_ void sample(bool cond);
+CUTRACE_HD_ void sample_rest(bool cond);
 } // namespace cutrace_tool
 #define TRACE_GROUP(name, lead) ::cutrace_tool::group(name, lead)
 #define TRACE_RANGE(...) ::cutrace_tool::range(__VA_ARGS__)
@@ -40,6 +41,7 @@ CUTRACE_HD_ void sample(bool cond);
 #define TRACE_RANGE_IF(...) ::cutrace_tool::range_if(__VA_ARGS__)
 #define TRACE_RECORD_IF(...) ::cutrace_tool::record_if(__VA_ARGS__)
 #define TRACE_SAMPLE(cond) ::cutrace_tool::sample(cond)
+#define TRACE_SAMPLE_REST(cond) ::cutrace_tool::sample_rest(cond)
 #else
 namespace cutrace_noop {
 // An empty destructor makes the token a class with a non-trivial destructor, so a token that is
@@ -62,6 +64,7 @@ template <class... Args> CUTRACE_HD_ constexpr int use(const Args &...) { return
 #define TRACE_RANGE_IF(...) CUTRACE_NOOP_(__VA_ARGS__)
 #define TRACE_RECORD_IF(...) CUTRACE_NOOP_(__VA_ARGS__)
 #define TRACE_SAMPLE(cond) CUTRACE_NOOP_(cond)
+#define TRACE_SAMPLE_REST(cond) CUTRACE_NOOP_(cond)
 #endif
 
 #endif // CUTRACE_TRACE_H

@@ -61,7 +61,24 @@ __global__ void sampled_collective(float *acc, const float *in, int tiles, int k
     mainloop.run(acc, in, k_tiles, tile);
 }
 
+// TRACE_SAMPLE_REST: the rest of the tile's block, its declarations included, stands twice (an
+// accumulator declared and used there has no value to merge after the two copies).
+__global__ void sampled_rest(float *out, int tiles, int k_tiles) {
+  TRACE_GROUP("consumer", 0);
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    TRACE_SAMPLE_REST(tile % 8 == 0);
+    float acc[4] = {};
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      TRACE_RANGE("k", "mma", kt);
+      acc[kt % 4] += 1.0f;
+    }
+    TRACE_RANGE("epilogue", "epi", tile);
+    out[tile] = acc[0] + acc[1];
+  }
+}
+
 void launch(float *out, const float *in, int tiles, int k_tiles) {
   sampled_gemm<<<132, 128>>>(out, in, tiles, k_tiles);
   sampled_collective<<<132, 128>>>(out, in, tiles, k_tiles);
+  sampled_rest<<<132, 128>>>(out, tiles, k_tiles);
 }

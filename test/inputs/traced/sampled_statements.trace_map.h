@@ -13,4 +13,7 @@ struct sampled_collective_sites {
 inline constexpr cutrace::KernelMap sampled_collective{
     "sampled_collective", 1, 1024, cutrace::Clock::clock64,
     R"cutrace_json({"format_version":1,"kernel":"sampled_collective","source":"sampled_statements.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"block","lead":"0"}],"lanes":["wait","mma"],"sites":[{"id":0,"kind":"range","name":"wait","lane":0,"group":0,"loc":"sampled_statements.cu:13:5","helper":"Mainloop::wait"},{"id":1,"kind":"range","name":"mma","lane":1,"group":0,"loc":"sampled_statements.cu:21:7","helper":"Mainloop::run"}],"flows":[],"annotations":[]})cutrace_json"};
+inline constexpr cutrace::KernelMap sampled_rest{
+    "sampled_rest", 1, 1024, cutrace::Clock::clock64,
+    R"cutrace_json({"format_version":1,"kernel":"sampled_rest","source":"sampled_statements.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"consumer","lead":"0"}],"lanes":["mma","epi"],"sites":[{"id":0,"kind":"range","name":"k","lane":0,"group":0,"loc":"sampled_statements.cu:72:7"},{"id":1,"kind":"range","name":"epilogue","lane":1,"group":0,"loc":"sampled_statements.cu:75:5"}],"flows":[],"annotations":[{"macro":"TRACE_GROUP","loc":"sampled_statements.cu:67:3"},{"macro":"TRACE_SAMPLE_REST","loc":"sampled_statements.cu:69:5"},{"macro":"TRACE_RANGE","loc":"sampled_statements.cu:72:7"},{"macro":"TRACE_RANGE","loc":"sampled_statements.cu:75:5"}]})cutrace_json"};
 } // namespace cutrace_map

@@ -191,7 +191,53 @@ static const bool sampled_collective_cutrace_traced_registered = cutrace::regist
 #endif
 #line 63 "sampled_statements.cu"
 
+// TRACE_SAMPLE_REST: the rest of the tile's block, its declarations included, stands twice (an
+// accumulator declared and used there has no value to merge after the two copies).
+__global__ void sampled_rest(float *out, int tiles, int k_tiles) {
+#line 68 "sampled_statements.cu"
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+#line 70 "sampled_statements.cu"
+    float acc[4] = {};
+    for (int kt = 0; kt < k_tiles; ++kt) {
+#line 73 "sampled_statements.cu"
+      acc[kt % 4] += 1.0f;
+    }
+#line 76 "sampled_statements.cu"
+    out[tile] = acc[0] + acc[1];
+  }
+}
+#line 66 "sampled_statements.cu"
+__global__ void sampled_rest_cutrace_traced(float *out, int tiles, int k_tiles, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_consumer_0(__cutrace_slots, 0, 1, 0);
+  /* TRACE_GROUP("consumer", ...): group 0, constructed at the kernel's entry */
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    if ((tile % 8 == 0)) {
+    float acc[4] = {};
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      cutrace::Range __cutrace_range_0(__cutrace_consumer_0, 0, (kt));
+      acc[kt % 4] += 1.0f;
+    }
+    cutrace::Range __cutrace_range_1(__cutrace_consumer_0, 1, (tile));
+    out[tile] = acc[0] + acc[1];} else {
+#line 70 "sampled_statements.cu"
+    float acc[4] = {};
+    for (int kt = 0; kt < k_tiles; ++kt) {
+#line 73 "sampled_statements.cu"
+      acc[kt % 4] += 1.0f;
+    }
+#line 76 "sampled_statements.cu"
+    out[tile] = acc[0] + acc[1];
+    }
+#line 76 "sampled_statements.cu"
+
+  }
+}
+#if !defined(__CUDA_ARCH__)
+static const bool sampled_rest_cutrace_traced_registered = cutrace::registerTwin((const void *)&sampled_rest, (const void *)&sampled_rest_cutrace_traced, cutrace_map::sampled_rest, 3);
+#endif
+#line 79 "sampled_statements.cu"
+
 void launch(float *out, const float *in, int tiles, int k_tiles) {
   cutrace::launchPair(cutrace_map::sampled_gemm, sampled_gemm, sampled_gemm_cutrace_traced, 132, 128, 0, 0)(out, in, tiles, k_tiles);
   cutrace::launchPair(cutrace_map::sampled_collective, sampled_collective, sampled_collective_cutrace_traced, 132, 128, 0, 0)(out, in, tiles, k_tiles);
+  cutrace::launchPair(cutrace_map::sampled_rest, sampled_rest, sampled_rest_cutrace_traced, 132, 128, 0, 0)(out, tiles, k_tiles);
 }
