@@ -1,5 +1,5 @@
-// TRACE_SAMPLE in a twin (docs/annotations.md, "TRACE_SAMPLE"): the statement it
-// samples stands twice, with its markers where the condition holds and as strip writes it
+// TRACE_SAMPLE and TRACE_SAMPLE_REST in a twin (docs/annotations.md, "TRACE_SAMPLE"): what they
+// sample stands twice, with its markers where the condition holds and as strip writes it
 // otherwise, so the executions left out run the original machine code.
 #ifndef CUTRACE_REWRITER_TRACEDSAMPLES_H
 #define CUTRACE_REWRITER_TRACEDSAMPLES_H

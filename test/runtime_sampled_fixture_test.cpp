@@ -1,7 +1,8 @@
-// A TRACE_SAMPLE run recorded on an H200 (test/data/h200/sampled/README.md): examples/hopper_pipeline
+// TRACE_SAMPLE runs recorded on an H200 (test/data/h200/sampled/README.md): examples/hopper_pipeline
 // with each role's k-loop sampled every 8th tile of the CTA, beside the same launch recording
-// every tile. The sampled run holds the k-loop ranges of exactly the selected tiles, the epilogue
-// of every tile, and nothing else is lost.
+// every tile, and CUTLASS example 54 with its tiles sampled. A sampled run holds the ranges of
+// exactly the selected tiles (and the hopper example's epilogue of every tile); nothing else is
+// lost.
 #include <cutrace/run_trace.h>
 
 #include <gtest/gtest.h>
@@ -74,6 +75,32 @@ TEST(SampledFixture, KLoopRangesOfEveryEighthTileOnlyAndEveryTilesEpilogue) {
   for (const std::string name : {"load", "wait_empty", "wait", "compute"})
     EXPECT_EQ(sampled.tiles.at(name), (std::set<int>{0, 8, 16, 24})) << name;
   EXPECT_EQ(all.tiles.at("compute").size(), 32u);
+}
+
+TEST(SampledFixture, CutlassTilesOutsideTheSampleRecordNothing) {
+  // Example 54 at 256x256x512: 4 tiles of 128x128 on 4 CTAs, 4 k-tiles each; bench/cutlass's
+  // TRACE_SAMPLE / TRACE_SAMPLE_REST keep the tiles whose M and N indices sum to a multiple of 8:
+  // tile (0, 0) alone.
+  Expected<cutrace::Run> run = read_run_file(kDir + "/cutlass54_sampled_run.ctrace");
+  ASSERT_TRUE(run) << run.error;
+  Expected<RunTrace> trace = decode_run(*run, "cutlass54_sampled_run.ctrace");
+  ASSERT_TRUE(trace) << trace.error;
+  ASSERT_EQ(trace->launches.size(), 3u); // the warm-up and --iterations=2
+  for (const RunLaunch &l : trace->launches) {
+    EXPECT_TRUE(l.trace.problems.empty()) << l.trace.problems.front();
+    std::map<std::string, uint32_t> counts;
+    std::set<uint32_t> ctas;
+    for (const Row &row : l.trace.rows)
+      for (const Slice &s : row.slices) {
+        ++counts[s.name];
+        ctas.insert(row.cta);
+        EXPECT_FALSE(s.incomplete) << s.name;
+      }
+    // One tile: its 4 loads, its 4 k-tiles consumed by both consumer warpgroups, their epilogues.
+    EXPECT_EQ(counts, (std::map<std::string, uint32_t>{
+                          {"load_tile", 4}, {"consume", 8}, {"epilogue", 2}}));
+    EXPECT_EQ(ctas.size(), 1u);
+  }
 }
 
 } // namespace

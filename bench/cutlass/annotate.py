@@ -9,9 +9,10 @@ that stripping the copy gives back the original byte for byte. The kernels' oper
 the rows (a producer row, one consumer row per warpgroup) and the flow; the collective mainloop's
 load() and mma() hold the per-k-tile ranges, with the pipeline's k-tile sequence number
 (PipelineState::count()) as payload so that each consume pairs with the load of its tile. In the
-cooperative kernel the calls of load() and mma() are sampled by tile: `TRACE_SAMPLE` before each
-records the tiles whose (M, N) index sum is a multiple of CUTRACE_BENCH_TILE_SAMPLE, a macro the
-traced builds define (1: every tile, the condition folds to true; 8: one tile in 8). With
+cooperative kernel the producer's load() and the consumers' tile from its accumulators on are
+sampled by tile (`TRACE_SAMPLE`, `TRACE_SAMPLE_REST`): they record the tiles whose (M, N) index
+sum is a multiple of CUTRACE_BENCH_TILE_SAMPLE, a macro the traced builds define (1: every tile,
+the condition folds to true; 8: one tile in 8). With
 --sample=ctas, the TRACE_SAMPLE stands before the producer's and the consumers' tile loops instead
 and keeps the CTAs whose blockIdx.x is a multiple of it.
 Exits 1, writing nothing, when an anchor is missing (another CUTLASS version).
@@ -27,8 +28,9 @@ INCLUDE = '#include <cutrace/trace.h>'
 # a block), or, marked BEFORE, on the lines before it at its indentation. An entry that inserts
 # nothing passes over an anchor.
 BEFORE = 'before'
-SAMPLE = ('TRACE_SAMPLE((work_tile_info.M_idx + work_tile_info.N_idx) % CUTRACE_BENCH_TILE_SAMPLE '
-          '== 0);')
+TILE_SAMPLED = '(work_tile_info.M_idx + work_tile_info.N_idx) % CUTRACE_BENCH_TILE_SAMPLE == 0'
+SAMPLE = f'TRACE_SAMPLE({TILE_SAMPLED});'
+SAMPLE_REST = f'TRACE_SAMPLE_REST({TILE_SAMPLED});'
 # --sample=ctas: the producer's and the consumers' whole tile loops sampled by CTA instead.
 SAMPLE_CTAS = 'TRACE_SAMPLE(blockIdx.x % CUTRACE_BENCH_TILE_SAMPLE == 0);'
 KERNEL_COOPERATIVE_CTAS = [
@@ -49,8 +51,11 @@ KERNEL_COOPERATIVE = [
     ('collective_mainloop.load(', [SAMPLE], BEFORE),
     ('else if (warp_group_role == WarpGroupRole::Consumer0 || warp_group_role == WarpGroupRole::Consumer1) {',
      ['TRACE_GROUPS("consumer", 128, 128);']),
-    ('collective_mainloop.mma(', []),  # the SM120 family's call
-    ('collective_mainloop.mma(', [SAMPLE], BEFORE),
+    # The consumers' rest of the tile, from the accumulators' declaration on: a TRACE_SAMPLE of
+    # the mma() call alone leaves the accumulators live across the two copies, and ptxas then
+    # serializes every wgmma of the twin (C7515; bench/results/2026-12-03-cutlass-sampled/).
+    ('auto work_k_tile_count = TileScheduler::get_work_k_tile_count(work_tile_info, problem_shape_MNKL, blk_shape);',
+     [SAMPLE_REST]),
     ('if (TileScheduler::compute_epilogue(work_tile_info, params.scheduler)) {',
      ['TRACE_RANGE("epilogue", "epi");']),
 ]
