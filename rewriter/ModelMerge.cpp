@@ -21,7 +21,8 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   SourceModel Merged;
   std::map<std::string, int> KernelByName, HelperByKey;
   // What Merged already holds, by offset.
-  llvm::DenseSet<unsigned> UseOffsets, LaunchOffsets, ValueOffsets, IncludeOffsets;
+  llvm::DenseSet<unsigned> LaunchOffsets, ValueOffsets, IncludeOffsets;
+  llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Merged.Uses
   std::set<std::pair<unsigned, unsigned>> JumpEnds;
   std::set<std::pair<unsigned, int>> CallsSeen; // (')' of the call, helper)
   for (const SourceModel *PassModel : Models) {
@@ -67,8 +68,15 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
         Merged.HelperCalls.push_back(C);
     }
     for (AnnotationUse U : Pass.Uses) {
-      if (!UseOffsets.insert(U.MacroOffset).second)
+      if (auto [Seen, New] = UseAt.try_emplace(U.MacroOffset, Merged.Uses.size()); !New) {
+        AnnotationUse &Kept = Merged.Uses[Seen->second];
+        // Passes that see different code after a sample (an #if between them) would need two
+        // different copies: the traced build writes one.
+        Kept.SampledDiffers |= isSampleKind(U.Kind) && U.Sampled.End && Kept.Sampled.End &&
+                               (U.Sampled.Begin != Kept.Sampled.Begin ||
+                                U.Sampled.End != Kept.Sampled.End);
         continue;
+      }
       if (U.Helper >= 0)
         U.Helper = HelperRemap[U.Helper];
       if (U.Kernel >= 0)

@@ -41,6 +41,7 @@ struct AnnotationUse {
   unsigned FirstThread = 0;
   /// TRACE_SAMPLE: the statement it samples, through its ';' (rewriter/SampledStatement.h).
   Span Sampled;
+  bool SampledDiffers = false; // the passes saw different code after it (merged models only)
 };
 
 /// One declaration of a kernel written in the main file.

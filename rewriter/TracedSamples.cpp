@@ -22,7 +22,13 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
                 llvm::ArrayRef<Annotation> Annotations, const Annotation &A,
                 const AnnotationUse &U, llvm::ArrayRef<unsigned> TracedCalls,
                 std::vector<Edit> &TwinEdits, std::vector<Problem> &Problems) {
-  if (U.Sampled.End <= U.Sampled.Begin || hasErrors(U.Problems)) {
+  if (U.SampledDiffers)
+    Problems.push_back({A.MacroOffset, A.spelling().Macro.str() +
+                                           " samples different code in the host and device "
+                                           "compilations (an #if after it); put the #if inside "
+                                           "what it samples"});
+  if (U.SampledDiffers || U.Sampled.End <= U.Sampled.Begin || U.Sampled.End <= A.Statement.End ||
+      hasErrors(U.Problems)) {
     TwinEdits.push_back({A.Statement, ""}); // the model said why it cannot be sampled
     return;
   }
