@@ -1,7 +1,9 @@
-// cutrace-nvcc's reading of nvcc command lines and its dependency-file repair (docs/cli.md,
-// "cutrace-nvcc"). The wrapper end to end, with nvcc and make, is test/wrapper/check_make.sh.
+// cutrace-nvcc's reading of nvcc command lines, its dependency-file repair and its reading of
+// ptxas's notes (docs/cli.md, "cutrace-nvcc"). The wrapper end to end, with nvcc and make, is
+// test/wrapper/check_make.sh.
 #include "DependencyFile.h"
 #include "NvccCommand.h"
+#include "PtxasNotes.h"
 
 #include <cstdio>
 #include <fstream>
@@ -138,4 +140,29 @@ TEST(DependencyFile, AFileIsNamedOncePerRule) {
                              "b.o: k.h\n",
                              Sources),
             "a.o: main.cu  k.h \nb.o: k.h\n");
+}
+
+// ptxas's C7515 note about a traced twin (tool/cutrace-nvcc/PtxasNotes.h): the wrapper names the
+// twins whose wgmma ptxas serialized, once each, and leaves notes about other functions alone.
+TEST(PtxasNotes, SerializedTwinsAreNamedOnceAndOriginalsIgnored) {
+  const std::string Note = "ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async "
+                           "instructions are serialized due to non wgmma instructions defining "
+                           "accumulator registers of a wgmma between start and end of the "
+                           "pipeline stage in the function '";
+  const std::string Messages = "x.cu(53): warning #20012-D: something else\n" + Note +
+                               "_ZN7cutlass28device_kernel_cutrace_tracedINS_4gemmE'\n" + Note +
+                               "_ZN7cutlass13device_kernelINS_4gemmE'\n" + Note +
+                               "_ZN7cutlass28device_kernel_cutrace_tracedINS_4gemmE'\n";
+  const std::vector<std::string> Twins = cutrace::serializedTwins(Messages);
+  ASSERT_EQ(Twins, std::vector<std::string>{"_ZN7cutlass28device_kernel_cutrace_tracedINS_4gemmE"});
+  const std::string Warning = cutrace::serializedTwinsWarning(Twins);
+  EXPECT_NE(Warning.find("cutrace-nvcc: warning: ptxas serialized the wgmma instructions of 1 "
+                         "traced twin (C7515 above)"),
+            std::string::npos)
+      << Warning;
+  EXPECT_NE(Warning.find("TRACE_SAMPLE_REST"), std::string::npos) << Warning;
+  EXPECT_TRUE(cutrace::serializedTwins("ptxas info : Used 168 registers\n" + Note +
+                                       "_Z13ws_wgmma_gemmPK6__half'\n")
+                  .empty());
+  EXPECT_EQ(cutrace::serializedTwinsWarning({}), "");
 }

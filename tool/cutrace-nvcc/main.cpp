@@ -4,6 +4,7 @@
 #include "AutoPlan.h"
 #include "DependencyFile.h"
 #include "NvccCommand.h"
+#include "PtxasNotes.h"
 #include "pipeline/Rewrite.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -301,18 +302,20 @@ std::vector<std::string> nvccArguments(const NvccCommand &C,
 }
 
 int runCompiler(const std::string &Compiler, llvm::ArrayRef<std::string> Args,
-                std::optional<llvm::StringRef> StdoutFile = std::nullopt) {
+                std::optional<llvm::StringRef> StdoutFile = std::nullopt,
+                std::optional<llvm::StringRef> StderrFile = std::nullopt) {
   llvm::ErrorOr<std::string> Program = llvm::sys::findProgramByName(Compiler);
   if (!Program)
     return wrapperError("cannot find the compiler '" + Compiler + "'");
   std::vector<llvm::StringRef> Argv = {Compiler};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
   std::string Error;
-  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, StdoutFile, std::nullopt};
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, StdoutFile, StderrFile};
   int Status = llvm::sys::ExecuteAndWait(
       *Program, Argv, std::nullopt,
-      StdoutFile ? llvm::ArrayRef(Redirects) : llvm::ArrayRef<std::optional<llvm::StringRef>>(), 0,
-      0, &Error);
+      StdoutFile || StderrFile ? llvm::ArrayRef(Redirects)
+                               : llvm::ArrayRef<std::optional<llvm::StringRef>>(),
+      0, 0, &Error);
   if (Status < 0)
     return wrapperError("'" + Compiler + "' did not finish: " + Error);
   return Status;
@@ -348,6 +351,23 @@ std::vector<std::string> dependencyFiles(const NvccCommand &C) {
   return Files;
 }
 
+/// Runs nvcc with its messages kept in Folder, passes them on unchanged, and adds the wrapper's
+/// warning when ptxas serialized a traced twin's wgmma (tool/cutrace-nvcc/PtxasNotes.h).
+int runAndReadMessages(const std::string &Compiler, llvm::ArrayRef<std::string> Args,
+                       llvm::StringRef Folder) {
+  if (Folder.empty())
+    return runCompiler(Compiler, Args);
+  std::string Messages = (Folder + "/compiler-messages.txt").str();
+  int Status = runCompiler(Compiler, Args, std::nullopt, llvm::StringRef(Messages));
+  if (auto Buffer = llvm::MemoryBuffer::getFile(Messages)) {
+    llvm::StringRef Text = (*Buffer)->getBuffer();
+    llvm::errs() << Text << serializedTwinsWarning(serializedTwins(Text));
+    llvm::errs().flush();
+    llvm::sys::fs::remove(Messages);
+  }
+  return Status;
+}
+
 /// Runs nvcc on the generated sources and puts the originals back into its dependency output.
 int compile(const std::string &Compiler, const NvccCommand &C,
             llvm::ArrayRef<GeneratedSource> Sources, llvm::ArrayRef<std::string> Args,
@@ -355,7 +375,7 @@ int compile(const std::string &Compiler, const NvccCommand &C,
   bool DepsToStdout =
       C.DependenciesOnly && C.DependencyFile.empty() && (C.Output.empty() || C.Output == "-");
   if (!DepsToStdout) {
-    int Status = runCompiler(Compiler, Args);
+    int Status = runAndReadMessages(Compiler, Args, Folder);
     // Also after a failed compile: a build that includes the .d must not see generated paths.
     for (const std::string &File : dependencyFiles(C))
       if (!restoreDependencyFile(File, Sources))
