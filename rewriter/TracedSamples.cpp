@@ -70,8 +70,13 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
   std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
   std::string Condition = Cond ? Buffer.substr(Cond->Begin, Cond->size()).str() : "true";
   TwinEdits.push_back({A.Statement, "if ((" + Condition + ")) {"});
-  std::vector<Edit> Deletions =
-      lineKeepingDeletions(Buffer, Lines, Options, planStripDeletions(Buffer, Statements));
+  // An annotation that ends what is copied takes its line's newline: that stays outside the copy.
+  std::vector<Span> Strip = planStripDeletions(Buffer, Statements);
+  for (Span &D : Strip) {
+    D.Begin = std::max(D.Begin, Copied.Begin);
+    D.End = std::min(D.End, Copied.End);
+  }
+  std::vector<Edit> Deletions = lineKeepingDeletions(Buffer, Lines, Options, Strip);
   std::string File = lineFile(Options);
   unsigned RestEnd = Lines.lineEnd(Copied.End);
   bool CodeAfter = !Buffer.substr(Copied.End, RestEnd - Copied.End).trim().empty();
@@ -80,6 +85,13 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
                       "\n" + padTo(Lines, U.Sampled.Begin) + "}\n#line " +
                       std::to_string(Lines.line(Copied.End)) + " " + File + "\n" +
                       (CodeAfter ? padTo(Lines, Copied.End) : "");
+  // Samples that end together (TRACE_SAMPLE_REST in a block another one samples): the inner one,
+  // planned later, closes first.
+  for (Edit &E : TwinEdits)
+    if (E.Range.Begin == Copied.End && E.Range.End == Copied.End) {
+      E.Text = Plain + E.Text;
+      return;
+    }
   TwinEdits.push_back({{Copied.End, Copied.End}, std::move(Plain)});
 }
 

@@ -77,8 +77,20 @@ __global__ void sampled_rest(float *out, int tiles, int k_tiles) {
   }
 }
 
+// Two TRACE_SAMPLE_REST in one block end together: the inner one's copy closes first; an
+// annotation that ends what is copied leaves its line's end outside the copy.
+__global__ void sampled_rest_nested(int *p, int n) {
+  TRACE_SAMPLE_REST(n > 0);
+  p[0] = 1;
+  TRACE_RECORD("a");
+  TRACE_SAMPLE_REST(n > 1);
+  p[1] = 2;
+  TRACE_RECORD("b");
+}
+
 void launch(float *out, const float *in, int tiles, int k_tiles) {
   sampled_gemm<<<132, 128>>>(out, in, tiles, k_tiles);
   sampled_collective<<<132, 128>>>(out, in, tiles, k_tiles);
   sampled_rest<<<132, 128>>>(out, tiles, k_tiles);
+  sampled_rest_nested<<<1, 32>>>((int *)out, tiles);
 }

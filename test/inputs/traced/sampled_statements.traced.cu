@@ -236,8 +236,46 @@ static const bool sampled_rest_cutrace_traced_registered = cutrace::registerTwin
 #endif
 #line 79 "sampled_statements.cu"
 
+// Two TRACE_SAMPLE_REST in one block end together: the inner one's copy closes first; an
+// annotation that ends what is copied leaves its line's end outside the copy.
+__global__ void sampled_rest_nested(int *p, int n) {
+#line 84 "sampled_statements.cu"
+  p[0] = 1;
+#line 87 "sampled_statements.cu"
+  p[1] = 2;
+#line 89 "sampled_statements.cu"
+}
+#line 82 "sampled_statements.cu"
+__global__ void sampled_rest_nested_cutrace_traced(int *p, int n, cutrace::Slots* __cutrace_slots = nullptr) { cutrace::Group<1024> __cutrace_block(__cutrace_slots, 0, 1, 0);
+  if ((n > 0)) {
+  p[0] = 1;
+  __cutrace_block.instant(0, 0);
+  if ((n > 1)) {
+  p[1] = 2;
+  __cutrace_block.instant(1, 0);} else {
+#line 87 "sampled_statements.cu"
+  p[1] = 2;
+
+  }
+#line 88 "sampled_statements.cu"
+} else {
+#line 84 "sampled_statements.cu"
+  p[0] = 1;
+#line 87 "sampled_statements.cu"
+  p[1] = 2;
+
+  }
+#line 88 "sampled_statements.cu"
+
+}
+#if !defined(__CUDA_ARCH__)
+static const bool sampled_rest_nested_cutrace_traced_registered = cutrace::registerTwin((const void *)&sampled_rest_nested, (const void *)&sampled_rest_nested_cutrace_traced, cutrace_map::sampled_rest_nested, 2);
+#endif
+#line 90 "sampled_statements.cu"
+
 void launch(float *out, const float *in, int tiles, int k_tiles) {
   cutrace::launchPair(cutrace_map::sampled_gemm, sampled_gemm, sampled_gemm_cutrace_traced, 132, 128, 0, 0)(out, in, tiles, k_tiles);
   cutrace::launchPair(cutrace_map::sampled_collective, sampled_collective, sampled_collective_cutrace_traced, 132, 128, 0, 0)(out, in, tiles, k_tiles);
   cutrace::launchPair(cutrace_map::sampled_rest, sampled_rest, sampled_rest_cutrace_traced, 132, 128, 0, 0)(out, tiles, k_tiles);
+  cutrace::launchPair(cutrace_map::sampled_rest_nested, sampled_rest_nested, sampled_rest_nested_cutrace_traced, 1, 32, 0, 0)((int *)out, tiles);
 }
