@@ -3,13 +3,37 @@
 #include "Strip.h"
 #include "TracedTwins.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <cctype>
 
 namespace cutrace {
 
 namespace {
 
 bool inside(Span Outer, unsigned Offset) { return Offset >= Outer.Begin && Offset < Outer.End; }
+
+/// Whether every #if in Text ends in it, and no #elif, #else or #endif of Text belongs to an #if
+/// outside it: a copy of Text must not cut a conditional in two.
+bool conditionalsBalanced(llvm::StringRef Text) {
+  int Depth = 0;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Text.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.ltrim();
+    if (!Line.consume_front("#"))
+      continue;
+    llvm::StringRef Word = Line.ltrim().take_while([](char C) { return isalpha(C); });
+    if (Word == "if" || Word == "ifdef" || Word == "ifndef")
+      ++Depth;
+    else if (Word == "endif" && --Depth < 0)
+      return false;
+    else if ((Word == "elif" || Word == "else" || Word == "elifdef" || Word == "elifndef") &&
+             Depth == 0)
+      return false;
+  }
+  return Depth == 0;
+}
 
 /// Spaces up to Offset's column: text placed after a #line keeps the columns of the source.
 std::string padTo(const LineIndex &Lines, unsigned Offset) {
@@ -27,8 +51,16 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
                                            " samples different code in the host and device "
                                            "compilations (an #if after it); put the #if inside "
                                            "what it samples"});
-  if (U.SampledDiffers || U.Sampled.End <= U.Sampled.Begin || U.Sampled.End <= A.Statement.End ||
-      hasErrors(U.Problems)) {
+  bool Cut = U.Sampled.End > A.Statement.End &&
+             !conditionalsBalanced(Buffer.slice(A.Statement.End, U.Sampled.End));
+  if (Cut)
+    Problems.push_back({A.MacroOffset, A.spelling().Macro.str() +
+                                           " samples code that an #if, #else or #endif divides "
+                                           "(the directive is inside what it samples, its match "
+                                           "outside); put the whole conditional inside, or the "
+                                           "annotation inside the conditional"});
+  if (Cut || U.SampledDiffers || U.Sampled.End <= U.Sampled.Begin ||
+      U.Sampled.End <= A.Statement.End || hasErrors(U.Problems)) {
     TwinEdits.push_back({A.Statement, ""}); // the model said why it cannot be sampled
     return;
   }
