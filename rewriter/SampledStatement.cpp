@@ -81,36 +81,6 @@ bool copyable(const Stmt *S, ASTContext &Ctx, const FileEntry *Target, Problem &
   return true;
 }
 
-/// TRACE_SAMPLE_REST: the statements from It to the block's end; declarations among them are
-/// fine, since their names end with the block anyway.
-template <class Problem>
-void describeRest(const Stmt *const *It, const Stmt *const *End, ASTContext &Ctx,
-                  const FileEntry *Target, AnnotationUse &Use, Problem &problem) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  const Stmt *const *Last = End;
-  while (Last != It && isa<NullStmt>(*(Last - 1)))
-    --Last;
-  if (It == Last) {
-    problem(std::nullopt, "must be followed, in its block, by the statements it samples");
-    return;
-  }
-  for (const Stmt *const *S = It; S != Last; ++S) {
-    if (auto *Call = dyn_cast<CallExpr>(*S); Call && annotationCallKind(Call)) {
-      if (S != It)
-        continue; // stripped from the copy, expanded in the recording one
-      problem(writtenOffset(SM, Target, (*S)->getBeginLoc()),
-              "is followed by another annotation; it samples the statements after it, which must "
-              "begin with code");
-      return;
-    }
-    if (!copyable(*S, Ctx, Target, problem))
-      return;
-  }
-  const Stmt *const *Final = Last - 1;
-  Use.Sampled = {*writtenOffset(SM, Target, (*It)->getBeginLoc()),
-                 endWithSemicolon(*Final, Final + 1 == End ? nullptr : *(Final + 1), Ctx)};
-}
-
 } // namespace
 
 void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Target,
@@ -125,36 +95,46 @@ void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Tar
   if (It == Body.end())
     return;
   const bool Rest = Use.Kind == AnnotationKind::SampleRest;
-  const std::string Macro = Rest ? "TRACE_SAMPLE_REST " : "TRACE_SAMPLE ";
   auto problem = [&](std::optional<unsigned> At, std::string Why) {
-    Use.Problems.push_back({At.value_or(Use.MacroOffset), Macro + std::move(Why)});
+    Use.Problems.push_back(
+        {At.value_or(Use.MacroOffset), spellingOf(Use.Kind).Macro.str() + " " + std::move(Why)});
   };
-  const Stmt *S = ++It == Body.end() ? nullptr : *It;
-  if (Rest) {
-    describeRest(It, Body.end(), Ctx, Target, Use, problem);
+  // What is sampled: [First, Last), the next statement or (TRACE_SAMPLE_REST) the rest of the
+  // block, without the empty statements that end it.
+  const Stmt *const *First = It + 1, *const *Last = Body.end();
+  while (Last != First && isa<NullStmt>(*(Last - 1)))
+    --Last;
+  if (!Rest && Last != First)
+    Last = First + 1;
+  if (First == Last) {
+    problem(std::nullopt, Rest ? "must be followed, in its block, by the statements it samples"
+                               : "must be followed, in its block, by the statement it samples (a "
+                                 "loop or a block)");
     return;
   }
-  if (!S || isa<NullStmt>(S)) {
-    problem(std::nullopt, "must be followed, in its block, by the statement it samples (a loop or "
-                          "a block)");
+  std::optional<unsigned> Begin = writtenOffset(SM, Target, (*First)->getBeginLoc());
+  if (auto *Next = dyn_cast<CallExpr>(*First); Next && annotationCallKind(Next)) {
+    problem(Begin, Rest ? "is followed by another annotation; it samples the statements after it, "
+                          "which must begin with code"
+                        : "is followed by another annotation; it samples the statement after "
+                          "it, which must be code (a loop or a block)");
     return;
   }
-  std::optional<unsigned> Begin = writtenOffset(SM, Target, S->getBeginLoc());
-  if (auto *Next = dyn_cast<CallExpr>(S); Next && annotationCallKind(Next)) {
-    problem(Begin, "is followed by another annotation; it samples the statement after it, which "
-                   "must be code (a loop or a block)");
-    return;
-  }
-  if (isa<DeclStmt>(S)) {
+  // A declaration among the rest of a block is fine: its name ends with the block anyway.
+  if (!Rest && isa<DeclStmt>(*First)) {
     problem(Begin, "cannot sample a declaration: the traced build writes the statement twice, once "
                    "in each branch of the condition, and the name would end with its branch; "
                    "sample a block or a loop");
     return;
   }
-  if (!copyable(S, Ctx, Target, problem))
-    return;
-  const Stmt *After = ++It == Body.end() ? nullptr : *It;
-  Use.Sampled = {*Begin, endWithSemicolon(S, After, Ctx)};
+  for (const Stmt *const *S = First; S != Last; ++S) {
+    auto *Inner = dyn_cast<CallExpr>(*S);
+    if (Inner && annotationCallKind(Inner))
+      continue; // stripped from the copy, expanded in the recording one
+    if (!copyable(*S, Ctx, Target, problem))
+      return;
+  }
+  Use.Sampled = {*Begin, endWithSemicolon(*(Last - 1), Last == Body.end() ? nullptr : *Last, Ctx)};
 }
 
 } // namespace cutrace

@@ -2,8 +2,8 @@
 
 #include "AnnotationCalls.h"
 #include "AnnotationScanner.h"
-#include "SampledStatement.h"
 #include "AutoLoops.h"
+#include "SampledStatement.h"
 #include "SideEffects.h"
 
 #include "clang/AST/ASTContext.h"

@@ -40,37 +40,32 @@ std::string padTo(const LineIndex &Lines, unsigned Offset) {
   return std::string(Lines.column(Offset) - 1, ' ');
 }
 
-} // namespace
-
-void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptions &Options,
-                llvm::ArrayRef<Annotation> Annotations, const Annotation &A,
-                const AnnotationUse &U, llvm::ArrayRef<unsigned> TracedCalls,
-                std::vector<Edit> &TwinEdits, std::vector<Problem> &Problems) {
+/// Why the sample cannot be written (a problem added), or false: the model's problems were
+/// reported where they were found, the passes' disagreement and a cut #if are reported here.
+bool refused(llvm::StringRef Buffer, const Annotation &A, const AnnotationUse &U,
+             std::vector<Problem> &Problems) {
+  const std::string Macro = A.spelling().Macro.str();
   if (U.SampledDiffers)
-    Problems.push_back({A.MacroOffset, A.spelling().Macro.str() +
-                                           " samples different code in the host and device "
-                                           "compilations (an #if after it); put the #if inside "
-                                           "what it samples"});
-  bool Cut = U.Sampled.End > A.Statement.End &&
-             !conditionalsBalanced(Buffer.slice(A.Statement.End, U.Sampled.End));
-  if (Cut)
-    Problems.push_back({A.MacroOffset, A.spelling().Macro.str() +
-                                           " samples code that an #if, #else or #endif divides "
-                                           "(the directive is inside what it samples, its match "
-                                           "outside); put the whole conditional inside, or the "
-                                           "annotation inside the conditional"});
-  if (Cut || U.SampledDiffers || U.Sampled.End <= U.Sampled.Begin ||
-      U.Sampled.End <= A.Statement.End || hasErrors(U.Problems)) {
-    TwinEdits.push_back({A.Statement, ""}); // the model said why it cannot be sampled
-    return;
-  }
-  // What the copy holds: from the annotation's ';' to the statement's end (a `#pragma unroll`
-  // or a comment between them included).
-  Span Copied{A.Statement.End, U.Sampled.End};
-  // From the next line when nothing but spaces follows the annotation on its line.
-  unsigned LineEnd = Lines.lineEnd(Copied.Begin);
-  if (LineEnd < Copied.End && Buffer.substr(Copied.Begin, LineEnd - Copied.Begin).trim().empty())
-    Copied.Begin = LineEnd + 1;
+    Problems.push_back({A.MacroOffset, Macro + " samples different code in the host and device "
+                                               "compilations (an #if after it); put the #if "
+                                               "inside what it samples"});
+  else if (U.Sampled.End > A.Statement.End &&
+           !conditionalsBalanced(Buffer.slice(A.Statement.End, U.Sampled.End)))
+    Problems.push_back({A.MacroOffset, Macro + " samples code that an #if, #else or #endif "
+                                               "divides (the directive is inside what it samples, "
+                                               "its match outside); put the whole conditional "
+                                               "inside, or the annotation inside the conditional"});
+  else
+    return U.Sampled.End <= U.Sampled.Begin || U.Sampled.End <= A.Statement.End ||
+           hasErrors(U.Problems);
+  return true;
+}
+
+/// The annotations inside Copied: their statements (what strip deletes from the copy). Adds a
+/// problem for a range Copied ends but does not begin, and a warning when nothing in it records.
+std::vector<Span> checkInside(const LineIndex &Lines, llvm::ArrayRef<Annotation> Annotations,
+                              const Annotation &A, Span Copied,
+                              llvm::ArrayRef<unsigned> TracedCalls, std::vector<Problem> &Problems) {
   const std::string Macro = A.spelling().Macro.str();
   std::vector<Span> Statements;
   bool Records = std::any_of(TracedCalls.begin(), TracedCalls.end(),
@@ -99,6 +94,26 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
                         Macro + " samples a statement that records nothing (no marker in it, no "
                                 "call that reaches one): it has no effect",
                         Severity::Warning});
+  return Statements;
+}
+
+} // namespace
+
+void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptions &Options,
+                llvm::ArrayRef<Annotation> Annotations, const Annotation &A,
+                const AnnotationUse &U, llvm::ArrayRef<unsigned> TracedCalls,
+                std::vector<Edit> &TwinEdits, std::vector<Problem> &Problems) {
+  if (refused(Buffer, A, U, Problems)) {
+    TwinEdits.push_back({A.Statement, ""}); // dropped, as strip drops it
+    return;
+  }
+  // What the copy holds: from the annotation's ';' to the statement's end (a `#pragma unroll`
+  // or a comment between them included), from the next line when only spaces follow the ';'.
+  Span Copied{A.Statement.End, U.Sampled.End};
+  unsigned LineEnd = Lines.lineEnd(Copied.Begin);
+  if (LineEnd < Copied.End && Buffer.substr(Copied.Begin, LineEnd - Copied.Begin).trim().empty())
+    Copied.Begin = LineEnd + 1;
+  std::vector<Span> Statements = checkInside(Lines, Annotations, A, Copied, TracedCalls, Problems);
   std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
   std::string Condition = Cond ? Buffer.substr(Cond->Begin, Cond->size()).str() : "true";
   TwinEdits.push_back({A.Statement, "if ((" + Condition + ")) {"});

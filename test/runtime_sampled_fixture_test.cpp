@@ -5,6 +5,8 @@
 // lost.
 #include <cutrace/run_trace.h>
 
+#include "support/run_file_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -30,15 +32,7 @@ struct Decoded {
 
 Decoded decoded(const std::string &name) {
   Decoded d;
-  Expected<Run> run = read_run_file(kDir + "/" + name);
-  EXPECT_TRUE(run) << run.error;
-  if (!run)
-    return d;
-  Expected<RunTrace> trace = decode_run(*run, name);
-  EXPECT_TRUE(trace) << trace.error;
-  if (!trace)
-    return d;
-  d.run = std::move(*trace);
+  d.run = test::decoded_run_file(kDir + "/" + name);
   for (const RunLaunch &l : d.run.launches)
     for (const Row &row : l.trace.rows)
       for (const Slice &s : row.slices) {
@@ -81,12 +75,9 @@ TEST(SampledFixture, CutlassTilesOutsideTheSampleRecordNothing) {
   // Example 54 at 256x256x512: 4 tiles of 128x128 on 4 CTAs, 4 k-tiles each; bench/cutlass's
   // TRACE_SAMPLE / TRACE_SAMPLE_REST keep the tiles whose M and N indices sum to a multiple of 8:
   // tile (0, 0) alone.
-  Expected<cutrace::Run> run = read_run_file(kDir + "/cutlass54_sampled_run.ctrace");
-  ASSERT_TRUE(run) << run.error;
-  Expected<RunTrace> trace = decode_run(*run, "cutlass54_sampled_run.ctrace");
-  ASSERT_TRUE(trace) << trace.error;
-  ASSERT_EQ(trace->launches.size(), 3u); // the warm-up and --iterations=2
-  for (const RunLaunch &l : trace->launches) {
+  const RunTrace trace = test::decoded_run_file(kDir + "/cutlass54_sampled_run.ctrace");
+  ASSERT_EQ(trace.launches.size(), 3u); // the warm-up and --iterations=2
+  for (const RunLaunch &l : trace.launches) {
     EXPECT_TRUE(l.trace.problems.empty()) << l.trace.problems.front();
     std::map<std::string, uint32_t> counts;
     std::set<uint32_t> ctas;
