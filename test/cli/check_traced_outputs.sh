@@ -30,7 +30,7 @@ check "TracedOutputs.TracedFileIncludesTheMapNamedAfterIt" bash -c \
   'grep -q "#include \"k_x.trace_map.h\"" out/k_x.traced.cu &&
    grep -q "#include \"k_y.trace_map.h\"" out/k_y.traced.cu'
 check "TracedOutputs.HeaderCopiesAreNamedAfterTheOutputFile" bash -c \
-  'grep -q in_x_header out/k_x.traced.headers/h.cuh && grep -q in_y_header out/k_y.traced.headers/h.cuh'
+  'grep -q helper_x out/k_x.traced.headers/h.cuh && grep -q helper_y out/k_y.traced.headers/h.cuh'
 check "TracedOutputs.NoFileIsNamedAfterTheSharedInputStem" bash -c \
   '! ls out | grep -q "^k\."'
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cutrace-nvcc with paths nvcc accepts (docs/cli.md, "cutrace-nvcc"): a source and an object in a
-# folder whose name holds a space, a comma or a quote build wherever nvcc builds them, traced and
+# folder whose name holds a space or a quote build wherever nvcc builds them, traced and
 # stripped, and the source's `#include "h.h"` still finds the header beside it.
 # No GPU needed: objects are built, never run.
 #
@@ -16,13 +16,13 @@ source "$here/../support/checks.sh"
 rule_for() { # the rule's name part for a folder name
   case $1 in *" "*) echo Space ;; *,*) echo Comma ;; *\'*) echo Quote ;; esac
 }
-for dir in "my dir" "a,b" "it's"; do
+for dir in "my dir" "it's"; do # a comma: nvcc splits -I at it too (open)
   mkdir -p "$work/$dir"
   printf '#define SCALE 3\n' >"$work/$dir/h.h"
   printf '#include <cutrace/trace.h>\n#include "h.h"\n__global__ void k(int *x) {\n  TRACE_RECORD("k");\n  x[0] = SCALE;\n}\n' \
     >"$work/$dir/k.cu"
   rule=$(rule_for "$dir")
-  (cd "$work" && "$nvcc" -arch=sm_90 -c "$dir/k.cu" -o "$dir/plain.o") >"$work/plain.log" 2>&1 ||
+  (cd "$work" && "$nvcc" -arch=sm_90 -I"$here/../../runtime/include" -c "$dir/k.cu" -o "$dir/plain.o") >"$work/plain.log" 2>&1 ||
     { fail "Paths.NvccBuildsIn${rule}Folder"; cat "$work/plain.log"; continue; }
   for mode in traced strip; do
     Mode=${mode^}
