@@ -81,13 +81,13 @@ check Analyze.TailTableSaysWhatTheAnswerSays has "$work/few" \
 check Completeness.DroppedEventsNameTheMaxEventsThatKeepsThem has "$work/over" \
   "984 events dropped (row full) on 24 rows (to keep them, rebuild with --max-events 50 or more: cutrace_instrument(... MAX_EVENTS 50), cutrace-nvcc --cutrace-max-events=50)"
 check Analyze.AnswersNameTheMostAndLeastWorkingGroup has "$work/ws" \
-  "  busy       most working producer 98.3% busy; least working consumer 98.1% busy (81.2% waiting on hand-offs, 17.0% working)"
+  "  busy       most working producer 98.3% in ranges; least working consumer 98.1% in ranges (81.2% waiting on hand-offs, 17.0% working)"
 
 "$tv" analyze "$waves" >"$work/waves"
 check Analyze.AnswersOfAKernelWithoutHandoffsSayItInOneLine has "$work/waves" \
   "  hand-offs  no TRACE_DAG pair declared"
-check Analyze.AnswersSayTheWaves has "$work/waves" \
-  "  waves      2 waves: 264 CTAs on 132 SMs, at most 1 at once per SM (2.00 full waves)"
+check Analyze.AnswersSayTheWavesAreObservedNotOccupancys has "$work/waves" \
+  "  waves      2 observed waves (max over SMs of its CTAs / the most it ran at once): 264 CTAs on 132 SMs, at most 1 at once per SM (2.00 full waves)"
 check Analyze.MoreThan16RowsAreSummarized has "$work/waves" \
   "  per row: 8448 rows; busy min 43.1%, median 70.6%, max 96.2%"
 check Analyze.MoreThan16SmsAreSummarized has "$work/waves" \

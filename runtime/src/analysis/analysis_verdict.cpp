@@ -79,7 +79,8 @@ std::string busy_answer(const BusyReport &b) {
   if (b.groups.empty())
     return "no row started";
   auto share = [](const BusyTotals &g) {
-    std::string s = printable(g.name) + " " + percent(g.busy_fraction()) + " busy";
+    // "in ranges", not "busy": time blocked inside a range counts (docs/analysis.md)
+    std::string s = printable(g.name) + " " + percent(g.busy_fraction()) + " in ranges";
     if (g.wait_ns > 0)
       s += " (" + percent(g.wait_fraction()) + " waiting on hand-offs, " +
            percent(g.busy_excluding_waits_fraction()) + " working)";
@@ -124,7 +125,9 @@ std::string tail_answer(const TailReport &t) {
 }
 
 std::string waves_answer(const TailReport &t) {
-  return count(t.waves) + (t.waves == 1 ? " wave" : " waves") + ": " + count(t.ctas.size()) +
+  // Observed, not occupancy's: the most CTAs one SM held at once is what the trace shows.
+  return count(t.waves) + (t.waves == 1 ? " observed wave" : " observed waves") +
+         " (max over SMs of its CTAs / the most it ran at once): " + count(t.ctas.size()) +
          " CTAs on " + count(t.sms.size()) + " SMs, at most " + count(t.max_concurrent_per_sm) +
          " at once per SM (" + num(t.full_waves, 2) + " full waves" +
          (std::fabs(t.full_waves - std::round(t.full_waves)) > 0.01
