@@ -252,7 +252,10 @@ private:
     }
     FlowBindings::ids(flows_.out_at_begin, sk, flows_out_);
     FlowBindings::ids(flows_.in_at_begin, sk, flows_in_);
-    out_.begin(it.track, it.ts, ids.name, flows_out_, flows_in_, ids.loc);
+    // A slice whose END was not recorded has no duration: its name says so, so the length drawn
+    // (to the row's last timestamp) is not read as how long it ran.
+    const Interned name = s.incomplete ? out_.event_name(s.name + kIncompleteSuffix) : ids.name;
+    out_.begin(it.track, it.ts, name, flows_out_, flows_in_, ids.loc);
   }
 
   void instant(const Item &it) {
