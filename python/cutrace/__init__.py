@@ -38,6 +38,25 @@ class Table(_np.recarray):
     def df(self):
         return self.to_pandas()
 
+    def __str__(self):
+        """Aligned columns, the first and last rows of a long table (NumPy alone prints tuples)."""
+        shown = list(range(len(self)))
+        if len(shown) > 20:
+            shown = shown[:10] + [None] + shown[-5:]
+        cells = [list(self.dtype.names)]
+        for i in shown:
+            cells.append(["..."] * len(cells[0]) if i is None
+                         else [_cell(self[name][i]) for name in self.dtype.names])
+        widths = [max(len(line[c]) for line in cells) for c in range(len(cells[0]))]
+        lines = ["  ".join(v.rjust(w) for v, w in zip(line, widths)).rstrip() for line in cells]
+        return "\n".join(lines + ["(%d rows)" % len(self)])
+
+
+def _cell(value):
+    if isinstance(value, (float, _np.floating)):
+        return "%.1f" % value
+    return str(value)
+
 
 def _table(columns):
     """The decoder's columns (name -> array, or list of str) as one Table."""

@@ -83,7 +83,7 @@ py::dict launches_table(const RunFile &file) {
   Column<uint32_t> device{"device"}, launch_index{"launch_index"}, gx{"grid_x"}, gy{"grid_y"},
       gz{"grid_z"}, bx{"block_x"}, by{"block_y"}, bz{"block_z"}, never_ended{"rows_never_ended"};
   Column<bool> in_graph{"in_graph"}, decoded{"decoded"}, complete{"complete"};
-  Column<double> begin{"begin_ns"}, end{"end_ns"}, enqueue{"enqueue_ns"};
+  Column<double> begin{"begin_ns"}, end{"end_ns"}, enqueue{"enqueue_ns"}, offset{"offset_ns"};
   for (const RunLaunch &l : file.run().launches) {
     sequence.values.push_back(l.sequence);
     kernel.values.push_back(file.kernel(l));
@@ -98,6 +98,7 @@ py::dict launches_table(const RunFile &file) {
     begin.values.push_back(l.begin_ns);
     end.values.push_back(l.end_ns);
     enqueue.values.push_back(l.enqueue_ns ? *l.enqueue_ns : kNone);
+    offset.values.push_back(l.offset_ns);
     // Read without records, a launch's decode problems are not known yet: its row headers are.
     const Completeness gaps = completeness_of(l);
     decoded.values.push_back(l.trace.ok());
@@ -106,7 +107,7 @@ py::dict launches_table(const RunFile &file) {
     never_ended.values.push_back(gaps.rows_never_ended);
   }
   return dict_of(sequence, kernel, device, stream, launch_index, in_graph, gx, gy, gz, bx, by, bz,
-                 ctas, begin, end, enqueue, decoded, complete, dropped, never_ended);
+                 ctas, begin, end, enqueue, offset, decoded, complete, dropped, never_ended);
 }
 
 py::dict rows_table(const RunFile &file, const Selection &chosen) {
