@@ -9,6 +9,10 @@
 namespace py = pybind11;
 using cutrace::python::RunFile;
 
+namespace cutrace::python {
+void bind_torch_merge(py::module_ &m); // torch_merge.cpp
+}
+
 PYBIND11_MODULE(_cutrace, m) {
   m.doc() = "cutrace run files, decoded by the cutrace C++ decoder";
   py::class_<RunFile>(m, "RunFile")
@@ -24,4 +28,5 @@ PYBIND11_MODULE(_cutrace, m) {
       .def("instants", &cutrace::python::instants_table, py::arg("launches") = py::none())
       .def("flows", &cutrace::python::flows_table, py::arg("launches") = py::none());
   cutrace::python::bind_results(m);
+  cutrace::python::bind_torch_merge(m);
 }

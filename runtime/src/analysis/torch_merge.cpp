@@ -76,10 +76,15 @@ Expected<Profile> read_profile(const std::string &text) {
     return E::failure("the profiler trace is neither an object nor a list of events");
   }
   // ts is in µs: since baseTimeNanoseconds when the trace gives it (torch 2), else since the epoch.
-  double base_ns = 0;
-  if (p.document.is_object() && p.document.contains("baseTimeNanoseconds") &&
-      p.document["baseTimeNanoseconds"].is_number())
-    base_ns = p.document["baseTimeNanoseconds"].get<double>();
+  // An integer read as one: a double holds 1.8e18 ns only to 256 ns.
+  uint64_t base_ns = 0;
+  if (p.document.is_object() && p.document.contains("baseTimeNanoseconds")) {
+    const json &base = p.document["baseTimeNanoseconds"];
+    if (base.is_number_unsigned())
+      base_ns = base.get<uint64_t>();
+    else if (base.is_number())
+      base_ns = uint64_t(std::llround(base.get<double>()));
+  }
   double first_us = INFINITY;
   for (const json &e : *events)
     if (e.is_object() && e.contains("ts") && e["ts"].is_number())
@@ -88,7 +93,7 @@ Expected<Profile> read_profile(const std::string &text) {
     return E::failure("the profiler trace has no timed event");
   // The export's zero: the earliest event, whole µs, so its ns fit a double exactly.
   const double zero_us = std::floor(first_us);
-  p.origin_ns = uint64_t(base_ns) + uint64_t(zero_us * 1000);
+  p.origin_ns = base_ns + uint64_t(std::llround(zero_us * 1000));
   for (const json &e : *events) {
     if (!e.is_object() || !e.contains("ph") || !e["ph"].is_string())
       continue;
