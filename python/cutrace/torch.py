@@ -65,14 +65,18 @@ def build_args(root=None, build_mode=None):
     torch's JIT cache) and, traced, extra_link_args linking libcutrace.so with its rpath."""
     build_mode = build_mode or mode()
     root = root or _prefix()
-    include = _first_existing([os.path.join(root, "include"),
-                               os.path.join(root, "runtime", "include")], "cutrace's include dir")
-    if not os.path.exists(os.path.join(include, "cutrace", "trace.h")):
-        include = _first_existing([os.path.join(os.path.dirname(root), "runtime", "include")],
-                                  "cutrace's include dir")
-    define = "-DCUTRACE_BUILD_MODE_" + build_mode.upper()
+    # An install tree's include/, or a build tree's source checkout (the build folder's parent).
+    include = _first_existing([d for d in (os.path.join(root, "include"),
+                                           os.path.join(root, "runtime", "include"),
+                                           os.path.join(os.path.dirname(root), "runtime", "include"))
+                               if os.path.exists(os.path.join(d, "cutrace", "trace.h"))] or
+                              [os.path.join(root, "include")], "cutrace's include dir")
+    # CUTRACE_TRACED as `cutrace-nvcc --cutrace-cflags` gives it, for host code that tests it.
+    defines = ["-DCUTRACE_BUILD_MODE_" + build_mode.upper()]
+    if build_mode == "traced":
+        defines.append("-DCUTRACE_TRACED")
     args = {"include_dirs": [include],
-            "extra_compile_args": {"cxx": [define], "nvcc": [define]},
+            "extra_compile_args": {"cxx": list(defines), "nvcc": list(defines)},
             "extra_link_args": []}
     if build_mode == "traced":
         lib = runtime_library(root)
