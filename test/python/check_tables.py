@@ -2,39 +2,16 @@
 launch, row, slice, instant and flow, in order, with the same numbers (docs/python.md, "Tables").
 
 usage: check_tables.py TRACE-VIEW DATA-DIR   (PYTHONPATH: the built package, build/python)"""
-import json
-import math
 import os
-import subprocess
 import sys
-import tempfile
 
 import cutrace
+from against_trace_view import check, close, finish, trace_view_json
 
 trace_view, data = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-
-
-def close(a, b):
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-6)
-
-
-def trace_view_json(*args):
-    with tempfile.TemporaryDirectory() as work:
-        out = os.path.join(work, "out.json")
-        subprocess.run([trace_view, *args, "--json", out], check=True, capture_output=True)
-        with open(out) as f:
-            return json.load(f)
-
-
 def check_launch(path, run, launch, name):
     """One launch's tables against trace-view's decoded launch."""
-    want = trace_view_json(path, "--launch", str(launch["sequence"]))
+    want = trace_view_json(trace_view, path, "--launch", str(launch["sequence"]))
     offset = launch["offset_ns"]
     rows = run.rows(launch["sequence"])
     slices = run.slices(launch["sequence"])
@@ -80,7 +57,7 @@ for path in files:
     name = os.path.relpath(path, data)
     run = cutrace.open(path)
     launches = run.launches()
-    summary = trace_view_json(path)
+    summary = trace_view_json(trace_view, path)
     if "launches" in summary:  # a run: its launch list
         listed = summary["launches"]
         check(len(listed) == len(launches), "%s: %d launches, trace-view %d" % (name, len(launches), len(listed)))
@@ -96,10 +73,6 @@ for path in files:
             check_launch(path, run, launch, "%s launch %d" % (name, launch["sequence"]))
             launches_checked += 1
 
-for f in failures[:20]:
-    print("FAIL", f)
-print("%d files, %d launches compared" % (len(files), launches_checked))
 if launches_checked < 50:
-    print("FAIL fewer launches than the committed run files hold")
-    sys.exit(1)
-sys.exit(1 if failures else 0)
+    check(False, "fewer launches than the committed run files hold")
+finish("%d files, %d launches compared" % (len(files), launches_checked))
