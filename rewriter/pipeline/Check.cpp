@@ -180,7 +180,9 @@ static std::string uncheckedSummary(const std::vector<Verdict::UnparsedPass> &Un
   }
   Text += ", so host/device placement and side effects of calls were not checked" +
           std::string(Both ? "" : " in that pass") +
-          "; give the file's compile flags with -p, --extra-arg or after --";
+          "; give the file's compile flags: a compile_commands.json in a folder above the "
+          "file, -p <build dir>, --extra-arg=-I<dir>, or the compile command after -- (in a "
+          "pre-commit hook: args: [-p, <build dir>])";
   return Text + (Strict ? "" : " (--strict makes this an error)");
 }
 
