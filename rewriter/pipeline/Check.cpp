@@ -52,8 +52,10 @@ ScanResult collectAnnotations(const SourceFile &F, RunLog &Log) {
 bool lexicalRulesHold(const SourceFile &F, const ScanResult &Scan, RunLog &Log,
                       llvm::raw_ostream &Shown) {
   Log.start(stage::Check);
-  if (!hasErrors(Scan.Problems))
+  if (!hasErrors(Scan.Problems)) {
+    showProblems(F, Scan.Problems, Shown); // warnings (a misspelt annotation), notes
     return true;
+  }
   Log.fail(stage::Check,
            std::to_string(countLevel(Scan.Problems, Severity::Error)) + " rule violation(s)",
            showProblems(F, Scan.Problems, Shown));
@@ -146,7 +148,8 @@ std::vector<ParseOutcome> parseDevicePasses(const SourceFile &F, compat::ParseOp
   return Passes;
 }
 
-std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::raw_ostream &Shown) {
+std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, bool Verbose,
+                                    llvm::raw_ostream &Shown) {
   std::set<std::string> Seen;
   std::string Text;
   for (const ParseOutcome &P : Passes)
@@ -159,7 +162,7 @@ std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::r
       Why.pop_back(); // the closing ']'
       Text += showLine(D.Location + ": note: Clang 19 rejects this and nvcc accepts it (" + Why +
                            "), so the rewrite goes on: " + D.Message.substr(0, Mark),
-                       Shown);
+                       Verbose ? Shown : llvm::nulls());
     }
   return Text;
 }
@@ -180,13 +183,15 @@ static std::string uncheckedSummary(const std::vector<Verdict::UnparsedPass> &Un
   }
   Text += ", so host/device placement and side effects of calls were not checked" +
           std::string(Both ? "" : " in that pass") +
-          "; give the file's compile flags with -p, --extra-arg or after --";
+          "; give the file's compile flags: a compile_commands.json in a folder above the "
+          "file, -p <build dir>, --extra-arg=-I<dir>, or the compile command after -- (in a "
+          "pre-commit hook: args: [-p, <build dir>])";
   return Text + (Strict ? "" : " (--strict makes this an error)");
 }
 
 Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
-                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, RunLog &Log,
-                       llvm::raw_ostream &Shown) {
+                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, bool Verbose,
+                       RunLog &Log, llvm::raw_ostream &Shown) {
   Log.start(stage::Check);
   Verdict V = verifyAnnotations(Scan, Passes);
   std::string Diagnostics = showProblems(F, V.Problems, Shown);
@@ -194,7 +199,7 @@ Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
     Diagnostics += showLine(F.Path + ": " + (Strict ? "error" : "note") + ": " +
                                 uncheckedSummary(V.Unchecked, Strict),
                             Shown);
-  Diagnostics += showAcceptedClangErrors(Passes, Shown);
+  Diagnostics += showAcceptedClangErrors(Passes, Verbose, Shown);
   if (V.IgnoredClangErrors)
     Diagnostics += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
                                 " Clang error(s) outside annotated functions were ignored",
@@ -221,8 +226,8 @@ static std::string missingHeaderHint(llvm::StringRef Reason) {
 }
 
 bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
-                    llvm::ArrayRef<ParseOutcome> Passes, RunLog &Log, llvm::raw_ostream &Shown,
-                    int &Status) {
+                    llvm::ArrayRef<ParseOutcome> Passes, bool Verbose, RunLog &Log,
+                    llvm::raw_ostream &Shown, int &Status) {
   for (const ParseOutcome &P : Passes)
     if (!P.Ran) {
       llvm::StringRef Stage =
@@ -239,13 +244,21 @@ bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
   Log.start(stage::Check);
   Verdict V = verifyAnnotations(Scan, Passes);
   if (V.failed()) {
-    Log.fail(stage::Check, "the annotations break the rules", showProblems(F, V.Problems, Shown),
+    // The scan's own warnings and notes were shown with the lexical rules (lexicalRulesHold).
+    std::vector<Problem> NotShown;
+    for (const Problem &P : V.Problems)
+      if (P.Level == Severity::Error ||
+          llvm::none_of(Scan.Problems, [&](const Problem &S) {
+            return S.Offset == P.Offset && S.Message == P.Message;
+          }))
+        NotShown.push_back(P);
+    Log.fail(stage::Check, "the annotations break the rules", showProblems(F, NotShown, Shown),
              {{"errors", countLevel(V.Problems, Severity::Error)}});
     Status = AnnotationErrors;
     return false;
   }
   // What was tolerated is said, so that nobody mistakes it for a clean parse.
-  std::string Notes = showAcceptedClangErrors(Passes, Shown);
+  std::string Notes = showAcceptedClangErrors(Passes, Verbose, Shown);
   if (V.IgnoredClangErrors)
     Notes += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
                           " Clang error(s) outside annotated functions were ignored (code nvcc "

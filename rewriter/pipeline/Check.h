@@ -42,20 +42,21 @@ std::vector<ParseOutcome> parseDevicePasses(const SourceFile &F, compat::ParseOp
                                             llvm::ArrayRef<std::string> Archs, RunLog &Log);
 
 /// A note for each Clang error the passes accepted as Clang-only (code nvcc compiles), once;
-/// returns the text shown.
-std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::raw_ostream &Shown);
+/// returns the text (for --explain), shown only when Verbose: they are known and harmless.
+std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, bool Verbose,
+                                    llvm::raw_ostream &Shown);
 
 /// --verify-strip's check: every rule over both passes; what could not be checked is a note (an
-/// error when Strict).
+/// error when Strict); Verbose shows the notes of showAcceptedClangErrors.
 Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
-                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, RunLog &Log,
-                       llvm::raw_ostream &Shown);
+                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, bool Verbose,
+                       RunLog &Log, llvm::raw_ostream &Shown);
 
 /// --traced's check: the passes it needs must have run, and the rules must hold. False ends the
-/// run; Status says with which exit status.
+/// run; Status says with which exit status. Verbose as for checkForVerify.
 bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
-                    llvm::ArrayRef<ParseOutcome> Passes, RunLog &Log, llvm::raw_ostream &Shown,
-                    int &Status);
+                    llvm::ArrayRef<ParseOutcome> Passes, bool Verbose, RunLog &Log,
+                    llvm::raw_ostream &Shown, int &Status);
 
 } // namespace cutrace
 

@@ -124,7 +124,7 @@ void runVerify(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   std::vector<ParseOutcome> Passes = {parsePass(F, Options, compat::CudaPass::Host, R.Log)};
   for (ParseOutcome &P : parseDevicePasses(F, Options, deviceArchs(Options, Shown), R.Log))
     Passes.push_back(std::move(P));
-  Verdict V = checkForVerify(F, R.Scan, Passes, Request.Strict, R.Log, Shown);
+  Verdict V = checkForVerify(F, R.Scan, Passes, Request.Strict, Request.Verbose, R.Log, Shown);
   R.Status = V.failed() ? AnnotationErrors : Ok;
   StripEmission Stripped = emitStrip(F, R.Scan, R.Log);
   R.AppliedEdits = deletionEdits(Stripped.Deletions);
@@ -162,7 +162,7 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
     R.Log.skip(stage::ParseDevice, "the host pass saw every annotation; the device pass could "
                                    "add nothing");
   R.UnseenAnnotations = unseenAnnotations(R.Scan, Passes);
-  if (!checkForTraced(F, R.Scan, Passes, R.Log, Shown, R.Status))
+  if (!checkForTraced(F, R.Scan, Passes, Request.Verbose, R.Log, Shown, R.Status))
     return;
   TracedOptions Traced;
   Traced.MaxEvents = Request.MaxEvents;

@@ -125,6 +125,25 @@ void checkPass(const ScanResult &Scan, const ParseOutcome &Pass, Verdict &V) {
 
 } // namespace
 
+/// Clang's "use of undeclared identifier 'TRACE_RECORD'" on every annotation says nothing of the
+/// cause, a file that never includes the header declaring them: one note after the first says so.
+static void addMissingIncludeNote(std::vector<Problem> &Problems) {
+  constexpr llvm::StringLiteral Undeclared = "use of undeclared identifier '";
+  for (size_t I = 0; I < Problems.size(); ++I) {
+    llvm::StringRef Message = Problems[I].Message;
+    if (!Message.consume_front(Undeclared) || !findSpelling(Message.take_until([](char C) {
+          return C == '\'';
+        })))
+      continue;
+    Problems.insert(Problems.begin() + I + 1,
+                    {Problems[I].Offset,
+                     "the annotations are declared in <cutrace/trace.h>: add "
+                     "`#include <cutrace/trace.h>` to this file",
+                     Severity::Note});
+    return;
+  }
+}
+
 Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> Passes) {
   Verdict V;
   V.Problems = Scan.Problems;
@@ -146,6 +165,7 @@ Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> P
   std::stable_sort(Unique.begin(), Unique.end(),
                    [](const Problem &A, const Problem &B) { return A.Offset < B.Offset; });
   V.Problems = std::move(Unique);
+  addMissingIncludeNote(V.Problems);
   return V;
 }
 

@@ -118,8 +118,9 @@ check Diff.ChangeNsColumnIsSignedAndImpactIsItsSize has "$work/dk" \
 run=$data/runs/loop_1000_default.ctrace
 "$tv" list "$run" >"$work/list"
 check List.NamesEveryLaunchOnce equal "$(grep -cE '^[0-9]+ ' "$work/list")" 24
-check List.GivesSequenceKernelGridBlockGpuStreamStartDurationGaps line "$work/list" 2 \
-  "seq  kernel     grid     block    GPU  stream          start µs   duration µs  gaps"
+check List.GivesSequenceKernelGridBlockGpuStreamStartDurationCompleteness line "$work/list" 2 \
+  "seq  kernel     grid     block    GPU  stream          start µs   duration µs  completeness"
+check List.PrintsStreamsInHexAsEveryOtherOutput has "$work/list" "0    0x55d92cfb5f10  32.560"
 "$tv" list "$data/ws_gemm_overflow.ctrace" >"$work/list_over"
 check List.SaysWhatALaunchLost has "$work/list_over" "984 dropped, 24 incomplete"
 "$tv" diff "$run" "$run" --kernel matmul --launch-a 1 >/dev/null 2>"$work/e"
