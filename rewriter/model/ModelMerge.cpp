@@ -56,7 +56,7 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
     for (const KernelDecl &H : Pass.Helpers) {
       std::string Key = H.QualifiedName + "@" +
                         (H.DefinedIn.empty() ? std::to_string(H.Body.Begin)
-                                             : H.DefinedIn + ":" + std::to_string(H.DefinedLine));
+                                             : H.DefinedIn + ":" + H.Signature);
       auto [It, New] = HelperByKey.try_emplace(Key, Merged.Helpers.size());
       if (New)
         Merged.Helpers.push_back(H);

@@ -89,7 +89,7 @@ public:
     Outcome.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[Main];
     for (auto &[File, H] : selectHeaders(Ctx, Inclusions, Calls)) {
       H.Path = File->tryGetRealPathName().str();
-      if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses || H.TracedCallees)
+      if (needsModel(H))
         buildModel(Ctx, PP, H.Model, File, Calls);
       H.Model.Includes = includesOf(File);
       H.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[File];

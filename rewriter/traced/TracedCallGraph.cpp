@@ -52,6 +52,10 @@ std::vector<std::string> helperKeys(const SourceModel &Model, const LineIndex &L
     // (CUTLASS's SS and FP8 mainloops): the arguments left out tell them apart.
     if (Short != H.QualifiedName)
       Key += "_" + shortHash(H.QualifiedName);
+    // Overloads may have bodies on one line (of one file, or of two headers): their template
+    // parameters, parameter types and the body's column tell them apart.
+    if (H.Overloaded)
+      Key += "_" + shortHash(H.Signature);
     Keys.push_back(std::move(Key));
   }
   return Keys;

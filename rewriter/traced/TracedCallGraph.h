@@ -152,7 +152,8 @@ struct HelperGraph {
 /// The annotations of each __device__ function, by helper index.
 std::map<int, std::vector<const AnnotationUse *>> usesByHelper(const SourceModel &Model);
 
-/// `<qualified name>_<line of its body's '{'>`: a helper's key, the same in every file.
+/// `<qualified name>_<line of its body's '{'>`, and for an overload a hash of its signature
+/// (KernelDecl::Signature): a helper's key, the same in every file, unique in the unit.
 std::vector<std::string> helperKeys(const SourceModel &Model, const LineIndex &Lines);
 
 /// Which helpers reach an annotation, where each call is written, and which reach a group; the

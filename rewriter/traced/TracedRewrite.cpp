@@ -247,6 +247,9 @@ public:
     Out.Sites = std::move(M);
   }
 
+  /// The edits of the twin's declarations written here of a helper another file defines.
+  void declareHelper(const KernelDecl &Helper) { addGroupParameter(Helper); }
+
 private:
   /// TRACE_SAMPLE: its statement twice in the twin (rewriter/traced/TracedSamples.h).
   void sample(const Annotation &A, const AnnotationUse &U,
@@ -833,11 +836,32 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
     F.TwinEdits.push_back(std::move(E));
   warnUnexpanded(F.Scan, F.Expanded, F.Plan);
 
-  planTwins(F.Buffer, F.Lines, F.Model, F.Twins, F.TwinEdits, F.Options, F.Plan);
+  // Every declaration of a function with a twin gets the twin's declaration, in whichever file
+  // the definition is: a call written between them reaches the twin.
+  std::map<int, TracedTwin> Declared = F.Twins;
+  for (size_t I = 0; I < F.Model.Kernels.size(); ++I) {
+    const KernelDecl &K = F.Model.Kernels[I];
+    auto It = UnitTwins.find(kernelKey(K));
+    if (K.Body.End > K.Body.Begin || It == UnitTwins.end() ||
+        !Declared.try_emplace(static_cast<int>(I), It->second).second)
+      continue;
+    checkTwinnable(K, false, K.Decls.empty() ? 0 : K.Decls.front().Name, F.Plan);
+    for (Edit &E : slotsParameterEdits(F.Buffer, K))
+      F.TwinEdits.push_back(std::move(E));
+  }
+  planTwins(F.Buffer, F.Lines, F.Model, Declared, F.TwinEdits, F.Options, F.Plan);
   std::set<int> ReachedHere;
-  for (size_t H = 0; H < F.Model.Helpers.size(); ++H)
-    if (F.Model.Helpers[H].DefinedIn.empty() && Unit.Reached.count(F.Keys[H]))
-      ReachedHere.insert(static_cast<int>(H));
+  for (size_t H = 0; H < F.Model.Helpers.size(); ++H) {
+    if (!Unit.Reached.count(F.Keys[H]))
+      continue;
+    ReachedHere.insert(static_cast<int>(H));
+    if (!F.Model.Helpers[H].DefinedIn.empty()) {
+      checkTwinnable(F.Model.Helpers[H], true,
+                     F.Model.Helpers[H].Decls.empty() ? 0 : F.Model.Helpers[H].Decls.front().Name,
+                     F.Plan);
+      F.planner(Unit).declareHelper(F.Model.Helpers[H]);
+    }
+  }
   planHelperTwins(F.Buffer, F.Lines, F.Model, ReachedHere, F.UsesByHelper, F.TwinEdits, F.Options,
                   F.Plan);
   // Kernels defined in another file of the unit launch through their twins too.
@@ -858,6 +882,56 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
                  Problems.end());
 }
 
+/// A recursive cycle through traced functions of several files is refused as one within a file
+/// is (checkRecursion): reported at the call that closes it, in the file that writes the call.
+void checkRecursionAcrossFiles(std::deque<TracedFile> &Files) {
+  struct Call {
+    std::string Callee;
+    TracedFile *In;
+    unsigned At;
+    std::string Name;
+  };
+  std::map<std::string, std::vector<Call>> Calls; // by the caller's key
+  std::map<std::string, int> FileOf;              // the file defining each key
+  for (TracedFile &F : Files)
+    for (size_t H = 0; H < F.Model.Helpers.size(); ++H) {
+      if (!F.Model.Helpers[H].DefinedIn.empty() || !F.Helpers.Traced[H])
+        continue;
+      FileOf[F.Keys[H]] = F.Id;
+      for (const HelperCall *C : F.Helpers.tracedCallsIn(F.Helpers.CallsIn[H]))
+        Calls[F.Keys[H]].push_back(
+            {F.Keys[C->Helper], &F, C->CalleeName.Begin, F.Model.Helpers[C->Helper].Name});
+    }
+  std::map<std::string, int> State; // 1 on the path, 2 done
+  std::vector<std::string> Path;
+  std::function<void(const std::string &)> Visit = [&](const std::string &Key) {
+    State[Key] = 1;
+    Path.push_back(Key);
+    for (const Call &C : Calls[Key]) {
+      if (State[C.Callee] == 0) {
+        Visit(C.Callee);
+        continue;
+      }
+      if (State[C.Callee] != 1)
+        continue;
+      std::set<int> FilesOnCycle;
+      for (auto It = std::find(Path.begin(), Path.end(), C.Callee); It != Path.end(); ++It)
+        FilesOnCycle.insert(FileOf.count(*It) ? FileOf[*It] : -1);
+      if (FilesOnCycle.size() > 1) // one file's cycles are reported by checkRecursion
+        C.In->Plan.Problems.push_back(
+            {C.At, "recursive call of '" + C.Name +
+                       "' through functions of other files: a __device__ function that reaches "
+                       "annotations cannot call itself, directly or through other functions "
+                       "(its twin takes the caller's group)"});
+    }
+    Path.pop_back();
+    State[Key] = 2;
+  };
+  for (auto &[Key, Out] : Calls)
+    if (State[Key] == 0)
+      Visit(Key);
+}
+
 } // namespace
 
 std::vector<TracedPlan> planTracedUnit(llvm::ArrayRef<TracedInput> Inputs) {
@@ -873,6 +947,7 @@ std::vector<TracedPlan> planTracedUnit(llvm::ArrayRef<TracedInput> Inputs) {
     for (TracedFile &F : Files)
       Changed |= publishFacts(F, Unit);
   }
+  checkRecursionAcrossFiles(Files);
   for (TracedFile &F : Files)
     planFunctions(F, Unit);
   std::map<std::string, TracedTwin> UnitTwins;
