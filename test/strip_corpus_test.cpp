@@ -383,4 +383,45 @@ TEST_P(AcceptedInput, TracedOutputCompilesWithNvcc) {
 
 INSTANTIATE_TEST_SUITE_P(, AcceptedInput, ::testing::ValuesIn(acceptedInputs()), nameOf);
 
+// ---------------------------------------------------------------------------------------------
+// One set of rules: the pre-commit check (--verify-strip) and the build (--traced) give every
+// refusal input the same verdict, with the same first error, and accept what the other accepts.
+
+// The first `file:line:col: error: ...` line of a run's stderr, or "" when there is none.
+std::string firstError(const std::string &err) {
+  static const std::regex error_line(R"(^[^ \n]+:[0-9]+:[0-9]+: error: [^\n]*)",
+                                     std::regex::multiline);
+  std::smatch m;
+  if (!std::regex_search(err, m, error_line))
+    return "";
+  // The pass that found it is not part of the verdict.
+  static const std::regex pass_suffix(R"( \[(host|device[^\]]*) pass\]$)");
+  return std::regex_replace(m[0].str(), pass_suffix, "");
+}
+
+std::vector<fs::path> refusalAndTracedInputs() {
+  std::vector<fs::path> files = listInputs(inputsDir() / "errors", false);
+  for (const fs::path &file : listInputs(inputsDir() / "traced", false))
+    if (!endsWith(file.string(), ".traced.cu"))
+      files.push_back(file);
+  return files;
+}
+
+class OneSetOfRules : public ::testing::TestWithParam<fs::path> {
+protected:
+  ScratchDir scratch_;
+};
+
+TEST_P(OneSetOfRules, PreCommitCheckAndBuildGiveTheSameVerdict) {
+  ASSERT_FALSE(scratch_.path().empty());
+  const RunResult verify = run(verifyCommand(GetParam()), scratch_.path());
+  const RunResult traced = run(tracedCommand(GetParam(), scratch_.path() / "out.cu"), scratch_.path());
+  EXPECT_EQ(verify.exit_status == 0, traced.exit_status == 0)
+      << "--verify-strip: " << describe(verify) << "\n--traced: " << describe(traced);
+  if (verify.exit_status != 0 && traced.exit_status != 0)
+    EXPECT_EQ(firstError(verify.err), firstError(traced.err));
+}
+
+INSTANTIATE_TEST_SUITE_P(, OneSetOfRules, ::testing::ValuesIn(refusalAndTracedInputs()), nameOf);
+
 } // namespace

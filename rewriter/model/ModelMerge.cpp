@@ -71,10 +71,10 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       if (auto [Seen, New] = UseAt.try_emplace(U.MacroOffset, Merged.Uses.size()); !New) {
         AnnotationUse &Kept = Merged.Uses[Seen->second];
         // Passes that see different code after a sample (an #if between them) would need two
-        // different copies: the traced build writes one.
+        // different copies: the traced build writes one. The copy starts at the annotation, so
+        // a macro before the statement that one pass expands to nothing changes nothing.
         Kept.SampledDiffers |= isSampleKind(U.Kind) && U.Sampled.End && Kept.Sampled.End &&
-                               (U.Sampled.Begin != Kept.Sampled.Begin ||
-                                U.Sampled.End != Kept.Sampled.End);
+                               U.Sampled.End != Kept.Sampled.End;
         continue;
       }
       if (U.Helper >= 0)

@@ -61,15 +61,28 @@ unsigned endWithSemicolon(const Stmt *S, const Stmt *After, ASTContext &Ctx) {
   return End;
 }
 
-/// Written in the file, not by a macro, and free of what cannot stand twice; else a problem.
+/// Where S begins in the file: a macro's expansion at its start (`CUTLASS_PRAGMA_NO_UNROLL`,
+/// whose `_Pragma` makes a loop attribute) begins at the macro's name, which the copies repeat.
+std::optional<unsigned> writtenBegin(const Stmt *S, const SourceManager &SM,
+                                     const FileEntry *Target) {
+  return writtenOffset(SM, Target, SM.getExpansionRange(S->getBeginLoc()).getBegin());
+}
+
+/// Written in the file (macro invocations included: the copies repeat them as written) and free
+/// of what cannot stand twice; else a problem. Next is the statement after the sampled ones.
 template <class Problem>
-bool copyable(const Stmt *S, ASTContext &Ctx, const FileEntry *Target, Problem &problem) {
+bool copyable(const Stmt *S, const Stmt *Next, ASTContext &Ctx, const FileEntry *Target,
+              Problem &problem) {
   const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<unsigned> Begin = writtenOffset(SM, Target, S->getBeginLoc());
-  if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID() || !Begin ||
-      !writtenOffset(SM, Target, S->getEndLoc())) {
-    problem(Begin, "samples a statement written by a macro expansion, which the traced build "
-                   "cannot copy; sample a statement written in the file");
+  std::optional<unsigned> Begin = writtenBegin(S, SM, Target);
+  std::optional<unsigned> End =
+      writtenOffset(SM, Target, SM.getExpansionRange(S->getEndLoc()).getEnd());
+  // One macro that writes this statement and the next: the copies would take both.
+  std::optional<unsigned> NextBegin = Next ? writtenBegin(Next, SM, Target) : std::nullopt;
+  if (!Begin || !End || (NextBegin && *NextBegin <= *End)) {
+    problem(Begin, "samples a statement written by a macro expansion that also writes the code "
+                   "around it, which the traced build cannot copy; sample a statement written in "
+                   "the file");
     return false;
   }
   if (std::optional<Uncopyable> Found = findUncopyable(S, 0)) {
@@ -112,7 +125,7 @@ void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Tar
                                  "loop or a block)");
     return;
   }
-  std::optional<unsigned> Begin = writtenOffset(SM, Target, (*First)->getBeginLoc());
+  std::optional<unsigned> Begin = writtenBegin(*First, SM, Target);
   if (auto *Next = dyn_cast<CallExpr>(*First); Next && annotationCallKind(Next)) {
     problem(Begin, Rest ? "is followed by another annotation; it samples the statements after it, "
                           "which must begin with code"
@@ -131,7 +144,8 @@ void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Tar
     auto *Inner = dyn_cast<CallExpr>(*S);
     if (Inner && annotationCallKind(Inner))
       continue; // stripped from the copy, expanded in the recording one
-    if (!copyable(*S, Ctx, Target, problem))
+    const Stmt *After = S + 1 != Last || Last == Body.end() ? nullptr : *Last;
+    if (!copyable(*S, After, Ctx, Target, problem))
       return;
   }
   Use.Sampled = {*Begin, endWithSemicolon(*(Last - 1), Last == Body.end() ? nullptr : *Last, Ctx)};

@@ -316,7 +316,9 @@ private:
           if (Wrapped && Call->getNumArgs() == 2 &&
               Call->getArg(Name == "cudaGetKernel" ? 1 : 0) == E)
             renameApiCall(Call, Name, Use);
-          if (!Use.AttributeCall && !Use.LaunchApiCall && !Wrapped &&
+          // std::addressof(k<A>) gives the pointer back, and launches nothing.
+          const bool AddressOf = Callee->getQualifiedNameAsString() == "std::addressof";
+          if (!Use.AttributeCall && !Use.LaunchApiCall && !Wrapped && !AddressOf &&
               SM.isInSystemHeader(Callee->getLocation()))
             Use.LibraryCall = Callee->getQualifiedNameAsString();
         }
@@ -380,26 +382,30 @@ private:
       return unroutable(Use, "it names an explicit specialization, which has no traced twin");
     if (Use.InDeviceCode)
       return unroutable(Use, "it is in device code");
-    const Expr *Value = Ref;
-    DynTypedNodeList Parents = Ctx.getParents(*Ref);
-    while (!Parents.empty() && Parents[0].get<ParenExpr>()) {
-      Value = Parents[0].get<ParenExpr>();
-      Parents = Ctx.getParents(*Value);
-    }
-    const Expr *Up = Parents.empty() ? nullptr : Parents[0].get<Expr>();
-    if (auto *Unary = dyn_cast_or_null<UnaryOperator>(Up); Unary && Unary->getOpcode() == UO_AddrOf)
-      Value = Unary;
-    else if (auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Up);
-             !isa<UnresolvedLookupExpr>(Ref) &&
-             !(Cast && Cast->getCastKind() == CK_FunctionToPointerDecay))
+    if (isCalled(Ref))
       return unroutable(Use, "it is used as a function, not as a pointer");
-    SourceLocation End = splitTokenLoc(Value->getEndLoc());
-    std::optional<Span> S = tokenSpan(argumentLoc(Value->getBeginLoc()), argumentLoc(End));
-    if (S && End != Value->getEndLoc())
+    // The name alone is replaced, by a reference to the same function: the operators around it
+    // (`&`, parentheses, casts, std::addressof) stay as written and keep their meaning.
+    SourceLocation End = splitTokenLoc(Ref->getEndLoc());
+    std::optional<Span> S = tokenSpan(argumentLoc(Ref->getBeginLoc()), argumentLoc(End));
+    if (S && End != Ref->getEndLoc())
       S->End = SM.getFileOffset(End) + 1; // the first '>' of `>>`
     if (!S)
       return unroutable(Use, "it is written inside a macro expansion");
     Use.Value = *S;
+    Use.InMacroArgument = Ref->getBeginLoc().isMacroID();
+  }
+
+  /// The callee of a call, through parentheses (a kernel called from device code).
+  bool isCalled(const Expr *Ref) const {
+    const Expr *Value = Ref;
+    DynTypedNodeList Parents = Ctx.getParents(*Ref);
+    while (!Parents.empty() && (Parents[0].get<ParenExpr>() || Parents[0].get<ImplicitCastExpr>())) {
+      Value = Parents[0].get<Expr>();
+      Parents = Ctx.getParents(*Value);
+    }
+    auto *Call = Parents.empty() ? nullptr : Parents[0].get<CallExpr>();
+    return Call && Call->getCallee() == Value;
   }
 
   /// The `>` that closes a template argument list written as the first half of `>>`: Clang

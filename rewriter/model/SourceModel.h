@@ -187,9 +187,11 @@ struct KernelValueUse {
   bool LaunchApiCall = false; // the kernel argument of cudaLaunchKernel* (a launch site)...
   unsigned LaunchApiAt = 0;   // ... whose first character is here
   std::string LibraryCall;    // the function of a system header it is passed to, if any
-  /// The value as written, `&ns::k<A>` or `ns::k<A>`, when it is one span of the file and names
-  /// one instance by its written template arguments (the traced build routes it); else empty.
+  /// The kernel's name as written, `ns::k<A>` (without the operators around it), when it is one
+  /// span of the file and names one instance by its written template arguments (the traced build
+  /// routes it); else empty.
   Span Value;
+  bool InMacroArgument = false; // Value is written as a macro's argument
   std::string WhyNotRoutable; // when Value is empty: why, said in the warning and at exit
   bool InDeviceCode = false;  // dynamic parallelism: the host runtime is not there
   /// cudaGetKernel or cudaFuncSetCacheConfig called with the kernel: the function's name token,

@@ -60,16 +60,30 @@ std::vector<Count> mapCounts(const DecodeMap &Map) {
 
 static std::string absolute(llvm::StringRef Path);
 
+/// What the files written beside the traced output are named after: the output's name without
+/// its extension and a `.traced` before it (`k_x.traced.cu` -> `k_x`), so that inputs of one
+/// name traced into one folder under different names keep their maps and header copies apart;
+/// the input's stem for stdout.
+std::string outputStem(llvm::StringRef Input, llvm::StringRef Output) {
+  if (Output == "-")
+    return llvm::sys::path::stem(Input).str();
+  llvm::StringRef Stem = llvm::sys::path::stem(Output);
+  if (Stem.ends_with(".traced") && Stem.size() > llvm::StringRef(".traced").size())
+    Stem = Stem.drop_back(llvm::StringRef(".traced").size());
+  return Stem.str();
+}
+
 TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::StringRef MapPath) {
   TracedPaths P;
   P.Output = Output.str();
+  const std::string Stem = outputStem(Input, Output);
   if (!MapPath.empty()) {
     P.Map = MapPath.str();
   } else {
     llvm::SmallString<256> Dir(Output == "-" ? "." : Output);
     if (Output != "-")
       llvm::sys::path::remove_filename(Dir);
-    llvm::sys::path::append(Dir, llvm::sys::path::stem(Input) + ".trace_map.h");
+    llvm::sys::path::append(Dir, Stem + ".trace_map.h");
     P.Map = Dir.str().str();
   }
   llvm::SmallString<256> Json(P.Map);
@@ -79,7 +93,7 @@ TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::
   if (Output != "-") {
     llvm::SmallString<256> Dir(Output);
     llvm::sys::path::remove_filename(Dir);
-    llvm::sys::path::append(Dir, llvm::sys::path::stem(Input) + ".traced.headers");
+    llvm::sys::path::append(Dir, Stem + ".traced.headers");
     P.HeaderDir = absolute(Dir);
   }
   return P;

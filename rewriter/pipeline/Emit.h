@@ -34,7 +34,9 @@ struct TracedPaths {
   std::string HeaderDir; // where traced copies of project headers go; empty for stdout
 };
 
-/// The map goes to MapPath when given, else to <input stem>.trace_map.h beside the output.
+/// The map goes to MapPath when given, else beside the output, named after it:
+/// `out/k_x.traced.cu` (or `out/k_x.cu`) writes `out/k_x.trace_map.h` and copies headers into
+/// `out/k_x.traced.headers/`; with stdout, `./<input stem>.trace_map.h`.
 TracedPaths tracedPathsFor(llvm::StringRef Input, llvm::StringRef Output, llvm::StringRef MapPath);
 
 /// Why these outputs cannot be written by a run reading Input, if they cannot: an output that is

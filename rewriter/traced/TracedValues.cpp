@@ -51,21 +51,19 @@ public:
       Original = Name + U.TemplateArgs;
       TwinName = twinName(Name) + U.TemplateArgs;
     } else {
-      llvm::StringRef Text = Buffer.substr(U.Value.Begin, U.Value.size());
+      Original = Buffer.substr(U.Value.Begin, U.Value.size()).str();
       unsigned NameAt = U.Offset - U.Value.Begin;
-      Original = Text.ltrim("& \t\n").str(); // `&k<A>` and `k<A>` alike: `&` is written below
-      NameAt -= static_cast<unsigned>(Text.size() - Original.size());
       TwinName =
           Original.substr(0, NameAt) + twinName(K.Name) + Original.substr(NameAt + K.Name.size());
     }
     std::string Registered = "cutrace::Registered<&" + Original + ", &" + TwinName +
                              ", cutrace_map::" + Twin.Symbol + ">::value";
     if (U.ExplicitInstantiation)
-      Out.Edits.push_back(
-          {{U.DeclEnd, U.DeclEnd}, " static_assert(" + Registered + " != nullptr, \"\");"});
-    else if (Buffer.substr(U.Value.Begin, U.Value.size()).ltrim("& \t\n").starts_with("("))
-      // `(k<A, B>)` written in parentheses keeps its commas from a macro's argument list
-      // (`CUDA_SET_SHARED_MEMORY_LIMIT((k<A, B>), n)`): so does its replacement.
+      Out.Edits.push_back({{U.DeclEnd, U.DeclEnd},
+                           " static_assert(&" + Registered + " == &" + Original + ", \"\");"});
+    else if (U.InMacroArgument)
+      // A macro's argument list would split the replacement at its commas: parentheses keep it
+      // one argument, and a parenthesized name means what the name means.
       Out.Edits.push_back({U.Value, "(" + Registered + ")"});
     else
       Out.Edits.push_back({U.Value, Registered});

@@ -278,6 +278,27 @@ def s_pragma_before_annotation(rng, c):
     ])
 
 
+def s_sample_pragma_macro(rng, c):
+    """TRACE_SAMPLE before a loop that begins with a macro, as CUTLASS writes its main loop:
+    `_Pragma("unroll 1")` in the device compilation and nothing in the host one, the pragma in
+    both, or a macro that writes the loop header."""
+    ann = _annotation(rng)
+    kind = rng.randrange(3)
+    if kind == 0:
+        head = c.p + "NO_UNROLL"
+        pragma = c.define("NO_UNROLL", '_Pragma("unroll 1")')
+        c.top.append(f"#if defined(__CUDA_ARCH__)\n{pragma}\n#else\n#define {head}\n#endif\n")
+        loop = f"{head}\n  for (int i = 0; i < x[1]; ++i) {{\n    {ann}\n    x[i] += i;\n  }}\n"
+    elif kind == 1:
+        c.top.append(c.define("NO_UNROLL", '_Pragma("unroll 1")') + "\n")
+        loop = (f"{c.p}NO_UNROLL\n  for (int i = 0; i < x[1]; ++i) {{\n    {ann}\n"
+                f"    x[i] += i;\n  }}\n")
+    else:
+        c.top.append(c.define("FOR_EACH", "for (int i = 0; i < (n); ++i)", "n") + "\n")
+        loop = f"{c.p}FOR_EACH(x[1]) {{\n    {ann}\n    x[i] += i;\n  }}\n"
+    return f"  TRACE_SAMPLE(x[0] > 0);\n  {loop}"
+
+
 BODY_SHAPES = {
     "comment_continuation": s_comment_continuation,
     "directive_body": s_directive_body,
@@ -294,6 +315,7 @@ BODY_SHAPES = {
     "lambda": s_lambda,
     "pragma_loop": s_pragma_loop,
     "pragma_before_annotation": s_pragma_before_annotation,
+    "sample_pragma_macro": s_sample_pragma_macro,
 }
 
 
@@ -346,6 +368,25 @@ def k_device_helper(rng, c, body):
             f"__global__ void k(int *x) {{\n  {_range(rng)}\n  h(x);\n}}\n")
 
 
+def k_value_uses(rng, c, body):
+    """A template kernel's instance used as a value in host code, each form with the type the
+    plain build gives it: a traced build that changed what a form means (the address of some
+    variable instead of the kernel) fails the static_assert."""
+    forms = ["&k<int>", "&(k<int>)", "(&k<int>)", "+k<int>", "(void *)k<int>",
+             "reinterpret_cast<const void *>(&k<int>)", "(kernel_ptr)(k<int>)"]
+    types = {"(void *)k<int>": "void *", "reinterpret_cast<const void *>(&k<int>)": "const void *"}
+    uses = "".join(
+        f"  static_assert(same_type<decltype({f}), {types.get(f, 'kernel_ptr')}>::value, \"\");\n"
+        f"  sink((const void *)({f}));\n" for f in rng.sample(forms, rng.randint(2, len(forms))))
+    c.top.append(c.define("SINK", "sink((const void *)(k))", "k") + "\n")
+    return (f"template <class T> __global__ void k(T *t) {{\n  int *x = (int *)t;\n{body}}}\n"
+            "template <class A, class B> struct same_type { static constexpr bool value = false; };\n"
+            "template <class A> struct same_type<A, A> { static constexpr bool value = true; };\n"
+            "using kernel_ptr = void (*)(int *);\n"
+            "inline void sink(const void *) {}\n"
+            f"inline void use_k() {{\n{uses}  {c.p}SINK(k<int>);\n}}\n")
+
+
 KERNEL_SHAPES = {
     "kernel": k_plain,
     "overload": k_overload,
@@ -353,6 +394,7 @@ KERNEL_SHAPES = {
     "template": k_template,
     "macro_signature": k_macro_signature,
     "device_helper": k_device_helper,
+    "value_uses": k_value_uses,
 }
 
 
@@ -376,7 +418,7 @@ def make_case(seed, index, skip=()):
     # Directives in a body are fine as they are; a #define line in a body stays a line.
     kernels = KERNEL_SHAPES[kernel](rng, c, body)
     undefs = "".join(f"#undef {m}\n" for m in sorted(set(c.defines)))
-    text = f"namespace {ns} {{\n{kernels}{undefs}}} // namespace {ns}\n"
+    text = f"namespace {ns} {{\n{''.join(c.top)}{kernels}{undefs}}} // namespace {ns}\n"
     if rng.random() < 0.15:
         text = text.replace("\n", "\r\n")
     return Case(index, ns, text, [kernel] + picked)

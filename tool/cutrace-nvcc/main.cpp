@@ -281,6 +281,21 @@ bool rewriteSources(llvm::ArrayRef<GeneratedSource> Sources, const RewriteReques
   return true;
 }
 
+/// `-iquote Dir` for the host compiler's preprocessor. nvcc splits a -Xcompiler value at commas
+/// and hands it to a shell unquoted: a space (or another character the shell reads) is kept by
+/// double quotes, and a directory that quotes cannot carry (`,`, `"`, `\`, `$`, a backquote)
+/// goes to -I, which nvcc quotes itself.
+std::vector<std::string> quoteIncludeArguments(llvm::StringRef Dir) {
+  if (Dir.find_first_of(",\"\\$`") != llvm::StringRef::npos)
+    return {"-I" + Dir.str()};
+  bool Plain = llvm::all_of(Dir, [](char C) {
+    return llvm::isAlnum(C) || llvm::StringRef("_./+-=@%:~^").contains(C);
+  });
+  if (!Plain)
+    return {"-Xcompiler", "-iquote\"" + Dir.str() + "\""};
+  return {"-Xcompiler", "-iquote", "-Xcompiler", Dir.str()};
+}
+
 /// nvcc's arguments: the original's directory first on the quote-include path (through the host
 /// compiler's preprocessor, which nvcc uses for every pass), the generated file for each input,
 /// and in traced mode CUTRACE_TRACED, cutrace's headers and, for a link, its libraries.
@@ -295,10 +310,8 @@ std::vector<std::string> nvccArguments(const NvccCommand &C,
       Dir = ".";
     if (!Dirs.insert(Dir).second)
       continue;
-    if (llvm::StringRef(Dir).contains(',')) // -Xcompiler splits its value at commas
-      Args.push_back("-I" + Dir);
-    else
-      Args.insert(Args.end(), {"-Xcompiler", "-iquote", "-Xcompiler", Dir});
+    std::vector<std::string> Quote = quoteIncludeArguments(Dir);
+    Args.insert(Args.end(), Quote.begin(), Quote.end());
   }
   size_t Next = 0;
   for (size_t I = 0; I < C.Args.size(); ++I) {

@@ -56,8 +56,9 @@ cl::opt<bool> Verbose("v",
                       cl::cat(Category));
 cl::opt<std::string> MapPath("map",
                              cl::desc("With --traced: decode-map header to write "
-                                      "(default: <input stem>.trace_map.h beside the "
-                                      "output); JSON goes beside it"),
+                                      "(default: beside the output, named after it: "
+                                      "-o out/k.traced.cu writes out/k.trace_map.h); JSON "
+                                      "goes beside it"),
                              cl::value_desc("file"), cl::cat(Category));
 cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("With --traced: events kept per row (default: 1024)"),

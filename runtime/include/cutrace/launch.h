@@ -55,11 +55,12 @@ void count_handle_launch(cudaKernel_t handle);
 
 } // namespace detail
 
-// What trace-rewrite --traced writes for a value use of a traced template kernel's instance:
-// `&K<A...>` (or `K<A...>` decaying to its pointer) becomes
-// `cutrace::Registered<&K<A...>, &K_cutrace_traced<A...>, cutrace_map::K>::value`, the same
-// pointer, still a constant expression. Naming `value` instantiates `registered`, whose dynamic
-// initializer registers the pair at start-up, before main, once per instance.
+// What trace-rewrite --traced writes for a value use of a traced template kernel's instance: the
+// name `K<A...>` becomes `cutrace::Registered<&K<A...>, &K_cutrace_traced<A...>, cutrace_map::K>::value`,
+// a reference to the same function, so that every operator around the name keeps its meaning
+// (`&`, a cast, decay to a pointer, std::addressof, a template argument) and a constant stays
+// constant. Naming `value` instantiates `registered`, whose dynamic initializer registers the
+// pair at start-up, before main, once per instance.
 template <auto Original, auto Twin, const KernelMap &Map> struct Registered {
   static_assert(
       std::is_same_v<decltype(Twin), typename detail::KernelType<decltype(Original)>::twin>,
@@ -67,7 +68,8 @@ template <auto Original, auto Twin, const KernelMap &Map> struct Registered {
   static inline const bool registered =
       registerTwin((const void *)Original, (const void *)Twin, Map,
                    detail::KernelType<decltype(Original)>::params);
-  static constexpr decltype(Original) value = ((void)&registered, Original);
+  static constexpr std::remove_pointer_t<decltype(Original)> &value =
+      ((void)&registered, *Original);
 };
 
 // Everything that calls CUDA inline lives in a namespace named after the caller's default-stream

@@ -67,7 +67,8 @@ public:
   std::optional<OutputFailure>
   add_streamed(const std::string &path,
                const std::function<std::optional<std::string>(const Sink &)> &produce);
-  // Renames every temporary file into place, then writes stdout and the special files.
+  // Writes stdout and the special files, then renames every temporary file into place: a
+  // failure before the renames leaves every file as it was.
   std::optional<OutputFailure> commit();
 
 private:

@@ -280,6 +280,21 @@ OutputSet::add_made(const std::string &path,
 }
 
 std::optional<OutputFailure> OutputSet::commit() {
+  // What cannot be staged (stdout, a device) is written first: when it fails, no file of the set
+  // has replaced anything yet.
+  std::vector<Direct> direct = std::move(direct_);
+  direct_.clear();
+  for (const Direct &d : direct) {
+    const int fd =
+        d.path == "-" ? STDOUT_FILENO : ::open(d.path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    int err = fd < 0 ? errno : write_all(fd, d.data.data(), d.data.size());
+    if (fd >= 0 && d.path != "-" && ::close(fd) != 0 && !err)
+      err = errno;
+    if (err) {
+      discard();
+      return cannot_write(d.path, std::strerror(err));
+    }
+  }
   for (size_t i = 0; i < staged_.size(); ++i) {
     if (::rename(staged_[i].temp.c_str(), staged_[i].target.c_str()) != 0) {
       const OutputFailure failure = cannot_write(staged_[i].path, std::strerror(errno));
@@ -290,19 +305,6 @@ std::optional<OutputFailure> OutputSet::commit() {
     forget_temp(staged_[i].interrupt_slot); // after the rename: the temporary name is gone
   }
   staged_.clear();
-  std::vector<Direct> direct = std::move(direct_);
-  direct_.clear();
-  for (const Direct &d : direct) {
-    const int fd =
-        d.path == "-" ? STDOUT_FILENO : ::open(d.path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-      return cannot_write(d.path, std::strerror(errno));
-    int err = write_all(fd, d.data.data(), d.data.size());
-    if (d.path != "-" && ::close(fd) != 0 && !err)
-      err = errno;
-    if (err)
-      return cannot_write(d.path, std::strerror(err));
-  }
   return std::nullopt;
 }
 

@@ -16,6 +16,6 @@ template <class T> __global__ void scale_cutrace_traced(T *x, T a, cutrace::Slot
 }
 #line 8 "explicit_instantiation.cu"
 
-template __global__ void scale<float>(float *, float); static_assert(cutrace::Registered<&scale<float>, &scale_cutrace_traced<float>, cutrace_map::scale>::value != nullptr, "");
+template __global__ void scale<float>(float *, float); static_assert(&cutrace::Registered<&scale<float>, &scale_cutrace_traced<float>, cutrace_map::scale>::value == &scale<float>, "");
 
 void run(float *x) { scale_cutrace_traced<<<1, 32>>>(x, 2.0f, cutrace::launch(cutrace_map::scale, 1, 32, 0)); }

@@ -42,7 +42,7 @@ struct Gemm {
 };
 
 using ScaleKernel = void (*)(float *, int);
-ScaleKernel table[] = {cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, 2>, cutrace_map::scale>::value, cutrace::Registered<&scale<float, 3>, &scale_cutrace_traced<float, 3>, cutrace_map::scale>::value};
+ScaleKernel table[] = {&cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, 2>, cutrace_map::scale>::value, cutrace::Registered<&scale<float, 3>, &scale_cutrace_traced<float, 3>, cutrace_map::scale>::value};
 
 template <ScaleKernel K> struct Fixed {
   static constexpr ScaleKernel kernel = K;
@@ -51,7 +51,7 @@ template <ScaleKernel K> struct Fixed {
 // As CUTLASS's GemmUniversalAdapter<GemmKernel>::run launches device_kernel<GemmKernel>.
 template <class Op> struct Adapter {
   static cudaError_t run(Op op, cudaStream_t s) {
-    const void *kernel = (void const *)cutrace::Registered<&device_kernel<Op>, &device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value;
+    const void *kernel = (void const *)&cutrace::Registered<&device_kernel<Op>, &device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value;
     cudaFuncSetAttribute(cutrace::Registered<&device_kernel<Op>, &device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value, cudaFuncAttributeMaxDynamicSharedMemorySize, Op::kSmem);
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(1);
@@ -63,11 +63,11 @@ template <class Op> struct Adapter {
   }
 };
 
-template __global__ void scale<int, 4>(int *, int); static_assert(cutrace::Registered<&scale<int, 4>, &scale_cutrace_traced<int, 4>, cutrace_map::scale>::value != nullptr, "");
+template __global__ void scale<int, 4>(int *, int); static_assert(&cutrace::Registered<&scale<int, 4>, &scale_cutrace_traced<int, 4>, cutrace_map::scale>::value == &scale<int, 4>, "");
 
 void run(float *x, int n, cudaStream_t s) {
   cutrace::via(table[0], 1, 128, 0, s)(x, n);
-  cutrace::via(Fixed<cutrace::Registered<&scale<float, 5>, &scale_cutrace_traced<float, 5>, cutrace_map::scale>::value>::kernel, 1, 128, 0, s)(x, n);
+  cutrace::via(Fixed<&cutrace::Registered<&scale<float, 5>, &scale_cutrace_traced<float, 5>, cutrace_map::scale>::value>::kernel, 1, 128, 0, s)(x, n);
   int blocks = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, 2>, cutrace_map::scale>::value, 128, 0);
   cutrace::funcSetCacheConfig(cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, 2>, cutrace_map::scale>::value, cudaFuncCachePreferL1);
@@ -76,7 +76,7 @@ void run(float *x, int n, cudaStream_t s) {
   cfg.blockDim = dim3(128);
   cfg.stream = s;
   void *args[] = {&x, &n};
-  cutrace::launchKernelExC(&cfg, (void const *)cutrace::Registered<&scale<float, 6>, &scale_cutrace_traced<float, 6>, cutrace_map::scale>::value, args);
+  cutrace::launchKernelExC(&cfg, (void const *)&cutrace::Registered<&scale<float, 6>, &scale_cutrace_traced<float, 6>, cutrace_map::scale>::value, args);
   cutrace::launchKernelEx(&cfg, cutrace::Registered<&scale<float, 7>, &scale_cutrace_traced<float, 7>, cutrace_map::scale>::value, x, n);
   Adapter<Gemm>::run(Gemm{x}, s);
   cudaKernel_t handle;
