@@ -63,6 +63,15 @@ std::vector<std::string> tracedInputs() {
   return Names;
 }
 
+/// The options an input names in a `// ARGS: ...` line (the arch its code needs), with a space
+/// before them.
+std::string argsOf(const std::string &Stem) {
+  std::smatch M;
+  std::string Text = readFile(inputsDir() / (Stem + ".cu"));
+  static const std::regex Args(R"(// ARGS: ([^\n]+))");
+  return std::regex_search(Text, M, Args) ? " " + M[1].str() : "";
+}
+
 /// Output of one traced run of an input, into a fresh directory.
 struct TracedRun {
   CommandResult Result;
@@ -80,7 +89,7 @@ TracedRun runTraced(const std::string &Stem) {
   fs::remove_all(T.Dir);
   fs::create_directories(T.Dir);
   T.Result = runCommand(std::string("cd ") + quote(inputsDir()) + " && " + CUTRACE_REWRITE_BIN +
-                        " --traced " + Stem + ".cu -o " + quote(T.traced()));
+                        " --traced " + Stem + ".cu -o " + quote(T.traced()) + argsOf(Stem));
   return T;
 }
 
