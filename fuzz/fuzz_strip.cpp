@@ -1,8 +1,8 @@
-// libFuzzer target: the lexical scan and strip (rewriter/AnnotationScanner.h, rewriter/Strip.h) on
+// libFuzzer target: the lexical scan and strip (rewriter/lex/AnnotationScanner.h, rewriter/strip/Strip.h) on
 // any bytes. Beyond "no crash", it checks the strip contract's properties (docs/design.md, "Strip
 // contract") that hold for every input, not only for the corpus.
-#include "AnnotationScanner.h"
-#include "Strip.h"
+#include "lex/AnnotationScanner.h"
+#include "strip/Strip.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // target runs for a fixed time rather than an execution count (docs/reliability.md). Beyond "no
 // crash" it checks what every run promises: a documented exit status, nothing written unless the
 // run succeeds, and on success a banner-led output and a decode map that is valid JSON.
-#include "AnnotationScanner.h"
+#include "lex/AnnotationScanner.h"
 #include "pipeline/Rewrite.h"
 
 #include "llvm/Support/FileSystem.h"

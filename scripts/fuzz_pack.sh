@@ -13,7 +13,8 @@ build=${BUILD_DIR:-build-fuzz}
 # fuzz_strip needs the scanner and strip of cutrace_rewriter only: their objects, not the
 # library (the rest is Clang's parser, long to build with the sanitizers).
 scan_objects=()
-for f in Annotation AnnotationScanner RawTokens TokenNeighbours MacroOrigins Strip; do
+for f in lex/Annotation lex/AnnotationScanner lex/RawTokens lex/TokenNeighbours lex/MacroOrigins \
+         strip/Strip; do
   scan_objects+=("$build/rewriter/CMakeFiles/cutrace_rewriter.dir/$f.cpp.o")
 done
 ninja -C "$build" fuzz_ctrace fuzz/CMakeFiles/fuzz_strip.dir/fuzz_strip.cpp.o \

@@ -2,12 +2,12 @@
 // error, skipped with why, not reached after a failure), per-region before/after with +/- counts
 // equal to an independent `diff`, a colour-free terminal rendering, escaped HTML, run folders that
 // never overwrite.
-#include "Strip.h"
-#include "TracedRewrite.h"
 #include "pipeline/Check.h"
 #include "report/ExplainHtml.h"
 #include "report/ExplainTerminal.h"
 #include "report/RunReport.h"
+#include "strip/Strip.h"
+#include "traced/TracedRewrite.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>

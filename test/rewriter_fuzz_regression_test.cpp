@@ -2,8 +2,8 @@
 // change to the strip rules that breaks one fails the unit tests, not only a fuzz run: each is
 // checked against fuzz_strip's properties, and the two cases the fuzzer found in the include rules
 // against what strip makes of them.
-#include "AnnotationScanner.h"
-#include "Strip.h"
+#include "lex/AnnotationScanner.h"
+#include "strip/Strip.h"
 
 #include <gtest/gtest.h>
 

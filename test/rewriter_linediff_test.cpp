@@ -1,7 +1,7 @@
-// The line diff (rewriter/LineDiff.h) behind --against and the --explain regions: the same script
+// The line diff (rewriter/pipeline/LineDiff.h) behind --against and the --explain regions: the same script
 // as the textbook longest-common-subsequence walk on every small input, a valid script on any
 // input, and memory that grows with the input, not with its square.
-#include "LineDiff.h"
+#include "pipeline/LineDiff.h"
 
 #include <gtest/gtest.h>
 #include <random>

@@ -1,7 +1,7 @@
 // Compat: realistic CUDA 13 code parses with Clang 19 in both passes with zero errors
 // (rewriter/compat, docs/design.md).
-#include "SourceModel.h"
-#include "Verify.h"
+#include "model/SourceModel.h"
+#include "strip/Verify.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,7 @@
 // The lexical rules of docs/annotations.md ("Checked in every mode, without a parse") on inputs
 // that break the raw token stream in ways the corpus files do not: each case reports exactly one
 // located error, which stops every mode before anything is written.
-#include "AnnotationScanner.h"
+#include "lex/AnnotationScanner.h"
 
 #include <gtest/gtest.h>
 #include <string>

@@ -1,6 +1,6 @@
-// The payload rule (docs/annotations.md, "Side effects"; rewriter/SideEffects.h): which calls a
+// The payload rule (docs/annotations.md, "Side effects"; rewriter/model/SideEffects.h): which calls a
 // payload, lead or condition may make, judged on real Clang parses in both CUDA passes.
-#include "SourceModel.h"
+#include "model/SourceModel.h"
 #include "support/scratch_dir.h"
 
 #include <fstream>

@@ -1,6 +1,6 @@
 // Names, lanes and flow ends are read as C++ reads their literals (docs/annotations.md), and what
 // the decode map cannot hold is an error, never an abort or a silent change.
-#include "StringLiteral.h"
+#include "lex/StringLiteral.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // that could make the stripped file compile to something else than the annotated one with the
 // no-op header, strip either deletes exactly what keeps the program, or the lexical scan refuses
 // the file with a located error (so every mode, verify-strip included, stops before writing).
-#include "AnnotationScanner.h"
-#include "LineIndex.h"
-#include "Strip.h"
+#include "lex/AnnotationScanner.h"
+#include "lex/LineIndex.h"
+#include "strip/Strip.h"
 
 #include <gtest/gtest.h>
 #include <string>

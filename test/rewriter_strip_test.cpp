@@ -1,7 +1,7 @@
 // Strip rules (docs/strip.md) on the library directly, plus the property that inserting annotations
 // into any never-annotated corpus file and stripping gives the file back.
-#include "AnnotationScanner.h"
-#include "Strip.h"
+#include "lex/AnnotationScanner.h"
+#include "strip/Strip.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,5 @@
-#include "CudaCompat.h"
-#include "EmbeddedHeaders.h"
+#include "compat/CudaCompat.h"
+#include "compat/EmbeddedHeaders.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

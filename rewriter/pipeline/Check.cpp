@@ -1,6 +1,6 @@
 #include "pipeline/Check.h"
 
-#include "DiagnosticPrinter.h"
+#include "pipeline/DiagnosticPrinter.h"
 #include "pipeline/Status.h"
 #include <algorithm>
 #include <atomic>

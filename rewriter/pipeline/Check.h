@@ -4,11 +4,11 @@
 #ifndef CUTRACE_REWRITER_PIPELINE_CHECK_H
 #define CUTRACE_REWRITER_PIPELINE_CHECK_H
 
-#include "AnnotationScanner.h"
-#include "SourceModel.h"
-#include "Verify.h"
+#include "lex/AnnotationScanner.h"
+#include "model/SourceModel.h"
 #include "pipeline/Input.h"
 #include "pipeline/RunLog.h"
+#include "strip/Verify.h"
 #include "llvm/Support/raw_ostream.h"
 #include <vector>
 

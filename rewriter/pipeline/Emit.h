@@ -3,10 +3,10 @@
 #ifndef CUTRACE_REWRITER_PIPELINE_EMIT_H
 #define CUTRACE_REWRITER_PIPELINE_EMIT_H
 
-#include "AnnotationScanner.h"
-#include "TracedRewrite.h"
+#include "lex/AnnotationScanner.h"
 #include "pipeline/Input.h"
 #include "pipeline/RunLog.h"
+#include "traced/TracedRewrite.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>

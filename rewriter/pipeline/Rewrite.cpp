@@ -1,9 +1,9 @@
 #include "pipeline/Rewrite.h"
 
-#include "Edit.h"
-#include "LineDiff.h"
+#include "lex/Edit.h"
 #include "pipeline/Check.h"
 #include "pipeline/Emit.h"
+#include "pipeline/LineDiff.h"
 #include "pipeline/Write.h"
 #include <algorithm>
 #include <set>

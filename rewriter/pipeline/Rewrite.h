@@ -4,12 +4,12 @@
 #ifndef CUTRACE_REWRITER_PIPELINE_REWRITE_H
 #define CUTRACE_REWRITER_PIPELINE_REWRITE_H
 
-#include "AnnotationScanner.h"
-#include "SourceModel.h"
-#include "TracedRewrite.h"
+#include "lex/AnnotationScanner.h"
+#include "model/SourceModel.h"
 #include "pipeline/Input.h"
 #include "pipeline/RunLog.h"
 #include "pipeline/Status.h"
+#include "traced/TracedRewrite.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>

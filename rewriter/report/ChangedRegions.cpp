@@ -1,6 +1,6 @@
 #include "report/ChangedRegions.h"
 
-#include "LineIndex.h"
+#include "lex/LineIndex.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 #include <cctype>

@@ -3,10 +3,10 @@
 #ifndef CUTRACE_REWRITER_REPORT_CHANGEDREGIONS_H
 #define CUTRACE_REWRITER_REPORT_CHANGEDREGIONS_H
 
-#include "AnnotationScanner.h"
-#include "LineDiff.h"
-#include "SourceModel.h"
-#include "TracedRewrite.h"
+#include "lex/AnnotationScanner.h"
+#include "model/SourceModel.h"
+#include "pipeline/LineDiff.h"
+#include "traced/TracedRewrite.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>

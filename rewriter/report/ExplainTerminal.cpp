@@ -1,6 +1,6 @@
 #include "report/ExplainTerminal.h"
 
-#include "StringLiteral.h"
+#include "lex/StringLiteral.h"
 
 #include "llvm/Support/Format.h"
 #include <cstdlib>

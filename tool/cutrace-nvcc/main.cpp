@@ -1,10 +1,10 @@
 // cutrace-nvcc: nvcc with every CUDA source rewritten on its way in, traced or stripped, for
 // build systems other than CMake (docs/cli.md, "cutrace-nvcc"). Each source is rewritten on its
 // own through the pipeline library, so parallel builds need nothing shared between compiles.
-#include "AutoPlan.h"
 #include "DependencyFile.h"
 #include "NvccCommand.h"
 #include "PtxasNotes.h"
+#include "auto/AutoPlan.h"
 #include "pipeline/Rewrite.h"
 
 #include "llvm/ADT/StringExtras.h"

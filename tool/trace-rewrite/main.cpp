@@ -1,7 +1,7 @@
 // trace-rewrite: strip cutrace annotations, verify they can be stripped exactly, or expand them
 // into recording code. Argument parsing, exit codes and printing only; the pipeline is
 // rewriter/pipeline/ (docs/design.md) and the --explain report rewriter/report/.
-#include "AutoPlan.h"
+#include "auto/AutoPlan.h"
 #include "pipeline/Rewrite.h"
 #include "report/ExplainOutput.h"
 #include "report/RunReport.h"

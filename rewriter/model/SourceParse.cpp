@@ -1,0 +1,188 @@
+#include "model/SourceModel.h"
+
+#include "compat/CrashGuard.h"
+#include "model/HeaderSelection.h"
+#include "model/ModelBuilder.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace cutrace {
+namespace {
+using namespace clang;
+
+/// Keeps Clang's own diagnostics as data; the verify stage decides which ones matter.
+class DiagnosticCollector : public DiagnosticConsumer {
+public:
+  std::vector<ClangDiagnostic> Diagnostics;
+  std::string FirstFatal;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error)
+      return;
+    llvm::SmallString<256> Text;
+    Info.FormatDiagnostic(Text);
+    ClangDiagnostic D;
+    D.Message = Text.str().str();
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation Loc = SM.getFileLoc(Info.getLocation());
+      PresumedLoc P = SM.getPresumedLoc(Loc);
+      if (P.isValid())
+        D.Location = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
+                     std::to_string(P.getColumn());
+      D.InMainFile = SM.isWrittenInMainFile(Loc);
+      if (D.InMainFile)
+        D.Offset = SM.getFileOffset(Loc);
+    }
+    if (Level == DiagnosticsEngine::Fatal && FirstFatal.empty())
+      FirstFatal = (D.Location.empty() ? "" : D.Location + ": ") + D.Message;
+    Diagnostics.push_back(std::move(D));
+  }
+};
+
+class IncludeRecorder : public PPCallbacks {
+public:
+  IncludeRecorder(const SourceManager &SM, std::vector<Inclusion> &Out) : SM(SM), Out(Out) {}
+
+  void InclusionDirective(SourceLocation Hash, const Token &, StringRef, bool,
+                          CharSourceRange FileName, OptionalFileEntryRef File, StringRef, StringRef,
+                          const Module *, bool, SrcMgr::CharacteristicKind) override {
+    if (!File || Hash.isMacroID() || FileName.getBegin().isMacroID())
+      return;
+    Inclusion I;
+    I.Includer = SM.getFileEntryForID(SM.getFileID(Hash));
+    I.Included = &File->getFileEntry();
+    unsigned Begin = SM.getFileOffset(FileName.getBegin());
+    unsigned End = SM.getFileOffset(FileName.getEnd());
+    I.Site.FileName = {Begin, End};
+    llvm::StringRef Real = File->getFileEntry().tryGetRealPathName();
+    I.Site.Resolved = Real.empty() ? File->getName().str() : Real.str();
+    Out.push_back(std::move(I));
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<Inclusion> &Out;
+};
+
+class ModelConsumer : public ASTConsumer {
+public:
+  ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
+                const Preprocessor &PP, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP),
+        AutoKernels(AutoKernels) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    Reached = true;
+    const SourceManager &SM = Ctx.getSourceManager();
+    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
+    CallFacts Calls = analyzeCalls(Ctx);
+    buildModel(Ctx, PP, Outcome.Model, Main, Calls, AutoKernels);
+    Outcome.Model.HostPass = Outcome.Pass == compat::CudaPass::Host;
+    Outcome.Model.Includes = includesOf(Main);
+    Outcome.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[Main];
+    for (auto &[File, H] : selectHeaders(Ctx, Inclusions, Calls)) {
+      H.Path = File->tryGetRealPathName().str();
+      if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses || H.TracedCallees)
+        buildModel(Ctx, PP, H.Model, File, Calls);
+      H.Model.Includes = includesOf(File);
+      H.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[File];
+      H.Model.HostPass = Outcome.Model.HostPass;
+      Outcome.Headers.push_back(std::move(H));
+    }
+    std::sort(Outcome.Headers.begin(), Outcome.Headers.end(),
+              [](const HeaderModel &A, const HeaderModel &B) { return A.Path < B.Path; });
+  }
+
+private:
+  ParseOutcome &Outcome;
+  bool &Reached;
+  const std::vector<Inclusion> &Inclusions;
+  const Preprocessor &PP;
+  bool AutoKernels; // --auto: the main file's kernels and loops too
+
+  /// A header included several times (no guard) lists its directives once.
+  std::vector<IncludeSite> includesOf(const FileEntry *File) const {
+    std::vector<IncludeSite> Sites;
+    llvm::DenseSet<unsigned> Seen;
+    for (const Inclusion &I : Inclusions)
+      if (I.Includer == File && Seen.insert(I.Site.FileName.Begin).second)
+        Sites.push_back(I.Site);
+    return Sites;
+  }
+};
+
+class ModelAction : public ASTFrontendAction {
+public:
+  ModelAction(ParseOutcome &Outcome, bool &Reached, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), AutoKernels(AutoKernels) {}
+  bool BeginInvocation(CompilerInstance &CI) override {
+    // Clang's "N errors generated" summary is ours to decide on, not to print.
+    CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
+    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor(),
+                                           AutoKernels);
+  }
+
+private:
+  ParseOutcome &Outcome;
+  bool &Reached;
+  bool AutoKernels;
+  std::vector<Inclusion> Inclusions;
+};
+
+} // namespace
+
+/// Why a parse that never reached the file failed: the driver's first error (an unknown GPU
+/// architecture, a bad flag), when it gave one.
+static std::string firstError(const std::vector<ClangDiagnostic> &Diagnostics) {
+  for (const ClangDiagnostic &D : Diagnostics)
+    if (D.Level == Severity::Error)
+      return "the compiler could not start on this file: " + D.Message;
+  return "the compiler could not start on this file";
+}
+
+unsigned ParseOutcome::errorCount() const {
+  unsigned N = 0;
+  for (const ClangDiagnostic &D : Diagnostics)
+    N += D.Level == Severity::Error;
+  return N;
+}
+
+ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Options,
+                         compat::CudaPass Pass) {
+  ParseOutcome Outcome;
+  Outcome.Pass = Pass;
+  auto Files =
+      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), compat::parseFileSystem());
+  DiagnosticCollector Collector;
+  bool Reached = false;
+  tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
+                                     std::make_unique<ModelAction>(Outcome, Reached, Options.AutoKernels), Files.get());
+  Invocation.setDiagnosticConsumer(&Collector);
+  if (!compat::runGuarded([&] { Invocation.run(); })) {
+    Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "
+                            "nested code, or an internal error)";
+    return Outcome;
+  }
+  Outcome.Diagnostics = std::move(Collector.Diagnostics);
+  Outcome.Ran = Reached && Collector.FirstFatal.empty();
+  if (!Collector.FirstFatal.empty())
+    Outcome.FailureReason = Collector.FirstFatal;
+  else if (!Reached)
+    Outcome.FailureReason = firstError(Outcome.Diagnostics);
+  return Outcome;
+}
+
+} // namespace cutrace
