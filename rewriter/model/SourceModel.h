@@ -239,6 +239,10 @@ struct SourceModel {
   /// (`'kit::device_kernel' (device_kernel.h)`) when the traced build cannot route any of those
   /// calls (a pointer, a macro) and the function records nothing.
   std::map<unsigned, std::string> ReachedFromKernelElsewhere;
+  /// Seen by the host pass: its calls and reach describe code the GPU never runs where the two
+  /// compilations differ, so the merge takes the call graph from the device passes
+  /// (docs/design.md, "The device compilation decides the call graph").
+  bool HostPass = false;
 };
 
 /// A header of the translation unit the traced build needs its own copy of (the rules are in

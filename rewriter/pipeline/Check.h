@@ -32,14 +32,11 @@ ScanResult collectAnnotations(const SourceFile &F, RunLog &Log);
 bool lexicalRulesHold(const SourceFile &F, const ScanResult &Scan, RunLog &Log,
                       llvm::raw_ostream &Shown);
 
-/// One Clang pass, timed and logged; a pass that cannot run fails its stage.
-ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
-                       compat::CudaPass Pass, RunLog &Log);
-
-/// The device passes of a run, one per arch in Archs (each parsed as compat::archParse says),
-/// logged as one stage; stops at the first pass that cannot parse.
-std::vector<ParseOutcome> parseDevicePasses(const SourceFile &F, compat::ParseOptions Options,
-                                            llvm::ArrayRef<std::string> Archs, RunLog &Log);
+/// The host pass and one device pass per arch in Archs (each parsed as compat::archParse says),
+/// run concurrently, host first in the result; logged as the host stage and one device stage. A
+/// pass that cannot run fails its stage.
+std::vector<ParseOutcome> parsePasses(const SourceFile &F, const compat::ParseOptions &Options,
+                                      llvm::ArrayRef<std::string> Archs, RunLog &Log);
 
 /// A note for each Clang error the passes accepted as Clang-only (code nvcc compiles), once;
 /// returns the text (for --explain), shown only when Verbose: they are known and harmless.

@@ -37,33 +37,6 @@ std::optional<std::string> placementError(const AnnotationUse &Use) {
 
 namespace {
 
-bool someUnseen(const ScanResult &Scan, const SourceModel &Model) {
-  llvm::DenseSet<unsigned> Seen;
-  for (const AnnotationUse &U : Model.Uses)
-    Seen.insert(U.MacroOffset);
-  return std::any_of(Scan.Annotations.begin(), Scan.Annotations.end(),
-                     [&](const Annotation &A) { return !Seen.contains(A.MacroOffset); });
-}
-
-} // namespace
-
-bool needsDevicePass(const ScanResult &Scan, const ParseOutcome &Host) {
-  if (!Host.Ran || someUnseen(Scan, Host.Model))
-    return true;
-  // A header's annotations in device-only code (CUTLASS guards its kernels' bodies with
-  // `#if defined(__CUDA_ARCH_FEAT_SM90_ALL)`) are seen by the device pass only.
-  for (const HeaderModel &H : Host.Headers) {
-    if (!H.Annotated)
-      continue;
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(H.Path);
-    if (!Text || someUnseen(scanAnnotations((*Text)->getBuffer()), H.Model))
-      return true;
-  }
-  return false;
-}
-
-namespace {
-
 /// The union of Spans as sorted, disjoint spans, so that membership is a binary search.
 std::vector<Span> unionOf(std::vector<Span> Spans) {
   std::sort(Spans.begin(), Spans.end(),
