@@ -44,14 +44,28 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/cutrace
   PATTERN "sqlite.h" EXCLUDE) # its library, cutrace_sqlite, is not installed
 install(EXPORT cutraceTargets NAMESPACE cutrace:: DESTINATION ${CUTRACE_INSTALL_CMAKEDIR})
 
+# One template, two packages: the installed one (lib/cmake/cutrace under the prefix), and the
+# build tree's, so that find_package(cutrace) with CMAKE_PREFIX_PATH=<build dir> works before any
+# install (its targets point at the build's libraries and the source's headers).
+set(CUTRACE_PACKAGE_BINDIR ${CMAKE_INSTALL_BINDIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/cutraceConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/cutraceConfig.cmake
+  ${PROJECT_BINARY_DIR}/cutrace-install/cutraceConfig.cmake
   INSTALL_DESTINATION ${CUTRACE_INSTALL_CMAKEDIR}
-  PATH_VARS CMAKE_INSTALL_BINDIR)
+  PATH_VARS CUTRACE_PACKAGE_BINDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cutraceConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES
-  ${PROJECT_BINARY_DIR}/cutraceConfig.cmake
+  ${PROJECT_BINARY_DIR}/cutrace-install/cutraceConfig.cmake
   ${PROJECT_BINARY_DIR}/cutraceConfigVersion.cmake
   ${CMAKE_CURRENT_LIST_DIR}/cutraceInstrument.cmake
   DESTINATION ${CUTRACE_INSTALL_CMAKEDIR})
+
+file(RELATIVE_PATH CUTRACE_PACKAGE_BINDIR ${PROJECT_BINARY_DIR} ${CMAKE_RUNTIME_OUTPUT_DIRECTORY})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/cutraceConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cutraceConfig.cmake
+  INSTALL_DESTINATION ${PROJECT_BINARY_DIR}
+  INSTALL_PREFIX ${PROJECT_BINARY_DIR}
+  PATH_VARS CUTRACE_PACKAGE_BINDIR)
+export(EXPORT cutraceTargets NAMESPACE cutrace:: FILE ${PROJECT_BINARY_DIR}/cutraceTargets.cmake)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/cutraceInstrument.cmake
+  ${PROJECT_BINARY_DIR}/cutraceInstrument.cmake COPYONLY)

@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(cmake ninja-build make g++ clang-19 libclang-19-dev llvm-19-dev libomp-19-dev
           libclang-rt-19-dev nlohmann-json3-dev libcli11-dev libgtest-dev pre-commit python3-yaml
-          chromium libsqlite3-dev sqlite3 python3-pandas nodejs eslint protobuf-compiler time)
+          chromium libsqlite3-dev sqlite3 python3-pandas nodejs eslint protobuf-compiler time
+          ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

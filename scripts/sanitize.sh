@@ -18,10 +18,11 @@ cmake --build "$build" --target runtime_tests rewriter_tests trace-rewrite trace
 # the runtime (scanner, strip, diff, explain, parses, decoder, exports, file reading and writing)
 # and the CLI scripts that drive the tools through their error paths. Left to the main stage: the
 # per-file corpus runs (two Clang parses per file, ~10x slower under ASan, and the same code the
-# unit tests run), everything whose work is nvcc's, browser and benchmark tests.
+# unit tests run), everything whose work is nvcc's, browser and benchmark tests, and the `sources`
+# tests (ESLint, Node, CMake configure and file checks: no program of this build runs in them).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-ctest --test-dir "$build" --output-on-failure -j 2 -L fast -E capture_links
+ctest --test-dir "$build" --output-on-failure -j 2 -L fast -LE sources -E capture_links
 ctest --test-dir "$build" --output-on-failure -j 2 \
   -R '^(cli_file_handling|cli_hardening|trace_view_errors|explain_cli)$'
 

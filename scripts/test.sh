@@ -15,7 +15,22 @@ stage() { # NAME COMMAND...: runs a stage, timed, and remembers a failure
   echo "== $name: $((SECONDS - t0)) s"
 }
 stage "install packages" bash scripts/install-deps.sh
-stage configure cmake -S . -B build -G Ninja -DCUTRACE_BUILD_TESTS=ON
+# ccache, when installed, for both builds (CMake takes CMAKE_<LANG>_COMPILER_LAUNCHER from the
+# environment) and for the tests' nvcc compiles of sources that are the same from run to run (the
+# reviewed goldens, the seeded mutants; CUTRACE_TEST_NVCC_LAUNCHER in test/CMakeLists.txt). A first
+# run on a machine fills the cache; later runs, a fresh clone included, compile only what changed.
+# CUTRACE_CCACHE=0: no cache.
+test_nvcc_launcher=()
+if [[ ${CUTRACE_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null; then
+  for lang in C CXX; do
+    var=CMAKE_${lang}_COMPILER_LAUNCHER
+    [[ -n ${!var:-} ]] || export "$var=ccache"
+  done
+  test_nvcc_launcher=(-DCUTRACE_TEST_NVCC_LAUNCHER=ccache)
+  # Paths inside the clone hashed relative to it: a fresh clone elsewhere hits the same entries.
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+fi
+stage configure cmake -S . -B build -G Ninja -DCUTRACE_BUILD_TESTS=ON "${test_nvcc_launcher[@]}"
 if stage build cmake --build build && ((${#failed[@]} == 0)); then
   stage ctest ctest --test-dir build --output-on-failure -j 2 --output-junit ctest-junit.xml "$@"
   python3 scripts/slowest_tests.py build/ctest-junit.xml 15 || true

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -146,6 +148,29 @@ TEST_F(RunFileRank, HeaderSaysTheHostClocksErrorOrThatItIsNotKnown) {
   const nlohmann::json &e = h.run["host_clock_error_ns"];
   EXPECT_TRUE(e.is_null() || e.is_number_unsigned()) << e;
   EXPECT_EQ(h.process.host_clock_error_ns.has_value(), e.is_number_unsigned());
+}
+
+} // namespace
+
+namespace {
+
+// A folder that cannot be made (a file stands where it would go): recording stops, and the line
+// that says so names CUTRACE_OUTPUT, where the folder came from.
+TEST(RunFile, UnwritableOutputFolderNamesCutraceOutput) {
+  const std::filesystem::path scratch = cutrace::test_support::scratch_dir("cutrace_run_file_");
+  std::ofstream(scratch / "a_file") << "x";
+  const std::string dir = (scratch / "a_file" / "debug").string();
+  testing::internal::CaptureStderr();
+  std::string path;
+  {
+    cutrace::RunFile file(dir, "all", "*");
+    file.add_device(0, R"({"index":0,"name":"test","aligned":false})");
+    path = file.finish(R"({"kernels":[]})");
+  }
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(path, "");
+  EXPECT_NE(said.find("cutrace: cannot create " + dir), std::string::npos) << said;
+  EXPECT_NE(said.find("set CUTRACE_OUTPUT"), std::string::npos) << said;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // cutrace-nvcc's reading of nvcc command lines, its dependency-file repair and its reading of
 // ptxas's notes (docs/cli.md, "cutrace-nvcc"). The wrapper end to end, with nvcc and make, is
 // test/wrapper/check_make.sh.
+#include "CompilerMessages.h"
 #include "DependencyFile.h"
 #include "NvccCommand.h"
 #include "PtxasNotes.h"
@@ -165,4 +166,30 @@ TEST(PtxasNotes, SerializedTwinsAreNamedOnceAndOriginalsIgnored) {
                                        "_Z13ws_wgmma_gemmPK6__half'\n")
                   .empty());
   EXPECT_EQ(cutrace::serializedTwinsWarning({}), "");
+}
+
+// A traced copy holds each kernel twice (original and twin), and nvcc warns in both at the user's
+// line: each warning is passed on once, everything else as nvcc wrote it.
+TEST(CompilerMessages, EachWarningOfTheOriginalAndItsTwinIsShownOnce) {
+  const std::string Warning = "saxpy.cu(5): warning #177-D: variable \"unused\" was declared but "
+                              "never referenced\n      int unused;\n          ^\n\n";
+  const std::string Remark =
+      "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n\n";
+  const std::string Other = "saxpy.cu(9): warning #550-D: variable \"v\" was set but never used\n"
+                            "      int v;\n          ^\n\n";
+  EXPECT_EQ(cutrace::withoutRepeatedWarnings(Warning + Remark + Warning + Other + Other),
+            Warning + Remark + Other);
+  EXPECT_EQ(cutrace::withoutRepeatedWarnings("ptxas info : x\n\nptxas info : x\n\n"),
+            "ptxas info : x\n\nptxas info : x\n\n");
+}
+
+TEST(CompilerMessages, LinkWithoutTheRuntimeSaysWhyAndWhatToAdd) {
+  const std::string Link = "/usr/bin/ld: build/kernels.o: in function `__cutrace_register':\n"
+                           "kernels.cu:(.text+0x1d): undefined reference to "
+                           "`cutrace::registerTwin(void const*, void const*, char const*, "
+                           "unsigned int)'\ncollect2: error: ld returned 1 exit status\n";
+  const std::string Note = cutrace::missingRuntimeNote(Link);
+  EXPECT_NE(Note.find("this link does not have it"), std::string::npos) << Note;
+  EXPECT_NE(Note.find("cutrace-nvcc --cutrace-libs"), std::string::npos) << Note;
+  EXPECT_EQ(cutrace::missingRuntimeNote("undefined reference to `main'\n"), "");
 }

@@ -133,6 +133,57 @@ TEST(AnalysisHandoff, ConsumerThatBeginsAfterTheProducerEndedHasAGapAndNoWait) {
   EXPECT_DOUBLE_EQ(p.wait_fraction(), 0);
 }
 
+// Producer ranges that end at issue (an async copy): produce [1000k - 200, 1000k - 100], the
+// consumer's own wait `inner` [1000k - 150, 1000k + 20] ending when the data lands, then consume
+// [1000k + 30, 1000k + 180], k = 1..10.
+TEST(AnalysisHandoff, AnArrowWhoseSrcEndsBeforeEveryDstMeasuresIssueToTheConsumersWait) {
+  Launch b(1, 2, 64);
+  b.live(0, 0, 0, 12000);
+  b.live(0, 1, 0, 12000);
+  for (uint64_t k = 1; k <= 10; ++k) {
+    b.range(0, 0, 0, 1000 * k - 200, 1000 * k - 100);
+    b.range(0, 1, 2, 1000 * k - 150, 1000 * k + 20);
+    b.range(0, 1, 1, 1000 * k + 30, 1000 * k + 180);
+  }
+  const HandoffPair p = analyze_handoffs(pipeline_map(), b.decode_at_1ghz(pipeline_map())).at(0);
+  EXPECT_EQ(p.waited, 0u);
+  EXPECT_TRUE(p.measures_issue());
+  EXPECT_EQ(p.ready_name, "inner"); // not the previous consume: that is the previous tile
+  EXPECT_EQ(p.ready_count, 10u);
+  EXPECT_DOUBLE_EQ(p.issue_to_ready_ns.mean, 120); // inner end - produce end
+  EXPECT_DOUBLE_EQ(p.issue_to_ready_cycles.max, 120);
+}
+
+TEST(AnalysisHandoff, APairWithWaitsDoesNotClaimToMeasureIssue) {
+  const HandoffPair p = analyze_handoffs(pipeline_map(), waiting_consumer()).at(0);
+  EXPECT_FALSE(p.measures_issue());
+  EXPECT_EQ(p.ready_count, 0u);
+}
+
+// CTA 0: 5 produce, 10 consume (5 get no flow); CTA 1: a consumer row with 2 consume and no
+// producer slice at all. Every row holding consume is in the wait fraction's denominator.
+TEST(AnalysisHandoff, WaitFractionCountsEveryRowHoldingDstAndUnpairedDstAreCounted) {
+  Launch b(2, 2, 64);
+  for (uint32_t cta = 0; cta < 2; ++cta) {
+    b.live(cta, 0, 0, 12000);
+    b.live(cta, 1, 0, 12000);
+  }
+  for (uint64_t k = 1; k <= 10; ++k) {
+    if (k <= 5)
+      b.range(0, 0, 0, 1000 * k - 200, 1000 * k + 100);
+    b.range(0, 1, 1, 1000 * k, 1000 * k + 150);
+  }
+  b.range(1, 1, 1, 100, 200);
+  b.range(1, 1, 1, 300, 400);
+  const HandoffPair p = analyze_handoffs(pipeline_map(), b.decode_at_1ghz(pipeline_map())).at(0);
+  EXPECT_EQ(p.count, 5u);
+  EXPECT_EQ(p.dst_slices, 12u);
+  EXPECT_EQ(p.unpaired_dst, 7u);
+  EXPECT_EQ(p.dst_rows, 2u);
+  EXPECT_DOUBLE_EQ(p.dst_life_ns, 24000);
+  EXPECT_DOUBLE_EQ(p.wait_fraction(), 500.0 / 24000.0);
+}
+
 TEST(AnalysisHandoff, TimingOfOneFlowIsWhatItsPairReports) {
   const Trace t = waiting_consumer();
   ASSERT_EQ(t.flows.size(), 10u);
@@ -158,6 +209,16 @@ TEST(AnalysisBusy, WaitsInsideConsumeAreBusyButNotBusyExcludingWaits) {
   EXPECT_DOUBLE_EQ(producer.wait_ns, 0);
   ASSERT_EQ(b.rows.size(), 2u);
   EXPECT_DOUBLE_EQ(b.rows[1].wait_ns, 1000);
+}
+
+TEST(AnalysisBusy, TimeByNameIsEachNamesSlicesOverTheRowsLifeMostFirst) {
+  const BusyReport b = analyze_busy(pipeline_map(), waiting_consumer());
+  const BusyTotals &producer = b.groups.at(0), &consumer = b.groups.at(1);
+  ASSERT_EQ(producer.names.size(), 1u);
+  EXPECT_EQ(producer.names[0].name, "produce");
+  EXPECT_DOUBLE_EQ(producer.names[0].ns, 3000); // 10 x 300 of a 12000 ns life
+  ASSERT_EQ(consumer.names.size(), 1u);
+  EXPECT_DOUBLE_EQ(consumer.names[0].ns, 1500);
 }
 
 TEST(AnalysisBusy, NestedAndOverlappingRangesCountOnce) {
@@ -238,6 +299,17 @@ TEST(AnalysisTail, WavesAreTheMostCtasAtOnceOnAnSm) {
   ASSERT_EQ(t.last.size(), 1u); // ceil(5% of 6)
   EXPECT_EQ(t.last[0].cta, 5u);
   EXPECT_EQ(t.last[0].smid, 1u);
+}
+
+TEST(AnalysisTail, UnderTwentyCtasTheTailIsTheLastCtasLagBehindTheNextToLast) {
+  Launch b(3, 1, 16);
+  b.live(0, 0, 0, 100, 0);
+  b.live(1, 0, 0, 200, 1);
+  b.live(2, 0, 0, 900, 2);
+  const TailReport t = analyze_tail(b.decode_at_1ghz(block_map()));
+  EXPECT_TRUE(t.few_ctas());
+  EXPECT_DOUBLE_EQ(t.tail_ns, 0); // the 95th percentile is the last CTA
+  EXPECT_DOUBLE_EQ(t.last_lag_ns, 700);
 }
 
 TEST(AnalysisTail, TailIsTheKernelEndMinusThe95thPercentileFinish) {

@@ -11,6 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 namespace cutrace {
@@ -71,6 +74,59 @@ TEST(CalleeGroups, RowsOfGroupsDeclaredInACalleeAreNamedFromTheKernelsMap) {
       EXPECT_EQ(Consumer.slices[0].name, "mma");
     }
   }
+}
+
+// Groups declared together (docs/annotations.md, "TRACE_GROUP"): test/inputs/traced/
+// arch_guarded_operator_groups.cu declares TRACE_GROUP("producer", 0) and TRACE_GROUPS("consumer",
+// 128, 128) at one point of operator(); the producer warp calls load(), the consumer warpgroups
+// mma(), and each thread records into the group whose row it writes (cutrace::WriterOf). The
+// buffer is what that code writes for 384-thread CTAs: load's ranges in the producer row (thread
+// 0), mma's in each consumer slice's row (threads 128 and 256). Every event must land in a row
+// whose group the map lists for its site, and no row of the three may be left empty.
+TEST(CalleeGroups, GroupsDeclaredTogetherPutEachSitesEventsInTheRowOfTheThreadThatWritesThem) {
+  const std::string Json = embeddedMapJson("arch_guarded_operator_groups.trace_map.h");
+  Expected<DecodeMap> Map = parse_decode_map(Json);
+  ASSERT_TRUE(Map) << Map.error;
+  ASSERT_EQ(Map->groups.size(), 2u);
+  EXPECT_EQ(Map->groups[0].name, "producer");
+  EXPECT_EQ(Map->groups[1].name, "consumer");
+  // The groups each site may record into, as the map lists them (`groups`, else `group`).
+  std::map<std::string, std::set<uint32_t>> GroupsOfSite;
+  for (const nlohmann::json &S : nlohmann::json::parse(Json)["sites"]) {
+    std::set<uint32_t> &G = GroupsOfSite[S["name"]];
+    G.insert(S["group"].get<uint32_t>());
+    for (const nlohmann::json &X : S.value("groups", nlohmann::json::array()))
+      G.insert(X.get<uint32_t>());
+  }
+  EXPECT_EQ(GroupsOfSite["load"], (std::set<uint32_t>{0, 1}));
+  EXPECT_EQ(GroupsOfSite["mma"], (std::set<uint32_t>{0, 1}));
+
+  const uint32_t Ctas = 2, RowsPerCta = 3, Load = 0, Mma = 1;
+  Buffer8Builder B(Ctas, RowsPerCta, 1024, Clock::clock64, 384);
+  for (uint32_t C = 0; C < Ctas; ++C) {
+    for (uint32_t R = 0; R < RowsPerCta; ++R)
+      B.start(C, R, 1000, 5000);
+    for (int K = 0; K < 8; ++K) {
+      B.range(C, 0, Load, K, 5100 + 100 * K, 5140 + 100 * K);
+      for (uint32_t R = 1; R < RowsPerCta; ++R)
+        B.range(C, R, Mma, K, 5150 + 100 * K, 5190 + 100 * K);
+    }
+    for (uint32_t R = 0; R < RowsPerCta; ++R)
+      B.end(C, R, 2000, 6000);
+  }
+  const Trace T = decode(*Map, B.bytes.data(), B.bytes.size());
+  ASSERT_TRUE(T.ok()) << (T.problems.empty() ? "" : T.problems.front());
+  ASSERT_EQ(T.rows.size(), Ctas * RowsPerCta);
+  for (const Row &R : T.rows) {
+    ASSERT_EQ(R.slices.size(), 8u) << R.label << " holds no events";
+    for (const Slice &S : R.slices)
+      EXPECT_TRUE(GroupsOfSite[S.name].count(R.group))
+          << S.name << " recorded into " << R.label << ", a group its site does not list";
+    EXPECT_EQ(R.slices[0].name, R.group == 0 ? "load" : "mma") << R.label;
+  }
+  EXPECT_EQ(T.rows[0].label, "producer");
+  EXPECT_EQ(T.rows[1].label, "consumer[wg1]");
+  EXPECT_EQ(T.rows[2].label, "consumer[wg2]");
 }
 
 } // namespace

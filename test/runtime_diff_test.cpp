@@ -67,6 +67,23 @@ const DiffRow &row(const TraceDiff &d, DiffKind kind, const std::string &name) {
   return none;
 }
 
+TEST(Diff, TheWholeKernelLineGivesKernelAndCtaDurationsOfBothSides) {
+  const Trace a = step_trace(3), b = step_trace(3, 400);
+  const TraceDiff d = diff_traces(side("a", {&a}), side("b", {&b}));
+  ASSERT_EQ(d.whole_kernel.size(), 3u);
+  EXPECT_EQ(d.whole_kernel[0].what, "kernel p50");
+  // CTA c lives [10000c, 10000c + 5000]: three CTAs, 25000 ns from first start to last end.
+  EXPECT_DOUBLE_EQ(d.whole_kernel[0].a, 25000);
+  EXPECT_EQ(d.whole_kernel[1].what, "CTA p50");
+  EXPECT_DOUBLE_EQ(d.whole_kernel[1].a, 5000);
+  EXPECT_DOUBLE_EQ(d.whole_kernel[2].b, 5000);
+  for (const KernelFigure &f : d.whole_kernel)
+    EXPECT_TRUE(f.within_noise) << f.what; // the rows' lives did not change
+  EXPECT_NE(format_diff(d).find("\n  whole kernel: kernel p50 25000.0 -> 25000.0 ns (+0.0%, "
+                                "noise: band ±5.0%)"),
+            std::string::npos);
+}
+
 TEST(Diff, OneNameSlowerBy100CyclesIsTheOnlyChangeAndItsImpactIs400NsPerCta) {
   const Trace a = step_trace(3), b = step_trace(3, 400);
   const TraceDiff d = diff_traces(side("a", {&a}), side("b", {&b}));

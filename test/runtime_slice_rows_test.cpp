@@ -469,7 +469,7 @@ TEST(SliceExports, SummaryOfAKernelWithoutSlicedGroupsHasNoSliceTables) {
   b.end(0, 0, 5000, 9000);
   const std::string text = format_summary(summarize(map, decode_bytes(map, b.bytes)));
   EXPECT_EQ(text.find("slices of TRACE_GROUPS"), std::string::npos);
-  EXPECT_NE(text.find("  group  ctas  busy ns  span ns  busy\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  group  ctas  busy ns  life ns  busy\n"), std::string::npos) << text;
 }
 
 TEST(SliceExports, LaunchJsonNamesSliceRowsAndTheirStatistics) {

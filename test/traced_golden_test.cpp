@@ -63,6 +63,15 @@ std::vector<std::string> tracedInputs() {
   return Names;
 }
 
+/// The options an input names in a `// ARGS: ...` line (the arch its code needs), with a space
+/// before them.
+std::string argsOf(const std::string &Stem) {
+  std::smatch M;
+  std::string Text = readFile(inputsDir() / (Stem + ".cu"));
+  static const std::regex Args(R"(// ARGS: ([^\n]+))");
+  return std::regex_search(Text, M, Args) ? " " + M[1].str() : "";
+}
+
 /// Output of one traced run of an input, into a fresh directory.
 struct TracedRun {
   CommandResult Result;
@@ -80,7 +89,7 @@ TracedRun runTraced(const std::string &Stem) {
   fs::remove_all(T.Dir);
   fs::create_directories(T.Dir);
   T.Result = runCommand(std::string("cd ") + quote(inputsDir()) + " && " + CUTRACE_REWRITE_BIN +
-                        " --traced " + Stem + ".cu -o " + quote(T.traced()));
+                        " --traced " + Stem + ".cu -o " + quote(T.traced()) + argsOf(Stem));
   return T;
 }
 
@@ -118,18 +127,23 @@ TEST_P(Traced, MatchesReviewedGolden) {
   }
 }
 
+// Compiles the reviewed golden, which MatchesReviewedGolden holds equal to the tool's output: the
+// two tests together say the output compiles, with one rewrite of the input instead of two (and,
+// through CUTRACE_NVCC_COMMAND's launcher, one nvcc compile per golden content, not per run).
 TEST_P(Traced, CompilesWithNvccForSm80Sm90AndSm90a) {
   if (expectedError(GetParam()))
     GTEST_SKIP() << "input is expected to be rejected";
-  TracedRun T = runTraced(GetParam());
-  ASSERT_EQ(T.Result.Status, 0) << T.Result.Output;
+  fs::path Golden = inputsDir() / (GetParam() + ".traced.cu");
+  ASSERT_TRUE(fs::exists(Golden)) << "no golden " << Golden;
+  fs::path Out = fs::temp_directory_path() /
+                 ("cutrace_traced_nvcc_" + GetParam() + "_" + std::to_string(getpid()) + ".o");
   CommandResult Nvcc =
-      runCommand(std::string(CUTRACE_NVCC) +
+      runCommand(std::string(CUTRACE_NVCC_COMMAND) +
                  " -std=c++17 -gencode arch=compute_80,code=sm_80"
                  " -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90a,code=sm_90a"
                  " -I " CUTRACE_RUNTIME_INCLUDE " -I " +
-                 quote(T.Dir) + " -I " + quote(inputsDir()) + " -c " + quote(T.traced()) + " -o " +
-                 quote(T.Dir / "out.o"));
+                 quote(inputsDir()) + " -c " + quote(Golden) + " -o " + quote(Out));
+  fs::remove(Out);
   EXPECT_EQ(Nvcc.Status, 0) << Nvcc.Output;
   EXPECT_EQ(Nvcc.Output.find("warning"), std::string::npos) << Nvcc.Output;
 }
@@ -176,6 +190,89 @@ size_t count(const std::string &Text, const std::string &Needle) {
   for (size_t P = Text.find(Needle); P != std::string::npos; P = Text.find(Needle, P + 1))
     ++N;
   return N;
+}
+
+/// The groups a site may record into: its `groups`, else its `group`.
+std::vector<int> groupsOfSite(const nlohmann::json &K, const std::string &Name) {
+  for (const nlohmann::json &S : K["sites"])
+    if (S["name"] == Name)
+      return S.contains("groups") ? S["groups"].get<std::vector<int>>()
+                                  : std::vector<int>{S["group"].get<int>()};
+  return {};
+}
+
+TEST(TracedRules, DeviceOnlyKernelBodyGetsItsTwinAndRoutesThoughTheHostPassSawEveryAnnotation) {
+  // The host pass sees `scaled` and its range, but not the kernel's body: the device
+  // compilation decides that the kernel calls it.
+  Rewritten R = rewrite("device_only_kernel_body");
+  EXPECT_NE(R.Text.find("x[threadIdx.x] = scaled_cutrace_traced(__cutrace_worker_0, x[threadIdx.x]);"),
+            std::string::npos)
+      << R.Text;
+  const nlohmann::json &K = kernel(R, "device_only_body");
+  EXPECT_EQ(groupOfSite(K, "scale"), 0);
+  EXPECT_EQ(R.Diagnostics.find("not called from any kernel"), std::string::npos) << R.Diagnostics;
+}
+
+TEST(TracedRules, CallOnlyUnderCudaArchReachesTheHelpersTwin) {
+  Rewritten R = rewrite("device_only_helper_call");
+  EXPECT_NE(R.Text.find("halve_cutrace_traced(__cutrace_block, x[threadIdx.x])"), std::string::npos)
+      << R.Text;
+  EXPECT_EQ(groupOfSite(kernel(R, "calls_under_arch"), "halve"), 0);
+  EXPECT_EQ(R.Diagnostics.find("warning"), std::string::npos) << R.Diagnostics;
+}
+
+TEST(TracedRules, CallOnlyTheHostCompilationSeesStaysAsWrittenAndItsCalleeIsWarnedAbout) {
+  Rewritten R = rewrite("host_only_helper_call");
+  EXPECT_EQ(R.Text.find("calls_on_host_side_cutrace_traced"), std::string::npos) << R.Text;
+  EXPECT_EQ(R.Text.find("twice_cutrace_traced(__cutrace"), std::string::npos) << R.Text;
+  EXPECT_NE(R.Diagnostics.find("host_only_helper_call.cu:6:3: warning: 'twice' is not called from "
+                               "any kernel, so its annotations record nothing"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_TRUE(R.Map["kernels"].empty()) << R.Map.dump();
+}
+
+TEST(TracedRules, BodyUnderTheArchFeatureGuardIsTracedByThatArchsDevicePass) {
+  Rewritten R = rewrite("device_only_sm90_feature");
+  const nlohmann::json &K = kernel(R, "hopper_only");
+  ASSERT_EQ(K["groups"].size(), 1u);
+  EXPECT_EQ(K["groups"][0]["name"], "hopper");
+  EXPECT_EQ(groupOfSite(K, "tile"), 0);
+  EXPECT_NE(R.Text.find("acc += tile_of_cutrace_traced(__cutrace_hopper_0, k);"), std::string::npos)
+      << R.Text;
+}
+
+TEST(TracedRules, GroupsDeclaredTogetherHandCalleesTheGroupEachThreadWrites) {
+  // CUTLASS 3's shape under its arch guard: the groups at the top of operator(), the
+  // collective's load() and mma() called by the producer warp and the consumer warpgroups.
+  Rewritten R = rewrite("arch_guarded_operator_groups");
+  EXPECT_NE(R.Text.find("cutrace::WriterOf __cutrace_consumer_g1_and_before(__cutrace_consumer_g1, "
+                        "__cutrace_producer_g0);"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("collective.load_cutrace_traced(__cutrace_consumer_g1_and_before, "),
+            std::string::npos);
+  EXPECT_NE(R.Text.find("collective.mma_cutrace_traced(__cutrace_consumer_g1_and_before, "),
+            std::string::npos);
+  const nlohmann::json &K = kernel(R, "device_kernel");
+  EXPECT_EQ(groupsOfSite(K, "load"), (std::vector<int>{1, 0}));
+  EXPECT_EQ(groupsOfSite(K, "mma"), (std::vector<int>{1, 0}));
+  EXPECT_EQ(R.Diagnostics.find("warning"), std::string::npos) << R.Diagnostics;
+}
+
+TEST(TracedRules, GroupsDeclaredTogetherInAKernelRecordThroughOneWriterOfUntilANestedGroup) {
+  Rewritten R = rewrite("groups_declared_together");
+  EXPECT_NE(R.Text.find("cutrace::WriterOf __cutrace_writer_of_1_0(__cutrace_consumer_1, "
+                        "__cutrace_producer_0);"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("cutrace::Range __cutrace_range_0(__cutrace_writer_of_1_0, 0, (k));"),
+            std::string::npos);
+  EXPECT_NE(R.Text.find("stage_cutrace_traced(__cutrace_writer_of_1_0, acc, k)"), std::string::npos);
+  const nlohmann::json &K = kernel(R, "warp_specialized");
+  EXPECT_EQ(groupsOfSite(K, "step"), (std::vector<int>{1, 0}));
+  EXPECT_EQ(groupsOfSite(K, "stage"), (std::vector<int>{1, 0}));
+  EXPECT_EQ(groupsOfSite(K, "store"), (std::vector<int>{2})); // the nested group shadows them
 }
 
 TEST(TracedRules, RangeClosedOnEveryExitByScopeObject) {

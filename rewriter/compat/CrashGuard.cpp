@@ -3,6 +3,7 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstdlib>
+#include <mutex>
 #include <pthread.h>
 
 namespace cutrace::compat {
@@ -20,6 +21,32 @@ void onCrash(int Signal) {
   // A crash outside a guarded run: die as the signal would have.
   std::signal(Signal, SIG_DFL);
   std::raise(Signal);
+}
+
+// The handlers are the process's; runs on several threads at once (the host and device passes)
+// install them with the first and put the previous ones back with the last.
+std::mutex HandlersMutex;
+unsigned GuardedRuns = 0;
+struct sigaction Previous[std::size(Signals)];
+
+void installHandlers() {
+  std::lock_guard<std::mutex> Lock(HandlersMutex);
+  if (GuardedRuns++)
+    return;
+  struct sigaction Handler {};
+  Handler.sa_handler = onCrash;
+  Handler.sa_flags = SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&Handler.sa_mask);
+  for (size_t I = 0; I < std::size(Signals); ++I)
+    sigaction(Signals[I], &Handler, &Previous[I]);
+}
+
+void restoreHandlers() {
+  std::lock_guard<std::mutex> Lock(HandlersMutex);
+  if (--GuardedRuns)
+    return;
+  for (size_t I = 0; I < std::size(Signals); ++I)
+    sigaction(Signals[I], &Previous[I], nullptr);
 }
 
 struct Job {
@@ -52,13 +79,7 @@ void *guardedThread(void *Arg) {
 } // namespace
 
 bool runGuarded(llvm::function_ref<void()> Fn) {
-  struct sigaction Handler {
-  }, Previous[std::size(Signals)];
-  Handler.sa_handler = onCrash;
-  Handler.sa_flags = SA_ONSTACK | SA_NODEFER;
-  sigemptyset(&Handler.sa_mask);
-  for (size_t I = 0; I < std::size(Signals); ++I)
-    sigaction(Signals[I], &Handler, &Previous[I]);
+  installHandlers();
   Job J{Fn};
   pthread_attr_t Attr;
   pthread_attr_init(&Attr);
@@ -69,8 +90,7 @@ bool runGuarded(llvm::function_ref<void()> Fn) {
   else
     guardedThread(&J); // no thread to be had: run here, still guarded
   pthread_attr_destroy(&Attr);
-  for (size_t I = 0; I < std::size(Signals); ++I)
-    sigaction(Signals[I], &Previous[I], nullptr);
+  restoreHandlers();
   return !J.Crashed;
 }
 

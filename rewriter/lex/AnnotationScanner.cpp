@@ -65,6 +65,14 @@ public:
       } else if (Macros.producesAnnotation(I)) {
         report(T.Offset,
                "annotation may not be produced by the expansion of macro '" + T.Text.str() + "'");
+      } else if (const AnnotationSpelling *Near = misspelledAnnotation(I)) {
+        // Strip leaves a misspelt annotation in place and exits 0: the compiler's error would
+        // come later, and without the name that was meant.
+        Result.Problems.push_back({T.Offset,
+                                   "'" + T.Text.str() +
+                                       "' is not a cutrace annotation, so it is left in place; "
+                                       "did you mean '" + Near->Macro.str() + "'?",
+                                   Severity::Warning});
       }
     }
     checkLabelledStatementsAreFollowed();
@@ -82,6 +90,24 @@ private:
   std::vector<std::pair<unsigned, int>> LabelledStatements; // macro offset, last token
   std::vector<std::pair<size_t, size_t>> TokenScopes; // (declaration token, end of block)
   std::vector<size_t> BlockEnds;                      // endOfBlock of every token, built lazily
+
+  /// The annotation a call of an unknown TRACE_-like name (`TRACE_RANGEE(`, `trace_record(`)
+  /// most likely meant: at most two edits away. Names the file defines itself are its own.
+  const AnnotationSpelling *misspelledAnnotation(size_t I) const {
+    llvm::StringRef Name = Tokens[I].Text;
+    if (!Name.starts_with_insensitive("TRACE") || I + 1 >= Tokens.size() ||
+        Tokens[I + 1].Kind != clang::tok::l_paren || Macros.defines(Name))
+      return nullptr;
+    const std::string Upper = Name.upper();
+    const AnnotationSpelling *Best = nullptr;
+    unsigned BestDistance = 3;
+    for (const AnnotationSpelling &S : annotationSpellings()) {
+      unsigned Distance = llvm::StringRef(Upper).edit_distance(S.Macro, true, BestDistance);
+      if (Distance < BestDistance)
+        Best = &S, BestDistance = Distance;
+    }
+    return Best;
+  }
 
   void report(unsigned Offset, std::string Message) {
     // Two checks can fail on the same annotation for one reason (no ';' and not a statement).

@@ -1,6 +1,7 @@
 #include "lex/MacroOrigins.h"
 
 #include "lex/Annotation.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
 namespace cutrace {
@@ -119,6 +120,10 @@ bool MacroOrigins::producesAnnotation(size_t I) const {
       return true;
   }
   return false;
+}
+
+bool MacroOrigins::defines(llvm::StringRef Name) const {
+  return llvm::any_of(Macros, [&](const Macro &M) { return M.Name == Name; });
 }
 
 } // namespace cutrace

@@ -21,6 +21,9 @@ public:
   /// another of the file's macros) and its arguments hold a piece of an annotation name.
   bool producesAnnotation(size_t I) const;
 
+  /// True when the file #defines Name (in any branch).
+  bool defines(llvm::StringRef Name) const;
+
 private:
   struct Macro {
     llvm::StringRef Name;

@@ -26,7 +26,7 @@ public:
     markTracedKernels(Holds);
     llvm::DenseSet<const FileEntry *> Needed;
     for (auto &[File, H] : Holds)
-      if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses || H.TracedCallees)
+      if (needsModel(H))
         Needed.insert(File);
     // A copy is reached only through copies of its includers: each of them is copied as well,
     // whatever its kind (a `#pragma once` original must never be included beside its copy).
@@ -87,6 +87,9 @@ private:
     for (const FileEntry *File : Calls.OnTracedPath)
       if (Holds.count(File))
         Holds[File].TracedCallees = true;
+    for (const FileEntry *File : Calls.DeclaresTraced)
+      if (Holds.count(File))
+        Holds[File].DeclaresTraced = true;
   }
 };
 
@@ -95,6 +98,11 @@ private:
 std::vector<std::pair<const FileEntry *, HeaderModel>>
 selectHeaders(ASTContext &Ctx, const std::vector<Inclusion> &Inclusions, const CallFacts &Calls) {
   return Selection(Ctx, Inclusions, Calls).select();
+}
+
+bool needsModel(const HeaderModel &H) {
+  return H.Annotated || H.Launches || H.TracedKernels || H.TracedUses || H.TracedCallees ||
+         H.DeclaresTraced;
 }
 
 std::string copyReason(const HeaderModel &H) {
@@ -107,6 +115,8 @@ std::string copyReason(const HeaderModel &H) {
     Why.push_back("launches or names a kernel that reaches annotated code");
   if (H.TracedCallees)
     Why.push_back("defines a function a kernel calls on its way to annotated code");
+  if (H.DeclaresTraced)
+    Why.push_back("declares a function that reaches annotated code");
   if (H.Launches)
     Why.push_back("launches kernels");
   std::string Out;

@@ -29,6 +29,10 @@ std::vector<std::pair<const clang::FileEntry *, HeaderModel>>
 selectHeaders(clang::ASTContext &Ctx, const std::vector<Inclusion> &Inclusions,
               const CallFacts &Calls);
 
+/// True when the header holds something the traced build edits (its copy needs a model of its
+/// own and the runtime's headers), not only includes of copied headers.
+bool needsModel(const HeaderModel &H);
+
 /// Why a header was copied, in a few words, for --explain.
 std::string copyReason(const HeaderModel &H);
 

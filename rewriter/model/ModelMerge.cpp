@@ -5,6 +5,7 @@
 #include "model/AutoLoops.h"
 #include "traced/TracedTwins.h"
 #include "llvm/ADT/DenseSet.h"
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -25,14 +26,22 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Merged.Uses
   std::set<std::pair<unsigned, unsigned>> JumpEnds;
   std::set<std::pair<unsigned, int>> CallsSeen; // (')' of the call, helper)
+  // The device compilation decides the call graph: a call only the host pass sees (an
+  // `#ifndef __CUDA_ARCH__` branch) never runs on the GPU, and one only the device pass sees
+  // (a body under `#if defined(__CUDA_ARCH__)`) does. The host pass's calls count only when no
+  // device pass ran (--verify-strip's checks of a file whose device pass failed).
+  bool DeviceSeen = std::any_of(Models.begin(), Models.end(),
+                                [](const SourceModel *M) { return !M->HostPass; });
   for (const SourceModel *PassModel : Models) {
     const SourceModel &Pass = *PassModel;
     std::vector<int> Remap;
     for (const IncludeSite &I : Pass.Includes)
       if (IncludeOffsets.insert(I.FileName.Begin).second)
         Merged.Includes.push_back(I);
-    Merged.ReachedFromKernelElsewhere.insert(Pass.ReachedFromKernelElsewhere.begin(),
-                                             Pass.ReachedFromKernelElsewhere.end());
+    bool DecidesCalls = !(Pass.HostPass && DeviceSeen);
+    if (DecidesCalls)
+      Merged.ReachedFromKernelElsewhere.insert(Pass.ReachedFromKernelElsewhere.begin(),
+                                               Pass.ReachedFromKernelElsewhere.end());
     for (const KernelDecl &K : Pass.Kernels) {
       auto [It, New] = KernelByName.try_emplace(kernelKey(K), Merged.Kernels.size());
       if (New)
@@ -56,13 +65,15 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
     for (const KernelDecl &H : Pass.Helpers) {
       std::string Key = H.QualifiedName + "@" +
                         (H.DefinedIn.empty() ? std::to_string(H.Body.Begin)
-                                             : H.DefinedIn + ":" + std::to_string(H.DefinedLine));
+                                             : H.DefinedIn + ":" + H.Signature);
       auto [It, New] = HelperByKey.try_emplace(Key, Merged.Helpers.size());
       if (New)
         Merged.Helpers.push_back(H);
       HelperRemap.push_back(It->second);
     }
     for (HelperCall C : Pass.HelperCalls) {
+      if (!DecidesCalls)
+        continue;
       C.Helper = HelperRemap[C.Helper];
       if (CallsSeen.insert({C.RParen, C.Helper}).second)
         Merged.HelperCalls.push_back(C);

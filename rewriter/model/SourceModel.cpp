@@ -15,6 +15,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Path.h"
 #include <set>
 
 namespace cutrace {
@@ -64,6 +65,8 @@ public:
     if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition &&
         FD->hasAttr<CUDAGlobalAttr>())
       recordExplicitInstantiation(FD);
+    if (!FD->doesThisDeclarationHaveABody())
+      recordDeclaration(FD);
     if (!FD->doesThisDeclarationHaveABody() || !FD->getBody())
       return true;
     SourceRange Body = FD->getBody()->getSourceRange();
@@ -649,6 +652,27 @@ private:
       kernelIndex(patternOf(Caller));
   }
 
+  /// A declaration written here of a kernel or __device__ function that reaches annotations: the
+  /// twin gets a declaration beside it, wherever the definition is (a forward declaration in
+  /// one header, the annotated definition in a later one).
+  void recordDeclaration(const FunctionDecl *FD) {
+    if (FD->isTemplateInstantiation() || !writtenOffset(SM, Target, FD->getLocation()))
+      return;
+    const FunctionDecl *Canonical = patternOf(FD), *Definition = nullptr;
+    if (!Calls.Reaching.contains(Canonical))
+      return;
+    if (FD->hasAttr<CUDAGlobalAttr>()) {
+      kernelIndex(Canonical);
+      return;
+    }
+    if (!FD->hasAttr<CUDADeviceAttr>() || !unroutable(FD).empty())
+      return;
+    int H = helperIndex(Canonical);
+    if (Canonical->isDefined(Definition) && Definition->getBody() &&
+        !writtenOffset(SM, Target, Definition->getLocation()))
+      describeDefinitionElsewhere(Definition, Model.Helpers[H]);
+  }
+
   /// A callee defined in another file: which file, and the line of its body's '{', which name
   /// its twin's sites there (`<name>_<line>`).
   void describeDefinitionElsewhere(const FunctionDecl *Definition, KernelDecl &Helper) const {
@@ -811,6 +835,7 @@ private:
     K.HostDevice = Host && !Host->isImplicit() && Canonical->hasAttr<CUDADeviceAttr>();
     const FunctionDecl *Definition = nullptr;
     K.DefinitionVisible = Canonical->isDefined(Definition);
+    K.Signature = signatureOf(Canonical, Definition, K.ParamTypes);
     for (const FunctionDecl *R : Decls) {
       FunctionTypeLoc TL = R->getFunctionTypeLoc();
       std::optional<unsigned> RParen =
@@ -818,6 +843,8 @@ private:
       if (!RParen)
         continue;
       KernelDeclSite Site;
+      Site.PrecededElsewhere = Calls.Reaching.contains(Canonical) &&
+                               !writtenOffset(SM, Target, Decls.front()->getLocation());
       Site.ParamEnd = *RParen;
       Site.ParamBegin = writtenOffset(SM, Target, TL.getLParenLoc()).value_or(0);
       Site.HasParams = R->getNumParams() > 0;
@@ -856,11 +883,33 @@ private:
       if (std::optional<Span> Name =
               writtenSpan(R->getNameInfo().getBeginLoc(), R->getNameInfo().getEndLoc()))
         Site.NameEnd = Name->End;
+      if (NestedNameSpecifierLoc Q = R->getQualifierLoc())
+        if (std::optional<Span> QS = writtenSpan(Q.getBeginLoc(), Q.getEndLoc()))
+          Site.WrittenQualifier =
+              SM.getBufferData(SM.getFileID(Q.getBeginLoc())).substr(QS->Begin, QS->size()).str();
       if (K.HostDevice && !describeHostSpelling(R, Site) && !K.HostSpellingUnknownAt)
         K.HostSpellingUnknownAt = Site.Name;
       K.Decls.push_back(Site);
     }
     return K;
+  }
+
+  /// KernelDecl::Signature: the template parameters and parameter types, and where the body
+  /// begins (file name, line, column), which no two definitions share.
+  std::string signatureOf(const FunctionDecl *Canonical, const FunctionDecl *Definition,
+                          const std::string &ParamTypes) const {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    if (const FunctionTemplateDecl *T = Canonical->getDescribedFunctionTemplate())
+      T->getTemplateParameters()->print(OS, Ctx);
+    OS << "(" << ParamTypes << ")";
+    if (Definition && Definition->getBody()) {
+      SourceLocation Brace = SM.getExpansionLoc(Definition->getBody()->getBeginLoc());
+      if (const FileEntry *File = SM.getFileEntryForID(SM.getFileID(Brace)))
+        OS << " " << llvm::sys::path::filename(File->tryGetRealPathName());
+      OS << ":" << SM.getExpansionLineNumber(Brace) << ":" << SM.getExpansionColumnNumber(Brace);
+    }
+    return Out;
   }
 
   /// Where a declaration of a __host__ __device__ function says __host__, and the spelling of

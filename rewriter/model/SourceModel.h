@@ -52,9 +52,15 @@ struct KernelDeclSite {
   bool HasParams = false;
   bool IsDefinition = false;
   bool InMacro = false;           // written by a macro expansion: cannot be copied
+  /// A declaration in another file comes first in the translation unit and gets the twin's
+  /// declaration there (with the slots parameter's default, which C++ wants once).
+  bool PrecededElsewhere = false;
   unsigned TemplateParamsEnd = 0; // a template's '>' closing its parameter list; 0 if none
   unsigned ParamBegin = 0;        // '(' opening the parameter list
   unsigned NameEnd = 0;           // just past the name (`operator()` is three tokens)
+  /// `n::` of `__global__ void n::k(int *x) { ... }`: the qualifier a definition written outside
+  /// its namespace spells its name with (what code after it must spell the name with too).
+  std::string WrittenQualifier;
   /// Just past the last template header of the enclosing classes, written before an out-of-class
   /// member definition (`template <class T> void C<T>::f()`); 0 if none.
   unsigned OuterTemplateParamsEnd = 0;
@@ -94,6 +100,10 @@ struct KernelDecl {
   /// the function pointer casts that pick one overload.
   std::string ParamTypesQualified;
   bool Overloaded = false;               // another function of its scope has its name
+  /// What tells overloads apart in every file of the translation unit, whatever their lines: the
+  /// template parameters, the parameter types, and the file name, line and column of the body's
+  /// '{' (rewriter/TracedCallGraph.h, helperKeys).
+  std::string Signature;
   bool IsExplicitSpecialization = false; // `template <> __global__ void k<float>(...)`
   bool IsTemplate = false;
   bool HasParameterPack = false;
@@ -229,6 +239,10 @@ struct SourceModel {
   /// (`'kit::device_kernel' (device_kernel.h)`) when the traced build cannot route any of those
   /// calls (a pointer, a macro) and the function records nothing.
   std::map<unsigned, std::string> ReachedFromKernelElsewhere;
+  /// Seen by the host pass: its calls and reach describe code the GPU never runs where the two
+  /// compilations differ, so the merge takes the call graph from the device passes
+  /// (docs/design.md, "The device compilation decides the call graph").
+  bool HostPass = false;
 };
 
 /// A header of the translation unit the traced build needs its own copy of (the rules are in
@@ -240,6 +254,7 @@ struct HeaderModel {
   bool TracedKernels = false; // defines a kernel that reaches annotated code
   bool TracedUses = false;    // launches, or takes as a value, a kernel that reaches annotated code
   bool TracedCallees = false; // defines a function on such a kernel's way to annotated code
+  bool DeclaresTraced = false; // declares a kernel or function that reaches annotated code
   bool System = false;        // a system header (-isystem, the pragma, or included from one)
   SourceModel Model;          // offsets in that header
 };

@@ -85,14 +85,16 @@ public:
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     CallFacts Calls = analyzeCalls(Ctx);
     buildModel(Ctx, PP, Outcome.Model, Main, Calls, AutoKernels);
+    Outcome.Model.HostPass = Outcome.Pass == compat::CudaPass::Host;
     Outcome.Model.Includes = includesOf(Main);
     Outcome.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[Main];
     for (auto &[File, H] : selectHeaders(Ctx, Inclusions, Calls)) {
       H.Path = File->tryGetRealPathName().str();
-      if (H.Annotated || H.Launches || H.TracedKernels || H.TracedUses || H.TracedCallees)
+      if (needsModel(H))
         buildModel(Ctx, PP, H.Model, File, Calls);
       H.Model.Includes = includesOf(File);
       H.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[File];
+      H.Model.HostPass = Outcome.Model.HostPass;
       Outcome.Headers.push_back(std::move(H));
     }
     std::sort(Outcome.Headers.begin(), Outcome.Headers.end(),

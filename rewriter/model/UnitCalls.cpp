@@ -35,6 +35,9 @@ public:
   bool TraverseDecl(Decl *D) {
     auto *FD = dyn_cast_or_null<FunctionDecl>(D);
     bool Body = FD && FD->doesThisDeclarationHaveABody();
+    if (FD && !Body && !FD->isTemplateInstantiation() &&
+        (FD->hasAttr<CUDAGlobalAttr>() || FD->hasAttr<CUDADeviceAttr>()))
+      Declarations.push_back({FD->getCanonicalDecl(), fileOf(FD->getLocation())});
     if (Body) {
       Enclosing.push_back(FD->getCanonicalDecl());
       if (FD->hasAttr<CUDAGlobalAttr>())
@@ -100,6 +103,7 @@ public:
   using FileUse = std::pair<const FunctionDecl *, const FileEntry *>;
   std::vector<FileUse> KernelFiles; // where each kernel (template instances too) is defined
   std::vector<FileUse> KernelNames; // where each kernel is launched or named
+  std::vector<FileUse> Declarations; // device code declared without a body there
 
 private:
   const SourceManager &SM;
@@ -129,6 +133,9 @@ CallFacts analyzeCalls(ASTContext &Ctx) {
   Facts.Reaching = Graph.reaching();
   Facts.KernelFiles = Graph.KernelFiles;
   Facts.KernelNames = Graph.KernelNames;
+  for (auto &[Function, File] : Graph.Declarations)
+    if (File && Facts.Reaching.contains(Function))
+      Facts.DeclaresTraced.insert(File);
   // Where a function's body is written: a template instance's is its pattern's.
   auto bodyOf = [&](const FunctionDecl *F) -> std::pair<const FileEntry *, unsigned> {
     if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())

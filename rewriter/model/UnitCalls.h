@@ -28,6 +28,9 @@ struct CallFacts {
   std::vector<FileUse> KernelNames; // where each kernel is launched or named
   /// Files defining a function that a kernel reaching annotations calls on its way to them.
   llvm::DenseSet<const clang::FileEntry *> OnTracedPath;
+  /// Files declaring, without defining it there, a kernel or __device__ function that reaches
+  /// annotations: its twin is declared beside each declaration.
+  llvm::DenseSet<const clang::FileEntry *> DeclaresTraced;
   /// For each file, the functions defined there that reach annotations and that a kernel of
   /// another file reaches: the '{' of the body -> that kernel, as warnings name it
   /// (`'kit::device_kernel' (device_kernel.h)`).

@@ -3,7 +3,9 @@
 #include "pipeline/DiagnosticPrinter.h"
 #include "pipeline/Status.h"
 #include <algorithm>
+#include <atomic>
 #include <set>
+#include <thread>
 
 namespace cutrace {
 
@@ -52,8 +54,10 @@ ScanResult collectAnnotations(const SourceFile &F, RunLog &Log) {
 bool lexicalRulesHold(const SourceFile &F, const ScanResult &Scan, RunLog &Log,
                       llvm::raw_ostream &Shown) {
   Log.start(stage::Check);
-  if (!hasErrors(Scan.Problems))
+  if (!hasErrors(Scan.Problems)) {
+    showProblems(F, Scan.Problems, Shown); // warnings (a misspelt annotation), notes
     return true;
+  }
   Log.fail(stage::Check,
            std::to_string(countLevel(Scan.Problems, Severity::Error)) + " rule violation(s)",
            showProblems(F, Scan.Problems, Shown));
@@ -101,52 +105,79 @@ std::vector<Count> passCounts(const ParseOutcome &P) {
 
 } // namespace
 
-ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
-                       compat::CudaPass Pass, RunLog &Log) {
-  llvm::StringRef Stage = Pass == compat::CudaPass::Host ? stage::ParseHost : stage::ParseDevice;
-  Log.start(Stage);
-  ParseOutcome P = parseSource(F.Path, Options, Pass);
-  tolerateClangOnlyErrors(F, P);
-  std::string Diagnostics = diagnosticText(F, P, "");
-  if (P.Ran)
-    Log.complete(Stage, passCounts(P), std::move(Diagnostics));
-  else
-    Log.fail(Stage, "could not parse the file: " + P.FailureReason, std::move(Diagnostics));
-  return P;
-}
+namespace {
 
-std::vector<ParseOutcome> parseDevicePasses(const SourceFile &F, compat::ParseOptions Options,
-                                            llvm::ArrayRef<std::string> Archs, RunLog &Log) {
-  if (Archs.size() == 1) {
-    Options.GpuArch = Archs.front();
-    return {parsePass(F, Options, compat::CudaPass::Device, Log)};
+/// The device passes' stage: one pass, or one per arch with counts and diagnostics naming the
+/// arch of each; fails at the first pass that could not parse.
+void logDevicePasses(const SourceFile &F, llvm::ArrayRef<ParseOutcome> Passes,
+                     llvm::ArrayRef<std::string> Archs, RunLog &Log) {
+  if (Passes.size() == 1) {
+    const ParseOutcome &P = Passes.front();
+    if (P.Ran)
+      Log.complete(stage::ParseDevice, passCounts(P), diagnosticText(F, P, ""));
+    else
+      Log.fail(stage::ParseDevice, "could not parse the file: " + P.FailureReason,
+               diagnosticText(F, P, ""));
+    return;
   }
-  // One stage for all arches: its counts and diagnostics name the arch of each.
-  Log.start(stage::ParseDevice);
-  std::vector<ParseOutcome> Passes;
   std::string Diagnostics;
   std::vector<Count> Counts = {{"arches", static_cast<unsigned>(Archs.size())}};
-  for (const std::string &Arch : Archs) {
-    Options.GpuArch = Arch;
-    ParseOutcome P = parseSource(F.Path, Options, compat::CudaPass::Device);
-    tolerateClangOnlyErrors(F, P);
-    Diagnostics += diagnosticText(F, P, "[" + Arch + "] ");
+  for (size_t I = 0; I < Passes.size(); ++I) {
+    const ParseOutcome &P = Passes[I];
+    Diagnostics += diagnosticText(F, P, "[" + Archs[I] + "] ");
     for (Count &C : passCounts(P))
-      Counts.push_back({C.What + " (" + Arch + ")", C.Value});
-    bool Ran = P.Ran;
-    std::string Reason = P.FailureReason;
-    Passes.push_back(std::move(P));
-    if (!Ran) {
-      Log.fail(stage::ParseDevice, "could not parse the file for " + Arch + ": " + Reason,
+      Counts.push_back({C.What + " (" + Archs[I] + ")", C.Value});
+    if (!P.Ran) {
+      Log.fail(stage::ParseDevice, "could not parse the file for " + Archs[I] + ": " +
+                                       P.FailureReason,
                std::move(Diagnostics), std::move(Counts));
-      return Passes;
+      return;
     }
   }
   Log.complete(stage::ParseDevice, std::move(Counts), std::move(Diagnostics));
+}
+
+} // namespace
+
+std::vector<ParseOutcome> parsePasses(const SourceFile &F, const compat::ParseOptions &Options,
+                                      llvm::ArrayRef<std::string> Archs, RunLog &Log) {
+  // Each pass is one compiler instance of its own (its file manager, source manager and AST), so
+  // they run side by side; the wall time is the slowest pass's, not their sum.
+  std::vector<ParseOutcome> Passes(1 + Archs.size());
+  auto parse = [&](size_t I) {
+    compat::ParseOptions Own = Options;
+    if (I > 0)
+      Own.GpuArch = Archs[I - 1];
+    Passes[I] = parseSource(F.Path, Own, I == 0 ? compat::CudaPass::Host : compat::CudaPass::Device);
+    tolerateClangOnlyErrors(F, Passes[I]);
+  };
+  Log.start(stage::ParseHost);
+  Log.start(stage::ParseDevice);
+  unsigned Threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                                     static_cast<unsigned>(Passes.size())));
+  std::vector<std::thread> Workers;
+  std::atomic<size_t> Next{0};
+  for (unsigned T = 1; T < Threads; ++T)
+    Workers.emplace_back([&] {
+      for (size_t I; (I = Next++) < Passes.size();)
+        parse(I);
+    });
+  for (size_t I; (I = Next++) < Passes.size();)
+    parse(I);
+  for (std::thread &W : Workers)
+    W.join();
+  const ParseOutcome &Host = Passes.front();
+  if (Host.Ran)
+    Log.complete(stage::ParseHost, passCounts(Host), diagnosticText(F, Host, ""));
+  else
+    Log.fail(stage::ParseHost, "could not parse the file: " + Host.FailureReason,
+             diagnosticText(F, Host, ""));
+  logDevicePasses(F, llvm::ArrayRef<ParseOutcome>(Passes).drop_front(), Archs, Log);
   return Passes;
 }
 
-std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::raw_ostream &Shown) {
+std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, bool Verbose,
+                                    llvm::raw_ostream &Shown) {
   std::set<std::string> Seen;
   std::string Text;
   for (const ParseOutcome &P : Passes)
@@ -159,7 +190,7 @@ std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::r
       Why.pop_back(); // the closing ']'
       Text += showLine(D.Location + ": note: Clang 19 rejects this and nvcc accepts it (" + Why +
                            "), so the rewrite goes on: " + D.Message.substr(0, Mark),
-                       Shown);
+                       Verbose ? Shown : llvm::nulls());
     }
   return Text;
 }
@@ -180,13 +211,15 @@ static std::string uncheckedSummary(const std::vector<Verdict::UnparsedPass> &Un
   }
   Text += ", so host/device placement and side effects of calls were not checked" +
           std::string(Both ? "" : " in that pass") +
-          "; give the file's compile flags with -p, --extra-arg or after --";
+          "; give the file's compile flags: a compile_commands.json in a folder above the "
+          "file, -p <build dir>, --extra-arg=-I<dir>, or the compile command after -- (in a "
+          "pre-commit hook: args: [-p, <build dir>])";
   return Text + (Strict ? "" : " (--strict makes this an error)");
 }
 
 Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
-                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, RunLog &Log,
-                       llvm::raw_ostream &Shown) {
+                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, bool Verbose,
+                       RunLog &Log, llvm::raw_ostream &Shown) {
   Log.start(stage::Check);
   Verdict V = verifyAnnotations(Scan, Passes);
   std::string Diagnostics = showProblems(F, V.Problems, Shown);
@@ -194,7 +227,7 @@ Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
     Diagnostics += showLine(F.Path + ": " + (Strict ? "error" : "note") + ": " +
                                 uncheckedSummary(V.Unchecked, Strict),
                             Shown);
-  Diagnostics += showAcceptedClangErrors(Passes, Shown);
+  Diagnostics += showAcceptedClangErrors(Passes, Verbose, Shown);
   if (V.IgnoredClangErrors)
     Diagnostics += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
                                 " Clang error(s) outside annotated functions were ignored",
@@ -221,8 +254,8 @@ static std::string missingHeaderHint(llvm::StringRef Reason) {
 }
 
 bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
-                    llvm::ArrayRef<ParseOutcome> Passes, RunLog &Log, llvm::raw_ostream &Shown,
-                    int &Status) {
+                    llvm::ArrayRef<ParseOutcome> Passes, bool Verbose, RunLog &Log,
+                    llvm::raw_ostream &Shown, int &Status) {
   for (const ParseOutcome &P : Passes)
     if (!P.Ran) {
       llvm::StringRef Stage =
@@ -239,13 +272,21 @@ bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
   Log.start(stage::Check);
   Verdict V = verifyAnnotations(Scan, Passes);
   if (V.failed()) {
-    Log.fail(stage::Check, "the annotations break the rules", showProblems(F, V.Problems, Shown),
+    // The scan's own warnings and notes were shown with the lexical rules (lexicalRulesHold).
+    std::vector<Problem> NotShown;
+    for (const Problem &P : V.Problems)
+      if (P.Level == Severity::Error ||
+          llvm::none_of(Scan.Problems, [&](const Problem &S) {
+            return S.Offset == P.Offset && S.Message == P.Message;
+          }))
+        NotShown.push_back(P);
+    Log.fail(stage::Check, "the annotations break the rules", showProblems(F, NotShown, Shown),
              {{"errors", countLevel(V.Problems, Severity::Error)}});
     Status = AnnotationErrors;
     return false;
   }
   // What was tolerated is said, so that nobody mistakes it for a clean parse.
-  std::string Notes = showAcceptedClangErrors(Passes, Shown);
+  std::string Notes = showAcceptedClangErrors(Passes, Verbose, Shown);
   if (V.IgnoredClangErrors)
     Notes += showLine(F.Path + ": note: " + std::to_string(V.IgnoredClangErrors) +
                           " Clang error(s) outside annotated functions were ignored (code nvcc "

@@ -32,30 +32,28 @@ ScanResult collectAnnotations(const SourceFile &F, RunLog &Log);
 bool lexicalRulesHold(const SourceFile &F, const ScanResult &Scan, RunLog &Log,
                       llvm::raw_ostream &Shown);
 
-/// One Clang pass, timed and logged; a pass that cannot run fails its stage.
-ParseOutcome parsePass(const SourceFile &F, const compat::ParseOptions &Options,
-                       compat::CudaPass Pass, RunLog &Log);
-
-/// The device passes of a run, one per arch in Archs (each parsed as compat::archParse says),
-/// logged as one stage; stops at the first pass that cannot parse.
-std::vector<ParseOutcome> parseDevicePasses(const SourceFile &F, compat::ParseOptions Options,
-                                            llvm::ArrayRef<std::string> Archs, RunLog &Log);
+/// The host pass and one device pass per arch in Archs (each parsed as compat::archParse says),
+/// run concurrently, host first in the result; logged as the host stage and one device stage. A
+/// pass that cannot run fails its stage.
+std::vector<ParseOutcome> parsePasses(const SourceFile &F, const compat::ParseOptions &Options,
+                                      llvm::ArrayRef<std::string> Archs, RunLog &Log);
 
 /// A note for each Clang error the passes accepted as Clang-only (code nvcc compiles), once;
-/// returns the text shown.
-std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, llvm::raw_ostream &Shown);
+/// returns the text (for --explain), shown only when Verbose: they are known and harmless.
+std::string showAcceptedClangErrors(llvm::ArrayRef<ParseOutcome> Passes, bool Verbose,
+                                    llvm::raw_ostream &Shown);
 
 /// --verify-strip's check: every rule over both passes; what could not be checked is a note (an
-/// error when Strict).
+/// error when Strict); Verbose shows the notes of showAcceptedClangErrors.
 Verdict checkForVerify(const SourceFile &F, const ScanResult &Scan,
-                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, RunLog &Log,
-                       llvm::raw_ostream &Shown);
+                       llvm::ArrayRef<ParseOutcome> Passes, bool Strict, bool Verbose,
+                       RunLog &Log, llvm::raw_ostream &Shown);
 
 /// --traced's check: the passes it needs must have run, and the rules must hold. False ends the
-/// run; Status says with which exit status.
+/// run; Status says with which exit status. Verbose as for checkForVerify.
 bool checkForTraced(const SourceFile &F, const ScanResult &Scan,
-                    llvm::ArrayRef<ParseOutcome> Passes, RunLog &Log, llvm::raw_ostream &Shown,
-                    int &Status);
+                    llvm::ArrayRef<ParseOutcome> Passes, bool Verbose, RunLog &Log,
+                    llvm::raw_ostream &Shown, int &Status);
 
 } // namespace cutrace
 

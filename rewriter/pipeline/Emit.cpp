@@ -181,6 +181,7 @@ std::map<std::string, HeaderPasses> headersOf(llvm::ArrayRef<ParseOutcome> Passe
       Entry.Holds.TracedKernels |= H.TracedKernels;
       Entry.Holds.TracedUses |= H.TracedUses;
       Entry.Holds.TracedCallees |= H.TracedCallees;
+      Entry.Holds.DeclaresTraced |= H.DeclaresTraced;
       Entry.Holds.System |= H.System;
       Entry.Models.push_back(&H.Model);
     }
@@ -241,8 +242,7 @@ std::optional<HeaderInput> readHeader(const std::string &Path, const HeaderPasse
   Options.LinePath = Path;
   Options.MapInclude = (Stem + ".trace_map.h").str();
   Options.QuoteIncludesFrom = llvm::sys::path::parent_path(In.E.Copy).str();
-  Options.WithRuntime = H.Holds.Annotated || H.Holds.Launches || H.Holds.TracedKernels ||
-                        H.Holds.TracedUses || H.Holds.TracedCallees;
+  Options.WithRuntime = needsModel(H.Holds);
   In.Options = std::move(Options);
   return In;
 }

@@ -121,10 +121,8 @@ void runVerify(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   const SourceFile &F = R.Input;
   R.Scan = collectAnnotations(F, R.Log);
   compat::ParseOptions Options = parseOptionsFor(F.Path, Request.Compile, Shown);
-  std::vector<ParseOutcome> Passes = {parsePass(F, Options, compat::CudaPass::Host, R.Log)};
-  for (ParseOutcome &P : parseDevicePasses(F, Options, deviceArchs(Options, Shown), R.Log))
-    Passes.push_back(std::move(P));
-  Verdict V = checkForVerify(F, R.Scan, Passes, Request.Strict, R.Log, Shown);
+  std::vector<ParseOutcome> Passes = parsePasses(F, Options, deviceArchs(Options, Shown), R.Log);
+  Verdict V = checkForVerify(F, R.Scan, Passes, Request.Strict, Request.Verbose, R.Log, Shown);
   R.Status = V.failed() ? AnnotationErrors : Ok;
   StripEmission Stripped = emitStrip(F, R.Scan, R.Log);
   R.AppliedEdits = deletionEdits(Stripped.Deletions);
@@ -148,21 +146,16 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
     R.Status = AnnotationErrors;
     return;
   }
-  // One parse when the host pass saw every annotation: the device passes could add nothing.
-  // Otherwise one device pass per distinct arch of the build, so that every #if branch an arch
-  // compiles is seen and checked.
+  // The host pass decides launches and registration; one device pass per distinct arch of the
+  // build decides the call graph (twins, routes, maps, warnings), and sees every #if branch an
+  // arch compiles. The device passes always run: a host pass that saw every annotation may
+  // still see other calls (docs/design.md, "The device compilation decides the call graph").
   compat::ParseOptions Options = parseOptionsFor(F.Path, Request.Compile, Shown);
   Options.Traced = true;
   Options.AutoKernels = Request.Auto != AutoRows::None;
-  std::vector<ParseOutcome> Passes = {parsePass(F, Options, compat::CudaPass::Host, R.Log)};
-  if (needsDevicePass(R.Scan, Passes.front()))
-    for (ParseOutcome &P : parseDevicePasses(F, Options, deviceArchs(Options, Shown), R.Log))
-      Passes.push_back(std::move(P));
-  else
-    R.Log.skip(stage::ParseDevice, "the host pass saw every annotation; the device pass could "
-                                   "add nothing");
+  std::vector<ParseOutcome> Passes = parsePasses(F, Options, deviceArchs(Options, Shown), R.Log);
   R.UnseenAnnotations = unseenAnnotations(R.Scan, Passes);
-  if (!checkForTraced(F, R.Scan, Passes, R.Log, Shown, R.Status))
+  if (!checkForTraced(F, R.Scan, Passes, Request.Verbose, R.Log, Shown, R.Status))
     return;
   TracedOptions Traced;
   Traced.MaxEvents = Request.MaxEvents;

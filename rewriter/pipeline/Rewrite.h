@@ -27,6 +27,7 @@ struct RewriteRequest {
   std::string MapPath;      // traced: decode-map header; empty: beside the output
   std::string Against;      // verify-strip: the file strip must reproduce byte for byte
   bool Strict = false;      // verify-strip: a pass that cannot parse is an error (exit 3)
+  bool Verbose = false;     // also the notes on code Clang 19 rejects and nvcc accepts (-v)
   unsigned MaxEvents = 1024;
   std::string Clock = "clock64";
   AutoRows Auto = AutoRows::None;       // traced: --auto (docs/auto.md)

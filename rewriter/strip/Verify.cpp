@@ -37,33 +37,6 @@ std::optional<std::string> placementError(const AnnotationUse &Use) {
 
 namespace {
 
-bool someUnseen(const ScanResult &Scan, const SourceModel &Model) {
-  llvm::DenseSet<unsigned> Seen;
-  for (const AnnotationUse &U : Model.Uses)
-    Seen.insert(U.MacroOffset);
-  return std::any_of(Scan.Annotations.begin(), Scan.Annotations.end(),
-                     [&](const Annotation &A) { return !Seen.contains(A.MacroOffset); });
-}
-
-} // namespace
-
-bool needsDevicePass(const ScanResult &Scan, const ParseOutcome &Host) {
-  if (!Host.Ran || someUnseen(Scan, Host.Model))
-    return true;
-  // A header's annotations in device-only code (CUTLASS guards its kernels' bodies with
-  // `#if defined(__CUDA_ARCH_FEAT_SM90_ALL)`) are seen by the device pass only.
-  for (const HeaderModel &H : Host.Headers) {
-    if (!H.Annotated)
-      continue;
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(H.Path);
-    if (!Text || someUnseen(scanAnnotations((*Text)->getBuffer()), H.Model))
-      return true;
-  }
-  return false;
-}
-
-namespace {
-
 /// The union of Spans as sorted, disjoint spans, so that membership is a binary search.
 std::vector<Span> unionOf(std::vector<Span> Spans) {
   std::sort(Spans.begin(), Spans.end(),
@@ -125,6 +98,25 @@ void checkPass(const ScanResult &Scan, const ParseOutcome &Pass, Verdict &V) {
 
 } // namespace
 
+/// Clang's "use of undeclared identifier 'TRACE_RECORD'" on every annotation says nothing of the
+/// cause, a file that never includes the header declaring them: one note after the first says so.
+static void addMissingIncludeNote(std::vector<Problem> &Problems) {
+  constexpr llvm::StringLiteral Undeclared = "use of undeclared identifier '";
+  for (size_t I = 0; I < Problems.size(); ++I) {
+    llvm::StringRef Message = Problems[I].Message;
+    if (!Message.consume_front(Undeclared) || !findSpelling(Message.take_until([](char C) {
+          return C == '\'';
+        })))
+      continue;
+    Problems.insert(Problems.begin() + I + 1,
+                    {Problems[I].Offset,
+                     "the annotations are declared in <cutrace/trace.h>: add "
+                     "`#include <cutrace/trace.h>` to this file",
+                     Severity::Note});
+    return;
+  }
+}
+
 Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> Passes) {
   Verdict V;
   V.Problems = Scan.Problems;
@@ -146,6 +138,7 @@ Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> P
   std::stable_sort(Unique.begin(), Unique.end(),
                    [](const Problem &A, const Problem &B) { return A.Offset < B.Offset; });
   V.Problems = std::move(Unique);
+  addMissingIncludeNote(V.Problems);
   return V;
 }
 

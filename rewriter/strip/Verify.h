@@ -26,11 +26,6 @@ struct Verdict {
 
 Verdict verifyAnnotations(const ScanResult &Scan, llvm::ArrayRef<ParseOutcome> Passes);
 
-/// True when some annotation the lexer found, in the file or in a header of it that holds
-/// annotations, is missing from the host pass's AST, so only the device pass (code under
-/// `#ifdef __CUDA_ARCH__`, or an inactive branch) could see it.
-bool needsDevicePass(const ScanResult &Scan, const ParseOutcome &Host);
-
 /// The placement rule for one annotation as the AST saw it, or nothing when it is allowed.
 std::optional<std::string> placementError(const AnnotationUse &Use);
 

@@ -44,6 +44,8 @@ nlohmann::ordered_json kernelJson(const DecodeMap &Map, const KernelMapModel &K)
   for (const MapSite &S : K.Sites) {
     nlohmann::ordered_json Site{{"id", S.Id},     {"kind", siteKind(S.Kind)}, {"name", S.Name},
                                 {"lane", S.Lane}, {"group", S.Group},         {"loc", S.Loc}};
+    if (S.Groups.size() > 1)
+      Site["groups"] = S.Groups;
     if (!S.Helper.empty())
       Site["helper"] = S.Helper;
     J["sites"].push_back(std::move(Site));

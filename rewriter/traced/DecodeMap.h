@@ -31,6 +31,10 @@ struct MapSite {
                        // function declares it records into its caller's group (Group is then 0)
   int LocalGroup = -1; // in a helper's own sites: the group it declares that the site records
                        // into, by the helper's numbering of its group names (-1: the caller's)
+  /// Where several groups are in effect at the site (declared together, or handed by callers
+  /// in several): every group it records into, Group first; empty when only Group.
+  std::vector<unsigned> Groups;
+  std::vector<int> LocalGroups; // a helper's own sites: the same, by the helper's numbering
 };
 
 struct MapAnnotation {

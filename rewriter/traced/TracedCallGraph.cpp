@@ -17,6 +17,28 @@ const AnnotationUse *innermostGroup(const std::vector<const AnnotationUse *> &Gr
   return Best;
 }
 
+std::map<unsigned, std::vector<unsigned>>
+groupsInEffect(const std::vector<const AnnotationUse *> &Groups,
+               const std::function<int(const AnnotationUse &)> &Index) {
+  std::map<unsigned, std::vector<unsigned>> InEffect;
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    const AnnotationUse &G = *Groups[I];
+    std::vector<unsigned> &Chain = InEffect[G.MacroOffset];
+    if (int Own = Index(G); Own >= 0)
+      Chain.push_back(Own);
+    for (size_t J = I; J-- > 0;) {
+      const AnnotationUse &Before = *Groups[J];
+      if (Before.Block.Begin != G.Block.Begin || Before.Block.End != G.Block.End)
+        continue;
+      for (unsigned X : InEffect[Before.MacroOffset])
+        if (std::find(Chain.begin(), Chain.end(), X) == Chain.end())
+          Chain.push_back(X);
+      break;
+    }
+  }
+  return InEffect;
+}
+
 std::map<int, std::vector<const AnnotationUse *>> usesByHelper(const SourceModel &Model) {
   std::map<int, std::vector<const AnnotationUse *>> Uses;
   for (const AnnotationUse &U : Model.Uses)
@@ -52,6 +74,10 @@ std::vector<std::string> helperKeys(const SourceModel &Model, const LineIndex &L
     // (CUTLASS's SS and FP8 mainloops): the arguments left out tell them apart.
     if (Short != H.QualifiedName)
       Key += "_" + shortHash(H.QualifiedName);
+    // Overloads may have bodies on one line (of one file, or of two headers): their template
+    // parameters, parameter types and the body's column tell them apart.
+    if (H.Overloaded)
+      Key += "_" + shortHash(H.Signature);
     Keys.push_back(std::move(Key));
   }
   return Keys;

@@ -9,6 +9,7 @@
 #include "traced/DecodeMap.h"
 #include "traced/TracedRewrite.h"
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -22,6 +23,14 @@ namespace cutrace {
 /// outer), among Groups.
 const AnnotationUse *innermostGroup(const std::vector<const AnnotationUse *> &Groups,
                                     unsigned Offset);
+
+/// Groups declared together in one block (docs/annotations.md, "Groups in effect together"): for
+/// each declaration among Groups (in file order), the groups in effect right after it, latest
+/// first: its own, then those in effect before it in the same block, each once. Index gives a
+/// declaration's group (-1: refused, in effect nowhere).
+std::map<unsigned, std::vector<unsigned>>
+groupsInEffect(const std::vector<const AnnotationUse *> &Groups,
+               const std::function<int(const AnnotationUse &)> &Index);
 
 /// A TRACE_GROUP / TRACE_GROUPS a __device__ function declares, as the kernels reaching it see
 /// it: the same row for every declaration of its name.
@@ -61,6 +70,9 @@ struct HelperExport {
   std::vector<bool> ConstantLeadDeclared;   // a TRACE_GROUP of the name has a constant lead
   std::vector<CalleeGroup> GroupDecls;      // in file order
   std::vector<std::string> Callees;         // keys of the traced functions it calls
+  /// The groups each call hands its callee (by key): the groups it declares in effect at the
+  /// call, by its numbering of their names, or -1 for the group it was handed itself.
+  std::vector<std::pair<std::string, std::vector<int>>> Hands;
 };
 
 /// The traced __device__ functions of a whole translation unit, filled file by file.
@@ -152,7 +164,8 @@ struct HelperGraph {
 /// The annotations of each __device__ function, by helper index.
 std::map<int, std::vector<const AnnotationUse *>> usesByHelper(const SourceModel &Model);
 
-/// `<qualified name>_<line of its body's '{'>`: a helper's key, the same in every file.
+/// `<qualified name>_<line of its body's '{'>`, and for an overload a hash of its signature
+/// (KernelDecl::Signature): a helper's key, the same in every file, unique in the unit.
 std::vector<std::string> helperKeys(const SourceModel &Model, const LineIndex &Lines);
 
 /// Which helpers reach an annotation, where each call is written, and which reach a group; the

@@ -116,7 +116,23 @@ public:
       M.Groups.push_back({"block", "0"});
       Declared.push_back({"", true, 0});
     }
-    emitGroupObjects(M, Kernel);
+    InEffect = groupsInEffect(GroupUses, [&](const AnnotationUse &U) {
+      auto It = GroupIndex.find(U.MacroOffset);
+      return It == GroupIndex.end() ? -1 : static_cast<int>(It->second);
+    });
+    auto inEffectAt = [&](unsigned Offset) {
+      const AnnotationUse *G = innermostGroup(GroupUses, Offset);
+      std::vector<unsigned> Chain = G ? InEffect[G->MacroOffset] : std::vector<unsigned>{};
+      return Chain.empty() ? std::vector<unsigned>{0} : Chain;
+    };
+    std::set<std::vector<unsigned>> Together; // the WriterOf objects markers and calls use
+    for (auto [U, A] : Items)
+      if (isMarkerKind(A->Kind) && inEffectAt(U->MacroOffset).size() > 1)
+        Together.insert(inEffectAt(U->MacroOffset));
+    for (const HelperCall *C : Calls)
+      if (inEffectAt(C->CalleeName.Begin).size() > 1)
+        Together.insert(inEffectAt(C->CalleeName.Begin));
+    emitGroupObjects(M, Kernel, Together);
 
     for (auto [U, A] : Items) {
       M.Annotations.push_back(
@@ -126,9 +142,12 @@ public:
         continue;
       }
       checkSwitchPlacement(*U, *A);
-      const AnnotationUse *G = innermostGroup(GroupUses, U->MacroOffset);
-      unsigned Group = G ? GroupIndex[G->MacroOffset] : 0;
-      std::string Text = expand(M, *A, groupVar(M, Group), Group, *U);
+      std::vector<unsigned> Chain = inEffectAt(U->MacroOffset);
+      unsigned Group = isGroupKind(A->Kind) ? GroupIndex[U->MacroOffset] : Chain.front();
+      size_t SitesBefore = M.Sites.size();
+      std::string Text = expand(M, *A, writerOf(M, Chain), Group, *U);
+      if (Chain.size() > 1 && M.Sites.size() > SitesBefore)
+        M.Sites.back().Groups = Chain;
       bool WholeStatement =
           A->Kind == AnnotationKind::Dag || (isGroupKind(A->Kind) && Declared[Group].LeadAtEntry);
       edit(WholeStatement ? A->Statement : A->Call, std::move(Text));
@@ -136,12 +155,15 @@ public:
     // Calls of helpers that reach annotations go to their twins, with the group in scope (a
     // callee recording only into groups of its own call path gets any group: it only reaches
     // the others through it).
+    std::map<std::string, std::vector<unsigned>> Received; // groups handed to each callee
     for (const HelperCall *C : Calls) {
-      const AnnotationUse *G = innermostGroup(GroupUses, C->CalleeName.Begin);
-      callTwin(*C, Helpers, groupVar(M, G ? GroupIndex[G->MacroOffset] : 0));
+      std::vector<unsigned> Chain = inEffectAt(C->CalleeName.Begin);
+      callTwin(*C, Helpers, writerOf(M, Chain));
+      receive(Received[Helpers.Key[C->Helper]], Chain);
     }
+    passOn(Received, Reached);
     for (const std::string &H : Reached) {
-      addHelperSites(M, H);
+      addHelperSites(M, H, Received[H]);
       addHelperGroups(M, H);
     }
     addSlotsParameter(Kernel);
@@ -207,6 +229,19 @@ public:
         GroupUses.push_back(U);
         Out.GroupDecls.push_back(groupDeclared(*U, *A));
       }
+    // Groups declared together: after the second, a WriterOf of them (device.h) is in effect.
+    std::map<unsigned, std::vector<unsigned>> InEffectHere = groupsInEffect(
+        GroupUses, [&](const AnnotationUse &U) { return static_cast<int>(NameOf[U.MacroOffset]); });
+    std::map<unsigned, std::string> InEffectVar; // a declaration -> what is in effect after it
+    auto inEffectVar = [&](const AnnotationUse *G) {
+      return G ? InEffectVar[G->MacroOffset] : std::string("__cutrace_group");
+    };
+    auto localChain = [&](const AnnotationUse *G) {
+      std::vector<int> Chain;
+      for (unsigned N : InEffectHere[G->MacroOffset])
+        Chain.push_back(static_cast<int>(N));
+      return Chain;
+    };
     for (const AnnotationUse *U : Uses) {
       const Annotation *A = lexical(U->MacroOffset);
       if (!A)
@@ -228,24 +263,38 @@ public:
         else // a constant lead: chosen at the entry unless another declaration computes it
           Text += " if constexpr (" + Sites + "_lead_" + K + ") " + Var + ".lead((" +
                   text(A->Args[1]).str() + "));";
+        InEffectVar[U->MacroOffset] = Var;
+        if (const AnnotationUse *Before = innermostGroup(GroupUses, U->MacroOffset);
+            Before && InEffectHere[U->MacroOffset].size() > 1) {
+          InEffectVar[U->MacroOffset] = Var + "_and_before";
+          Text += " cutrace::WriterOf " + Var + "_and_before(" + Var + ", " +
+                  inEffectVar(Before) + ");";
+        }
         edit(A->Statement, std::move(Text));
         continue;
       }
       const AnnotationUse *G = innermostGroup(GroupUses, U->MacroOffset);
       size_t SitesBefore = M.Sites.size();
-      std::string Text = expand(M, *A, G ? varOf(G) : "__cutrace_group", 0, *U);
-      if (G && M.Sites.size() > SitesBefore)
+      std::string Text = expand(M, *A, inEffectVar(G), 0, *U);
+      if (G && M.Sites.size() > SitesBefore) {
         M.Sites.back().LocalGroup = static_cast<int>(NameOf[G->MacroOffset]);
+        if (InEffectHere[G->MacroOffset].size() > 1)
+          M.Sites.back().LocalGroups = localChain(G);
+      }
       edit(A->Kind == AnnotationKind::Dag ? A->Statement : A->Call, std::move(Text));
     }
     for (const HelperCall *C : Helpers.tracedCallsIn(Helpers.CallsIn[HelperIndex])) {
       const AnnotationUse *G = innermostGroup(GroupUses, C->CalleeName.Begin);
-      callTwin(*C, Helpers, G ? varOf(G) : "__cutrace_group");
+      callTwin(*C, Helpers, inEffectVar(G));
       Out.Callees.push_back(Helpers.Key[C->Helper]);
+      Out.Hands.push_back({Helpers.Key[C->Helper], G ? localChain(G) : std::vector<int>{-1}});
     }
     addGroupParameter(Helper);
     Out.Sites = std::move(M);
   }
+
+  /// The edits of the twin's declarations written here of a helper another file defines.
+  void declareHelper(const KernelDecl &Helper) { addGroupParameter(Helper); }
 
 private:
   /// TRACE_SAMPLE: its statement twice in the twin (rewriter/traced/TracedSamples.h).
@@ -289,7 +338,8 @@ private:
   }
 
   /// The helper's sites in this kernel's map, after the kernel's own, and where they start.
-  void addHelperSites(KernelMapModel &M, const std::string &Key) {
+  void addHelperSites(KernelMapModel &M, const std::string &Key,
+                      const std::vector<unsigned> &Handed) {
     const HelperExport &Callee = Unit.Plans.at(Key);
     const KernelMapModel &Own = Callee.Sites;
     unsigned Base = M.Sites.size();
@@ -297,8 +347,15 @@ private:
     for (MapSite S : Own.Sites) {
       S.Id += Base;
       S.Lane = laneId(M, Own.Lanes[S.Lane]);
-      S.Group = S.LocalGroup >= 0 ? groupNamed(Callee.GroupNames[S.LocalGroup]) : 0;
+      S.Group = S.LocalGroup >= 0 ? groupNamed(Callee.GroupNames[S.LocalGroup])
+                : Handed.empty()   ? 0
+                                   : Handed.front();
+      if (S.LocalGroup < 0 && Handed.size() > 1)
+        S.Groups = Handed;
+      for (int Local : S.LocalGroups)
+        receive(S.Groups, {groupNamed(Callee.GroupNames[Local])});
       S.LocalGroup = -1;
+      S.LocalGroups.clear();
       S.Helper = Own.Kernel;
       M.Sites.push_back(std::move(S));
     }
@@ -320,6 +377,46 @@ private:
         M.HelperLeads.push_back(
             {Key + "_lead_" + std::to_string(K), !Declared[It->second].LeadAtEntry});
     }
+  }
+
+  /// Adds Groups to Into, each once, keeping the order they were first handed in.
+  static bool receive(std::vector<unsigned> &Into, const std::vector<unsigned> &Groups) {
+    bool Changed = false;
+    for (unsigned G : Groups)
+      if (std::find(Into.begin(), Into.end(), G) == Into.end()) {
+        Into.push_back(G);
+        Changed = true;
+      }
+    return Changed;
+  }
+
+  /// What each function the kernel reaches is handed, through every call on the way: a callee
+  /// records its caller's group into whichever of these the calling thread writes.
+  void passOn(std::map<std::string, std::vector<unsigned>> &Received,
+              const std::vector<std::string> &Reached) const {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const std::string &H : Reached)
+        for (const auto &[Callee, Chain] : Unit.Plans.at(H).Hands) {
+          std::vector<unsigned> Groups;
+          for (int Local : Chain)
+            receive(Groups, Local < 0 ? Received[H]
+                                      : std::vector<unsigned>{
+                                            groupNamed(Unit.Plans.at(H).GroupNames[Local])});
+          Changed |= receive(Received[Callee], Groups);
+        }
+    }
+  }
+
+  /// The group markers and calls use where the groups Chain are in effect (latest first): the
+  /// group itself, or the WriterOf of them that the kernel's entry declares.
+  std::string writerOf(const KernelMapModel &M, const std::vector<unsigned> &Chain) const {
+    if (Chain.size() == 1)
+      return groupVar(M, Chain.front());
+    std::string Name = "__cutrace_writer_of";
+    for (unsigned G : Chain)
+      Name += "_" + std::to_string(G);
+    return Name;
   }
 
   unsigned groupNamed(const std::string &Name) const {
@@ -372,6 +469,7 @@ private:
   std::string SiteIdPrefix;  // a helper's twin: its sites are `G::sites::<key> + k`
   std::set<unsigned> Routed; // ')' of the calls sent to twins
   std::map<unsigned, size_t> GroupIndex; // a group declaration's offset -> its group
+  std::map<unsigned, std::vector<unsigned>> InEffect; // a declaration -> the groups after it
   std::map<std::string, size_t> IndexOfName;
   /// What every declaration of one group name agreed on.
   struct GroupDeclaration {
@@ -490,7 +588,8 @@ private:
   /// Every group of the kernel is constructed at its entry, on the brace's own line (so the
   /// twin's lines stay those of the source): a group declared in a loop or in several branches
   /// keeps one row and one cursor for the whole kernel.
-  void emitGroupObjects(const KernelMapModel &M, const KernelDecl &Kernel) {
+  void emitGroupObjects(const KernelMapModel &M, const KernelDecl &Kernel,
+                        const std::set<std::vector<unsigned>> &Together) {
     if (M.Groups.empty() || Kernel.Body.End <= Kernel.Body.Begin)
       return;
     // Rows before each group: constant until a sliced group, whose row count follows from the
@@ -540,6 +639,15 @@ private:
         Text += " " + groupType + " " + groupVar(M, I) + "(__cutrace_slots, " + RowOf[I] + ", " +
                 Rows + ", " + Writers[I] + ");";
     }
+    // Groups in effect together, each WriterOf of the group declared last and those before it.
+    std::set<std::vector<unsigned>> Written;
+    for (const std::vector<unsigned> &Chain : Together)
+      for (size_t From = Chain.size() - 1; From-- > 0;) {
+        std::vector<unsigned> Tail(Chain.begin() + From, Chain.end());
+        if (Written.insert(Tail).second)
+          Text += " cutrace::WriterOf " + writerOf(M, Tail) + "(" + groupVar(M, Tail.front()) +
+                  ", " + writerOf(M, {Tail.begin() + 1, Tail.end()}) + ");";
+      }
     // After the opening brace, `{` or the digraph `<%`.
     unsigned Open =
         Kernel.Body.Begin + (Buffer.substr(Kernel.Body.Begin).starts_with("<%") ? 2 : 1);
@@ -833,11 +941,32 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
     F.TwinEdits.push_back(std::move(E));
   warnUnexpanded(F.Scan, F.Expanded, F.Plan);
 
-  planTwins(F.Buffer, F.Lines, F.Model, F.Twins, F.TwinEdits, F.Options, F.Plan);
+  // Every declaration of a function with a twin gets the twin's declaration, in whichever file
+  // the definition is: a call written between them reaches the twin.
+  std::map<int, TracedTwin> Declared = F.Twins;
+  for (size_t I = 0; I < F.Model.Kernels.size(); ++I) {
+    const KernelDecl &K = F.Model.Kernels[I];
+    auto It = UnitTwins.find(kernelKey(K));
+    if (K.Body.End > K.Body.Begin || It == UnitTwins.end() ||
+        !Declared.try_emplace(static_cast<int>(I), It->second).second)
+      continue;
+    checkTwinnable(K, false, K.Decls.empty() ? 0 : K.Decls.front().Name, F.Plan);
+    for (Edit &E : slotsParameterEdits(F.Buffer, K))
+      F.TwinEdits.push_back(std::move(E));
+  }
+  planTwins(F.Buffer, F.Lines, F.Model, Declared, F.TwinEdits, F.Options, F.Plan);
   std::set<int> ReachedHere;
-  for (size_t H = 0; H < F.Model.Helpers.size(); ++H)
-    if (F.Model.Helpers[H].DefinedIn.empty() && Unit.Reached.count(F.Keys[H]))
-      ReachedHere.insert(static_cast<int>(H));
+  for (size_t H = 0; H < F.Model.Helpers.size(); ++H) {
+    if (!Unit.Reached.count(F.Keys[H]))
+      continue;
+    ReachedHere.insert(static_cast<int>(H));
+    if (!F.Model.Helpers[H].DefinedIn.empty()) {
+      checkTwinnable(F.Model.Helpers[H], true,
+                     F.Model.Helpers[H].Decls.empty() ? 0 : F.Model.Helpers[H].Decls.front().Name,
+                     F.Plan);
+      F.planner(Unit).declareHelper(F.Model.Helpers[H]);
+    }
+  }
   planHelperTwins(F.Buffer, F.Lines, F.Model, ReachedHere, F.UsesByHelper, F.TwinEdits, F.Options,
                   F.Plan);
   // Kernels defined in another file of the unit launch through their twins too.
@@ -858,6 +987,56 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
                  Problems.end());
 }
 
+/// A recursive cycle through traced functions of several files is refused as one within a file
+/// is (checkRecursion): reported at the call that closes it, in the file that writes the call.
+void checkRecursionAcrossFiles(std::deque<TracedFile> &Files) {
+  struct Call {
+    std::string Callee;
+    TracedFile *In;
+    unsigned At;
+    std::string Name;
+  };
+  std::map<std::string, std::vector<Call>> Calls; // by the caller's key
+  std::map<std::string, int> FileOf;              // the file defining each key
+  for (TracedFile &F : Files)
+    for (size_t H = 0; H < F.Model.Helpers.size(); ++H) {
+      if (!F.Model.Helpers[H].DefinedIn.empty() || !F.Helpers.Traced[H])
+        continue;
+      FileOf[F.Keys[H]] = F.Id;
+      for (const HelperCall *C : F.Helpers.tracedCallsIn(F.Helpers.CallsIn[H]))
+        Calls[F.Keys[H]].push_back(
+            {F.Keys[C->Helper], &F, C->CalleeName.Begin, F.Model.Helpers[C->Helper].Name});
+    }
+  std::map<std::string, int> State; // 1 on the path, 2 done
+  std::vector<std::string> Path;
+  std::function<void(const std::string &)> Visit = [&](const std::string &Key) {
+    State[Key] = 1;
+    Path.push_back(Key);
+    for (const Call &C : Calls[Key]) {
+      if (State[C.Callee] == 0) {
+        Visit(C.Callee);
+        continue;
+      }
+      if (State[C.Callee] != 1)
+        continue;
+      std::set<int> FilesOnCycle;
+      for (auto It = std::find(Path.begin(), Path.end(), C.Callee); It != Path.end(); ++It)
+        FilesOnCycle.insert(FileOf.count(*It) ? FileOf[*It] : -1);
+      if (FilesOnCycle.size() > 1) // one file's cycles are reported by checkRecursion
+        C.In->Plan.Problems.push_back(
+            {C.At, "recursive call of '" + C.Name +
+                       "' through functions of other files: a __device__ function that reaches "
+                       "annotations cannot call itself, directly or through other functions "
+                       "(its twin takes the caller's group)"});
+    }
+    Path.pop_back();
+    State[Key] = 2;
+  };
+  for (auto &[Key, Out] : Calls)
+    if (State[Key] == 0)
+      Visit(Key);
+}
+
 } // namespace
 
 std::vector<TracedPlan> planTracedUnit(llvm::ArrayRef<TracedInput> Inputs) {
@@ -873,6 +1052,7 @@ std::vector<TracedPlan> planTracedUnit(llvm::ArrayRef<TracedInput> Inputs) {
     for (TracedFile &F : Files)
       Changed |= publishFacts(F, Unit);
   }
+  checkRecursionAcrossFiles(Files);
   for (TracedFile &F : Files)
     planFunctions(F, Unit);
   std::map<std::string, TracedTwin> UnitTwins;

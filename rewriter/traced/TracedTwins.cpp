@@ -74,16 +74,19 @@ std::string overloadSuffix(const KernelDecl &K) {
 }
 
 /// `static const bool k_cutrace_traced_registered = cutrace::registerTwin(&k, &twin, map, n);`:
-/// an overloaded kernel's addresses name their overload by a cast.
-std::string registration(const KernelDecl &K, const TracedTwin &Info) {
-  std::string Original = "&" + K.Name, Twin = "&" + twinName(K.Name);
+/// an overloaded kernel's addresses name their overload by a cast. After a definition written
+/// outside its namespace (`void n::k(...) {}`), the names take the definition's qualifier.
+std::string registration(const KernelDecl &K, const KernelDeclSite &Definition,
+                         const TracedTwin &Info) {
+  const std::string &Scope = Definition.WrittenQualifier;
+  std::string Original = "&" + Scope + K.Name, Twin = "&" + Scope + twinName(K.Name);
   if (K.Overloaded) {
     std::string Params = K.ParamTypesQualified;
     Original = "static_cast<void (*)(" + Params + ")>(" + Original + ")";
     Twin = "static_cast<void (*)(" + Params + (Params.empty() ? "" : ", ") + "cutrace::Slots *)>(" +
            Twin + ")";
   }
-  return "static const bool " + twinName(K.Name) + overloadSuffix(K) +
+  return "static const bool " + identifierFrom(Scope) + twinName(K.Name) + overloadSuffix(K) +
          "_registered = cutrace::registerTwin((const void *)" + Original + ", (const void *)" +
          Twin + ", cutrace_map::" + Info.Symbol + ", " + std::to_string(K.NumParams) + ");";
 }
@@ -116,8 +119,8 @@ std::vector<Edit> slotsParameterEdits(llvm::StringRef Buffer, const KernelDecl &
                        std::string("cutrace::Slots* __cutrace_slots") + (D.HasParams ? ", " : "")});
       continue;
     }
-    std::string Param =
-        std::string("cutrace::Slots* __cutrace_slots") + (First ? " = nullptr" : "");
+    std::string Param = std::string("cutrace::Slots* __cutrace_slots") +
+                        (First && !D.PrecededElsewhere ? " = nullptr" : "");
     First = false;
     if (D.HasParams) {
       Edits.push_back({{D.ParamEnd, D.ParamEnd}, ", " + Param});
@@ -206,7 +209,7 @@ void planTwins(llvm::StringRef Buffer, const LineIndex &Lines, const SourceModel
       if (!D.IsDefinition)
         Copy += ";";
       else if (Info.Registered)
-        Copy += "\n#if !defined(__CUDA_ARCH__)\n" + registration(K, Info) + "\n#endif";
+        Copy += "\n#if !defined(__CUDA_ARCH__)\n" + registration(K, D, Info) + "\n#endif";
       Plan.Edits.push_back(twinAfter(Buffer, Lines, Options, D, Copy));
     }
   }

@@ -29,8 +29,8 @@ has() { grep -qF -- "$2" "$1" || { echo "     '$2' not in $1"; return 1; }; }
 lacks() { ! grep -qF -- "$2" "$1" || { echo "     '$2' in $1"; return 1; }; }
 py() { python3 -c "$1" "${@:2}" || return 1; }
 
-over_line="INCOMPLETE: 984 events dropped (row full) on 24 rows; 24 incomplete slices (begun, never ended: cut at the row's last event)"
-doomed_line="INCOMPLETE: 1 incomplete slice (begun, never ended: cut at the row's last event); 1 row never ended (the kernel trapped or was killed)"
+over_line="INCOMPLETE: 984 events dropped (row full) on 24 rows (to keep them, rebuild with --max-events 50 or more: cutrace_instrument(... MAX_EVENTS 50), cutrace-nvcc --cutrace-max-events=50); 24 incomplete slices (begun, never ended: cut at the row's last timestamp)"
+doomed_line="INCOMPLETE: 1 incomplete slice (begun, never ended: cut at the row's last timestamp); 1 row never ended (the kernel trapped or was killed)"
 ok_line="complete: no event dropped, every slice closed, every row ended"
 
 # --summary and --json
@@ -106,6 +106,9 @@ launch = next(e for e in o["events"] if e["type"] == "B" and "dropped_events" in
 assert launch["name"] == "ws_gemm [INCOMPLETE]" and launch["args"]["complete"] is False, launch
 assert launch["args"]["dropped_events"] == 984 and launch["args"]["incomplete_slices"] == 24
 assert sum(1 for e in o["events"] if e["type"] == "B" and e["args"].get("incomplete")) == 24
+# an incomplete slice is named so: the length drawn is not how long it ran
+assert all(e["name"].endswith(" (incomplete: end not recorded)") for e in o["events"]
+           if e["type"] == "B" and e["args"].get("incomplete"))
 names = [t["name"] for t in o["tracks"] if " / " in t["name"]]
 assert names and all("dropped]" in n for n in names), names[:3]
 assert sum(1 for e in o["events"] if e["type"] == "B" and "dropped" in e["args"]) == len(names)
@@ -119,6 +122,8 @@ import json, sys
 o, d = (json.load(open(f)) for f in sys.argv[1:3])
 assert o["otherData"]["completeness"]["dropped_events"] == 984
 assert sum(1 for e in o["traceEvents"] if e["ph"] == "X" and e["args"].get("incomplete")) == 24
+assert all(e["name"].endswith(" (incomplete: end not recorded)") for e in o["traceEvents"]
+           if e["ph"] == "X" and e["args"].get("incomplete"))
 names = [e["args"]["name"] for e in o["traceEvents"] if e["name"] == "thread_name"]
 assert all("dropped]" in n for n in names), names[:3]
 assert d["otherData"]["completeness"]["rows_never_ended"] == 1

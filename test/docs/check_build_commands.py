@@ -28,6 +28,9 @@ run fails the test, so a document cannot show a build command no test runs.
   block (test/wrapper/project's sources).
 - Another line of a block that holds such lines, when it is a `trace-rewrite` command on a file
   of examples/multifile: run there too.
+- `build/bin/cutrace-nvcc ... NAME.cu -o NAME` (README.md's one-minute path): the ```cpp block of
+  the same page whose first line is `// NAME.cu` is that file; the command runs on it in a scratch
+  folder and must build NAME with the kernel's traced twin in it.
 """
 import os
 import re
@@ -121,6 +124,30 @@ class Runner:
         where = self.scratch(MULTIFILE)
         os.makedirs(os.path.join(where, "build"), exist_ok=True)
         if run(command, where, self.env, what) is not None:
+            print("ok: %s: %s" % (what, command))
+
+    def shown_file(self, command, page_blocks, what):
+        """A one-file build of a file the page shows in full (its first line names it)."""
+        source = re.search(r"(\S+)\.cu\b", command)
+        program = re.search(r"-o (\S+)", command)
+        shown = [text for lang, text in page_blocks
+                 if lang == "cpp" and source and text.startswith("// %s.cu\n" % source.group(1))]
+        if not source or not program or len(shown) != 1:
+            fail("%s: `%s` builds no file the page shows once in a ```cpp block" % (what, command))
+            return
+        self.count += 1
+        where = os.path.join(self.work, "p%d" % self.count)
+        os.makedirs(where)
+        with open(os.path.join(where, source.group(1) + ".cu"), "w") as f:
+            f.write(shown[0])
+        if run(command.replace("build/bin/cutrace-nvcc", "cutrace-nvcc", 1), where, self.env,
+               what) is None:
+            return
+        built = os.path.join(where, program.group(1))
+        symbols = subprocess.run(["nm", "-C", built], capture_output=True, text=True).stdout
+        if "_cutrace_traced" not in symbols:
+            fail("%s: `%s` built %s without a traced twin" % (what, command, program.group(1)))
+        else:
             print("ok: %s: %s" % (what, command))
 
     def launcher(self, command, what):
@@ -220,6 +247,10 @@ def check_doc(runner, path, generic_cmake):
                     runner.cmake_project(re.sub(r"cutrace_instrument\([^)]*\)", line, generic_cmake), name)
             elif line.startswith("trace-rewrite ") and re.search(r"\bkernels\.cu\b", line):
                 runner.in_multifile(line, name)
+            elif line.startswith("cmake --build build --target "):
+                continue  # builds the tools this check is given
+            elif line.startswith("build/bin/cutrace-nvcc "):
+                runner.shown_file(line, bs, name)
             elif "cutrace-nvcc" in line or "cutrace_instrument(" in line:
                 fail("%s: shown, but no test runs it (test/docs/check_build_commands.py)" % what)
 

@@ -387,6 +387,29 @@ def k_value_uses(rng, c, body):
             f"inline void use_k() {{\n{uses}  {c.p}SINK(k<int>);\n}}\n")
 
 
+def k_device_only_call(rng, c, body):
+    """The call graph is the device compilation's: the helper's only call sits in a branch one
+    compilation alone sees (the device's, the arch-specific one's, or the host's)."""
+    guard = rng.choice(["#if defined(__CUDA_ARCH__)", "#ifdef __CUDA_ARCH__",
+                        "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)", "#ifndef __CUDA_ARCH__"])
+    return (f"__device__ __forceinline__ void h(int *x) {{\n{body}}}\n"
+            f"__global__ void k(int *x) {{\n{guard}\n  h(x);\n#else\n  {c.store()}\n#endif\n}}\n")
+
+
+def k_device_only_body(rng, c, body):
+    """A kernel whose whole body only the device compilation sees."""
+    guard = rng.choice(["#if defined(__CUDA_ARCH__)", "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)"])
+    return f"__global__ void k(int *x) {{\n{guard}\n{body}#endif\n}}\n"
+
+
+def k_groups_together(rng, c, body):
+    """Groups declared together, then a marker and a call: each thread records into the group
+    whose row it writes."""
+    return (f"__device__ __forceinline__ void h(int *x) {{\n{body}}}\n"
+            f'__global__ void k(int *x) {{\n  TRACE_GROUP("p", 0);\n'
+            f'  TRACE_GROUPS("c", 128, 128);\n  {_range(rng)}\n  h(x);\n}}\n')
+
+
 KERNEL_SHAPES = {
     "kernel": k_plain,
     "overload": k_overload,
@@ -395,6 +418,9 @@ KERNEL_SHAPES = {
     "macro_signature": k_macro_signature,
     "device_helper": k_device_helper,
     "value_uses": k_value_uses,
+    "device_only_call": k_device_only_call,
+    "device_only_body": k_device_only_body,
+    "groups_together": k_groups_together,
 }
 
 

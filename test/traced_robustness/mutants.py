@@ -19,8 +19,8 @@ to compile, it is counted apart and is not a failure: the tool leaves non-annota
 Mutant i of a run is a function of (seed, i) alone, so a failure is reproduced with
 `--seed S --first i --count 1 --keep DIR`.
 
-usage: mutants.py --rewrite BIN [--nvcc NVCC] [--include DIR] [--inputs DIR] [--count N]
-                  [--seed S] [--first I] [--jobs J] [--work DIR] [--keep DIR]
+usage: mutants.py --rewrite BIN [--nvcc NVCC] [--nvcc-launcher CMD] [--include DIR] [--inputs DIR]
+                  [--count N] [--seed S] [--first I] [--jobs J] [--work DIR] [--keep DIR]
 Exit status: 0 when the property holds for every mutant, 1 when it does not, 2 on a usage error,
 77 when there is no nvcc (ctest reports the test as skipped).
 """
@@ -316,7 +316,8 @@ def check(mutant, args, work):
             return "silent-failure", f"exit {rc} without a file:line:col: error: line\n{err}"
         return "diagnostic", err
     flags = ["-std=c++17"] + [f for f in nvcc_flags(text) if f != "-std=c++17"]
-    nvcc = [args.nvcc, "-arch=sm_90", "-c", *flags, "-I", str(args.include)]
+    nvcc = [*args.nvcc_launcher.split(), args.nvcc, "-arch=sm_90", "-c", *flags, "-I",
+            str(args.include)]
     rc, _, err = run(nvcc + ["-I", str(out), "-I", str(d), str(traced), "-o", str(out / "traced.o")],
                      d)
     if rc == 0:
@@ -333,6 +334,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rewrite", required=True, help="trace-rewrite binary")
     ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--nvcc-launcher", default="",
+                    help="command put before nvcc, e.g. ccache (the mutants are seeded: the same "
+                         "sources from run to run)")
     ap.add_argument("--include", type=Path, default=here.parent.parent / "runtime" / "include")
     ap.add_argument("--inputs", type=Path, default=here.parent / "inputs")
     ap.add_argument("--count", type=int, default=40, help="mutants that pass strip to check")

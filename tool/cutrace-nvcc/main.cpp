@@ -1,6 +1,7 @@
 // cutrace-nvcc: nvcc with every CUDA source rewritten on its way in, traced or stripped, for
 // build systems other than CMake (docs/cli.md, "cutrace-nvcc"). Each source is rewritten on its
 // own through the pipeline library, so parallel builds need nothing shared between compiles.
+#include "CompilerMessages.h"
 #include "DependencyFile.h"
 #include "NvccCommand.h"
 #include "PtxasNotes.h"
@@ -21,6 +22,23 @@ using namespace cutrace;
 namespace {
 
 enum class WrapMode { Traced, Strip, Off };
+
+/// Printed before nvcc's own help for --help / -h.
+constexpr llvm::StringLiteral WrapperHelp =
+    "cutrace-nvcc: nvcc with every CUDA source rewritten on its way in (docs/cli.md, "
+    "\"cutrace-nvcc\").\n"
+    "usage: cutrace-nvcc [--cutrace-OPTION...] <nvcc arguments>\n"
+    "  --cutrace-mode=traced|strip|off   traced (default): record; strip: the annotations "
+    "deleted;\n"
+    "                                    off: nvcc unchanged           (also CUTRACE_MODE)\n"
+    "  --cutrace-max-events=N            events kept per row           (CUTRACE_MAX_EVENTS)\n"
+    "  --cutrace-clock=clock64|globaltimer                             (CUTRACE_CLOCK)\n"
+    "  --cutrace-auto[=ctas|warps]       trace kernels without annotations too (CUTRACE_AUTO)\n"
+    "  --cutrace-auto-kernels=GLOB,-GLOB which of them                 (CUTRACE_AUTO_KERNELS)\n"
+    "  --cutrace-cflags, --cutrace-libs  print the flags / libraries a traced build adds\n"
+    "A traced link adds the runtime libraries itself. The real compiler is nvcc on PATH "
+    "(CUTRACE_NVCC names another).\n"
+    "nvcc's own options follow.\n\n";
 
 int wrapperError(const llvm::Twine &Message) {
   llvm::errs() << "cutrace-nvcc: error: " << Message << "\n";
@@ -364,17 +382,24 @@ std::vector<std::string> dependencyFiles(const NvccCommand &C) {
   return Files;
 }
 
-/// Runs nvcc with its messages kept in Folder, passes them on unchanged, and adds the wrapper's
-/// warning when ptxas serialized a traced twin's wgmma (tool/cutrace-nvcc/PtxasNotes.h).
+/// Runs nvcc with its messages kept in Folder (a temporary file when there is none) and passes
+/// them on, each warning once (the twin repeats the original's), with the wrapper's warning when
+/// ptxas serialized a traced twin's wgmma (tool/cutrace-nvcc/PtxasNotes.h) and its note when a
+/// link missed the runtime (tool/cutrace-nvcc/CompilerMessages.h).
 int runAndReadMessages(const std::string &Compiler, llvm::ArrayRef<std::string> Args,
                        llvm::StringRef Folder) {
-  if (Folder.empty())
-    return runCompiler(Compiler, Args);
-  std::string Messages = (Folder + "/compiler-messages.txt").str();
+  llvm::SmallString<128> Messages;
+  if (Folder.empty()) {
+    if (llvm::sys::fs::createTemporaryFile("cutrace-nvcc", "txt", Messages))
+      return runCompiler(Compiler, Args);
+  } else {
+    Messages = (Folder + "/compiler-messages.txt").str();
+  }
   int Status = runCompiler(Compiler, Args, std::nullopt, llvm::StringRef(Messages));
   if (auto Buffer = llvm::MemoryBuffer::getFile(Messages)) {
     llvm::StringRef Text = (*Buffer)->getBuffer();
-    llvm::errs() << Text << serializedTwinsWarning(serializedTwins(Text));
+    llvm::errs() << withoutRepeatedWarnings(Text) << serializedTwinsWarning(serializedTwins(Text))
+                 << (Status ? missingRuntimeNote(Text) : "");
     llvm::errs().flush();
     llvm::sys::fs::remove(Messages);
   }
@@ -424,6 +449,11 @@ int main(int Argc, const char **Argv) {
     return 0;
   }
   std::string Compiler = realCompiler(Args, Argv[0]);
+  if (llvm::any_of(Args, [](llvm::StringRef A) { return A == "--help" || A == "-h"; })) {
+    llvm::outs() << WrapperHelp;
+    llvm::outs().flush();
+    return runCompiler(Compiler, Args); // then nvcc's own help
+  }
   NvccCommand C = readNvccCommand(Args);
   bool HasCuda = llvm::any_of(C.Inputs, [](const NvccInput &I) { return I.IsCuda; });
   if (Mode == WrapMode::Off || C.Informational || (!HasCuda && !C.Links))

@@ -50,6 +50,10 @@ cl::opt<bool> Strict("strict",
                               "cannot parse the file, instead of running only the "
                               "lexical checks"),
                      cl::cat(Category));
+cl::opt<bool> Verbose("v",
+                      cl::desc("Also print the notes on code Clang 19 rejects and nvcc accepts "
+                               "(known and harmless: the rewrite goes on)"),
+                      cl::cat(Category));
 cl::opt<std::string> MapPath("map",
                              cl::desc("With --traced: decode-map header to write "
                                       "(default: beside the output, named after it: "
@@ -176,6 +180,7 @@ RewriteRequest requestFor(const std::string &Path, std::vector<std::string> Comm
   R.MapPath = MapPath;
   R.Against = Against;
   R.Strict = Strict;
+  R.Verbose = Verbose;
   R.MaxEvents = MaxEvents;
   R.Clock = ClockKind;
   if (Auto.getNumOccurrences())

@@ -263,6 +263,31 @@ CLI::App *add_list_command(CLI::App &app, ListArgs &a) {
   return sub;
 }
 
+// --- trace-view merge-torch ---------------------------------------------------------------------
+
+CLI::App *add_merge_torch_command(CLI::App &app, MergeTorchArgs &a,
+                                  std::vector<std::string> &inputs) {
+  CLI::App *sub = app.add_subcommand("merge-torch");
+  use_help(*sub, kMergeTorchUsage);
+  sub->add_option("FILE", inputs);
+  sub->add_option("-o", a.output);
+  add_value(*sub, "--tolerance-us", [&a](const std::string &v) {
+    a.tolerance_us = positive_value(v, "--tolerance-us wants a time in microseconds (0 or more)");
+  });
+  return sub;
+}
+
+void check_merge_torch_args(MergeTorchArgs &a, const std::vector<std::string> &inputs) {
+  if (inputs.size() != 2)
+    usage_error("merge-torch reads a profiler trace and a run file, got " +
+                std::to_string(inputs.size()) + " inputs");
+  if (a.output.empty())
+    usage_error("merge-torch: no output (-o OUT.pftrace)");
+  a.profiler = inputs[0];
+  a.run = inputs[1];
+  check_outputs({a.profiler, a.run}, {{"-o", a.output}});
+}
+
 // --- CLI11's errors --------------------------------------------------------------------------
 
 // CLI11 names the option first in its messages ("--json: 1 required TEXT missing").
@@ -309,10 +334,12 @@ CommandLine parse_command_line(int argc, char **argv) {
   CLI::App *analyze = add_analyze_command(app, line.analyze, analyze_inputs);
   CLI::App *diff = add_diff_command(app, line.diff, diff_inputs);
   CLI::App *list = add_list_command(app, line.list);
+  std::vector<std::string> merge_inputs;
+  CLI::App *merge_torch = add_merge_torch_command(app, line.merge_torch, merge_inputs);
   // A subcommand is the first argument or none: `trace-view run.ctrace list` reads a file named
   // list, as it always did.
   const std::string first = argc > 1 ? argv[1] : "";
-  for (CLI::App *sub : {analyze, diff, list})
+  for (CLI::App *sub : {analyze, diff, list, merge_torch})
     sub->disabled(sub->get_name() != first);
   try {
     app.parse(argc, argv);
@@ -330,6 +357,9 @@ CommandLine parse_command_line(int argc, char **argv) {
   } else if (*diff) {
     line.command = Command::diff;
     check_diff_args(line.diff, diff_inputs);
+  } else if (*merge_torch) {
+    line.command = Command::merge_torch;
+    check_merge_torch_args(line.merge_torch, merge_inputs);
   } else if (*list) {
     line.command = Command::list;
     if (line.list.inputs.empty())

@@ -60,7 +60,13 @@ struct ListArgs {
   std::vector<std::string> inputs;
 };
 
-enum class Command { view, analyze, diff, list };
+// `trace-view merge-torch PROFILER.json RUN.ctrace -o OUT.pftrace` (docs/torch.md).
+struct MergeTorchArgs {
+  std::string profiler, run, output;
+  double tolerance_us = 20;
+};
+
+enum class Command { view, analyze, diff, list, merge_torch };
 
 struct CommandLine {
   Command command = Command::view;
@@ -68,6 +74,7 @@ struct CommandLine {
   AnalyzeArgs analyze;
   DiffArgs diff;
   ListArgs list;
+  MergeTorchArgs merge_torch;
 };
 
 // The command and its arguments; exits 0 after --help or --version, 2 on bad usage.

@@ -9,6 +9,7 @@
 #include <cutrace/run_trace.h>
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -27,8 +28,18 @@ std::string us(double ns) {
   return buf;
 }
 
-// "complete", or the gaps the row headers tell: "984 dropped, 1 row never ended".
-std::string gaps(const cutrace::RunLaunch &l) {
+// The cudaStream_t value in hex, as every other output prints it (the run overview, the summary,
+// Perfetto): "0x7f3a...", and 0 as "0 (legacy default)".
+std::string stream_hex(uint64_t stream) {
+  if (stream == 0)
+    return "0 (legacy default)";
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, stream);
+  return text;
+}
+
+// "complete", or what the row headers tell was lost: "984 dropped, 1 row never ended".
+std::string completeness(const cutrace::RunLaunch &l) {
   const cutrace::Completeness c = cutrace::completeness_of(l);
   if (c.complete())
     return "complete";
@@ -87,12 +98,12 @@ int list_command(const ListArgs &args) {
                        return a->sequence < b->sequence;
                      });
     std::vector<std::vector<std::string>> lines = {
-        {"seq", "kernel", "grid", "block", "GPU", "stream", "start µs", "duration µs", "gaps"}};
+        {"seq", "kernel", "grid", "block", "GPU", "stream", "start µs", "duration µs", "completeness"}};
     for (const cutrace::RunLaunch *l : launches)
       lines.push_back({std::to_string(l->sequence), l->trace.kernel, dims(l->grid), dims(l->block),
                        std::to_string(run->devices[l->device].index),
-                       l->stream ? std::to_string(l->stream) : "default", us(l->begin_ns),
-                       us(l->end_ns - l->begin_ns), gaps(*l)});
+                       stream_hex(l->stream), us(l->begin_ns), us(l->end_ns - l->begin_ns),
+                       completeness(*l)});
     const cutrace::RunCompleteness c = cutrace::run_completeness(*run);
     out += (out.empty() ? "" : "\n") + path + ": " + std::to_string(c.launches) +
            (c.launches == 1 ? " launch" : " launches") + "\n" + table(lines);

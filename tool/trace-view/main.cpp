@@ -20,6 +20,7 @@
 #include "diff.h"
 #include "inputs.h"
 #include "list.h"
+#include "merge_torch.h"
 #include "outputs.h"
 
 #include <algorithm>
@@ -254,6 +255,8 @@ int main(int argc, char **argv) {
       return trace_view::diff_command(line.diff);
     case trace_view::Command::list:
       return trace_view::list_command(line.list);
+    case trace_view::Command::merge_torch:
+      return trace_view::merge_torch_command(line.merge_torch);
     case trace_view::Command::view:
       break;
     }

@@ -118,4 +118,18 @@ decoded, and why. Reads only the row headers of each launch: fast on a run of an
 Exit status: 0 done, 2 bad usage or unreadable input.
 )";
 
+const char *const kMergeTorchUsage =
+    R"(usage: trace-view merge-torch PROFILER.json RUN.ctrace -o OUT.pftrace [--tolerance-us T]
+
+Writes torch.profiler's trace (its export_chrome_trace JSON) and the run as one Perfetto trace:
+the profiler's processes and threads as tracks, and under each GPU stream's track the in-kernel
+rows of every recorded launch matched to one of its kernel slices, by kernel name, GPU, stream
+and host-aligned time (docs/torch.md). Prints how many launches were placed, how far at most
+they were moved to lie inside their slice, and each launch not placed and why.
+  -o OUT.pftrace     the merged trace (Perfetto's protobuf format)
+  --tolerance-us T   a launch matches a kernel slice at most T µs from its span (default 20)
+Exit status: 0 done, 1 the output could not be written, 2 bad usage, unreadable input, or a run
+not on the host clock.
+)";
+
 } // namespace trace_view

@@ -41,8 +41,21 @@ struct HandoffPair {
   uint64_t waited = 0; // flows with wait > 0
   Durations wait_ns, wait_cycles, gap_ns, gap_cycles, after_ns, after_cycles;
   uint64_t incomplete = 0; // flows whose src or dst slice is incomplete (cut, never ended)
-  uint32_t dst_rows = 0;   // distinct rows holding the pair's dst slices
-  double dst_life_ns = 0;  // Σ life of those rows
+  // The denominator of the wait fraction: every started row holding a slice named dst, paired
+  // or not (docs/analysis.md, "Hand-offs").
+  uint32_t dst_rows = 0;
+  double dst_life_ns = 0; // Σ life of those rows
+  uint64_t dst_slices = 0; // slices named dst in the trace
+  uint64_t unpaired_dst = 0; // of them, the dst of no flow (several consumers of one src)
+  // Every hand-off has a gap (no dst began before its src ended): src ends when the transfer is
+  // issued (an async copy), so the arrow measures issue, not arrival.
+  bool measures_issue() const { return count > 0 && waited == 0; }
+  // Issue -> ready: from src's end to the end of the range just before dst on dst's row (the
+  // consumer's own wait, `ready_name`), over the `ready_count` flows whose preceding range has
+  // that name and ends after src (docs/analysis.md, "Hand-offs").
+  std::string ready_name;
+  uint64_t ready_count = 0;
+  Durations issue_to_ready_ns, issue_to_ready_cycles;
   double wait_fraction() const { return dst_life_ns > 0 ? wait_ns.total / dst_life_ns : 0; }
 };
 // In the map's TRACE_DAG order (a declaration with no flow in the trace has count 0).
@@ -68,12 +81,20 @@ struct RowBusy {
 };
 
 // The same sums over the started rows of one group, or of one row label over the CTAs.
+// Time inside the slices of one range name.
+struct NameTime {
+  std::string name;
+  double ns = 0; // Σ over rows of the union of the name's slices, clipped to the row's life
+};
+
 struct BusyTotals {
   std::string name; // the group's name, or the row label
   uint32_t group = 0;
   uint32_t rows = 0, ctas = 0;
   uint32_t rows_with_gaps = 0; // rows that dropped events, never ended or hold incomplete slices
   double life_ns = 0, busy_ns = 0, wait_ns = 0;
+  // Time by range name, most first; a range nested in another counts in both names.
+  std::vector<NameTime> names;
   double idle_ns() const { return life_ns - busy_ns; }
   double busy_excluding_waits_ns() const { return busy_ns - wait_ns; }
   double busy_fraction() const { return life_ns > 0 ? busy_ns / life_ns : 0; }
@@ -119,6 +140,11 @@ struct TailReport {
   double kernel_end_ns = 0;   // latest CTA finish
   double p95_finish_ns = 0;   // finish of the CTA at the 95th percentile (nearest rank)
   double tail_ns = 0;         // kernel_end_ns - p95_finish_ns
+  // Below kFewCtas CTAs the 95th percentile is the last CTA (tail 0): the answers give instead
+  // how long after the next-to-last CTA the last one finished (0 with one CTA).
+  static constexpr size_t kFewCtas = 20;
+  double last_lag_ns = 0;
+  bool few_ctas() const { return ctas.size() < kFewCtas; }
   Durations cta_duration_ns;  // finish - start per CTA
   uint32_t max_concurrent_per_sm = 0;       // max over SMs of SmSpan::max_concurrent
   uint32_t waves = 0;                       // max over SMs of ceil(ctas / max_concurrent)

@@ -24,6 +24,9 @@ struct Completeness {
   uint64_t incomplete_slices = 0; // Slice::incomplete: a BEGIN that never closed
   uint32_t rows_never_ended = 0;  // Row::never_ended(): the kernel trapped or was killed
   uint64_t decode_problems = 0;   // Trace::problems
+  // The most record slots a row that dropped events attempted: the --max-events that keeps every
+  // event of this trace (a derived figure: not compared by ==).
+  uint32_t slots_needed = 0;
   bool complete() const {
     return dropped_events == 0 && incomplete_slices == 0 && rows_never_ended == 0 &&
            decode_problems == 0;

@@ -737,6 +737,70 @@ private:
   uint32_t begin_;
 };
 
+// Groups declared together in one block (`TRACE_GROUP("producer", 0); TRACE_GROUPS("consumer",
+// 128, 128);`) are all in effect after the last of them (docs/annotations.md, "Groups in effect
+// together"): each thread records into the one whose row it writes, `A` (the later declared)
+// before `B`. Every record runs on both with `B`'s store predicated off where `A` writes, so no
+// branch is added and no pointer to a group is formed: inlined, the groups stay in registers.
+// `B` may itself be a WriterOf (three groups or more); a callee's twin takes it as its group.
+template <class A, class B> class WriterOf {
+public:
+  using sites = typename A::sites;
+
+  __device__ __forceinline__ WriterOf(A &a, B &b) : a_(a), b_(b) {}
+  WriterOf(const WriterOf &) = delete;
+  WriterOf &operator=(const WriterOf &) = delete;
+
+  __device__ __forceinline__ bool writes() const { return a_.writes() || b_.writes(); }
+
+  __device__ __forceinline__ void instant_if(bool cond, uint32_t site, int32_t payload) {
+    a_.instant_if(cond, site, payload);
+    b_.instant_if(cond && !a_.writes(), site, payload);
+  }
+  __device__ __forceinline__ void begin_if(bool cond, uint32_t site, int32_t payload) {
+    a_.begin_if(cond, site, payload);
+    b_.begin_if(cond && !a_.writes(), site, payload);
+  }
+  __device__ __forceinline__ void end_if(bool cond, uint32_t site) {
+    a_.end_if(cond, site);
+    b_.end_if(cond && !a_.writes(), site);
+  }
+  __device__ __forceinline__ void instant(uint32_t site, int32_t payload) {
+    instant_if(true, site, payload);
+  }
+  __device__ __forceinline__ void begin(uint32_t site, int32_t payload) {
+    begin_if(true, site, payload);
+  }
+  __device__ __forceinline__ void end(uint32_t site, int32_t) { end_if(true, site); }
+  __device__ __forceinline__ Token start(uint32_t site, int32_t payload) {
+    begin(site, payload);
+    return Token{site, payload};
+  }
+  __device__ __forceinline__ void end(Token tok) { end(tok.site, tok.payload); }
+
+  // One clock for both: the groups of a kernel share their clock.
+  __device__ __forceinline__ uint32_t stamp() const { return a_.stamp(); }
+  __device__ __forceinline__ uint32_t stamp_if(bool cond) const { return a_.stamp_if(cond); }
+  __device__ __forceinline__ void range(uint32_t site, uint32_t begin, int32_t payload,
+                                        bool cond = true) {
+    range_ended(site, begin, stamp_if(cond), payload, cond);
+  }
+  __device__ __forceinline__ void range_ended(uint32_t site, uint32_t begin, uint32_t end,
+                                              int32_t payload, bool cond) {
+    a_.range_ended(site, begin, end, payload, cond);
+    b_.range_ended(site, begin, end, payload, cond && !a_.writes());
+  }
+
+  // The kernel's group `J`, for a callee that declares groups of its own (see Member).
+  template <uint32_t J> __device__ __forceinline__ decltype(auto) group() {
+    return a_.template group<J>();
+  }
+
+private:
+  A &a_;
+  B &b_;
+};
+
 // Groups declared on a kernel's call path (docs/design.md, "Traced contract"). The kernel
 // constructs every group of its call graph at its entry as the bases of one `Roster`, so a callee
 // that runs many times continues its row and cursor. A callee is handed the group in scope at its

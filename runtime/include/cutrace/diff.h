@@ -84,8 +84,24 @@ struct NoiseModel {
 // Adds the |relative change| of every row between `c` and `d` (two traces of one build).
 void add_noise_measurement(NoiseModel &noise, const DiffSide &c, const DiffSide &d);
 
+// One figure of the whole kernel on both sides (ns), with its noise band.
+struct KernelFigure {
+  std::string what; // "kernel p50", "CTA p50", "CTA p95"
+  double a = 0, b = 0;
+  double relative = 0;  // (b - a) / a
+  double threshold = 0; // the relative change up to which it is noise (NoiseModel, as slices)
+  bool within_noise = false;
+};
+
+// The whole-kernel line `diff` opens with: per side the kernel's duration (earliest row start to
+// latest row end of a launch; the median over pooled launches) and its CTAs' durations (p50 and
+// p95 over every CTA of the side).
+std::vector<KernelFigure> kernel_figures(const DiffSide &a, const DiffSide &b,
+                                         const NoiseModel &noise);
+
 struct TraceDiff {
   std::string kernel_a, kernel_b;
+  std::vector<KernelFigure> whole_kernel; // kernel_figures()
   std::string label_a, label_b;
   uint64_t launches_a = 0, launches_b = 0, ctas_a = 0, ctas_b = 0;
   double slice_threshold = 0, handoff_threshold = 0, factor = 0;

@@ -29,6 +29,10 @@ double row_start_ns(const Trace &trace, const Row &row);
 // Last known global time of a row (ns since trace.origin_ns): its end header, else its last
 // event, else its start.
 double row_end_ns(const Trace &trace, const Row &row);
+
+// Appended to the name of an incomplete slice in the Perfetto exports: its END was not recorded,
+// so the length drawn (to the row's last timestamp) is not how long it ran.
+inline constexpr const char *kIncompleteSuffix = " (incomplete: end not recorded)";
 // The trace with only the rows (and flows) of one CTA; counters that belong to the whole launch
 // (flows skipped, problems) are kept.
 Trace restrict_to_cta(const Trace &trace, uint32_t cta_linear);

@@ -27,6 +27,7 @@ struct BufferGaps {
   uint64_t dropped_events = 0; // Σ dropped counts of the closed rows
   uint32_t rows_overflowed = 0;
   uint32_t rows_never_ended = 0; // started, not closed, with records
+  uint32_t slots_needed = 0;     // the most record slots an overflowed row attempted
 };
 BufferGaps buffer_gaps(const uint8_t *buffer, size_t size);
 

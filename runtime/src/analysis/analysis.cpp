@@ -74,10 +74,57 @@ HandoffTiming handoff_timing(const Trace &t, const Flow &f) {
   return h;
 }
 
+namespace {
+
+// The slice of another name on dst's row that ends last at or before dst begins (its own wait,
+// in a consumer that waits in a range of its own before dst), when it ends after src ended;
+// nullptr otherwise. The previous dst is no such wait: it is the consumer's previous tile.
+const Slice *ready_before(const Trace &t, const Flow &f) {
+  const Row &row = t.rows[f.dst.row];
+  const Slice &dst = row.slices[f.dst.slice], &src = slice_at(t, f.src);
+  const Slice *best = nullptr;
+  for (uint32_t i = 0; i < f.dst.slice; ++i) { // slices are in begin order
+    const Slice &s = row.slices[i];
+    if (s.name != dst.name && s.end_cycles <= dst.begin_cycles &&
+        (!best || s.end_cycles > best->end_cycles))
+      best = &s;
+  }
+  return best && best->end_ns > src.end_ns ? best : nullptr;
+}
+
+// Issue -> ready of the flows whose dst is preceded by a range of the most frequent name.
+void add_issue_to_ready(const Trace &t, const std::vector<const Flow *> &flows, HandoffPair &p) {
+  std::map<std::string, uint64_t> names;
+  std::vector<std::pair<const Flow *, const Slice *>> ready;
+  for (const Flow *f : flows)
+    if (const Slice *s = ready_before(t, *f)) {
+      ++names[s->name];
+      ready.emplace_back(f, s);
+    }
+  if (names.empty())
+    return;
+  p.ready_name = std::max_element(names.begin(), names.end(), [](const auto &a, const auto &b) {
+                   return a.second < b.second;
+                 })->first;
+  std::vector<double> ns, cycles;
+  for (const auto &[f, s] : ready)
+    if (s->name == p.ready_name) {
+      const Slice &src = slice_at(t, f->src);
+      ns.push_back(s->end_ns - src.end_ns);
+      cycles.push_back(double(s->end_cycles) - double(src.end_cycles));
+    }
+  p.ready_count = ns.size();
+  p.issue_to_ready_ns = durations_of(std::move(ns));
+  p.issue_to_ready_cycles = durations_of(std::move(cycles));
+}
+
+} // namespace
+
 std::vector<HandoffPair> analyze_handoffs(const DecodeMap &map, const Trace &t) {
   struct Samples {
     std::vector<double> wait_ns, wait_cycles, gap_ns, gap_cycles, after_ns, after_cycles;
-    std::set<uint32_t> dst_rows;
+    std::set<std::pair<uint32_t, uint32_t>> paired_dst; // (row, slice)
+    std::vector<const Flow *> flows;
     uint64_t waited = 0, incomplete = 0;
   };
   std::map<std::pair<std::string, std::string>, Samples> by_pair;
@@ -92,7 +139,8 @@ std::vector<HandoffPair> analyze_handoffs(const DecodeMap &map, const Trace &t) 
     s.after_cycles.push_back(h.after_cycles);
     s.waited += h.wait_ns > 0;
     s.incomplete += slice_at(t, f.src).incomplete || slice_at(t, f.dst).incomplete;
-    s.dst_rows.insert(f.dst.row);
+    s.paired_dst.insert({f.dst.row, f.dst.slice});
+    s.flows.push_back(&f);
   }
   std::vector<HandoffPair> out;
   std::set<std::pair<std::string, std::string>> seen;
@@ -102,21 +150,31 @@ std::vector<HandoffPair> analyze_handoffs(const DecodeMap &map, const Trace &t) 
     HandoffPair p;
     p.src = decl.src;
     p.dst = decl.dst;
+    for (const Row &r : t.rows) {
+      const auto named = std::count_if(r.slices.begin(), r.slices.end(),
+                                       [&](const Slice &s) { return s.name == decl.dst; });
+      p.dst_slices += uint64_t(named);
+      if (named && r.started) {
+        ++p.dst_rows;
+        p.dst_life_ns += row_life_ns(t, r);
+      }
+    }
+    p.unpaired_dst = p.dst_slices;
     auto it = by_pair.find({decl.src, decl.dst});
     if (it != by_pair.end()) {
       Samples &s = it->second;
       p.count = s.wait_ns.size();
       p.waited = s.waited;
       p.incomplete = s.incomplete;
+      p.unpaired_dst -= std::min<uint64_t>(p.unpaired_dst, s.paired_dst.size());
       p.wait_ns = durations_of(std::move(s.wait_ns));
       p.wait_cycles = durations_of(std::move(s.wait_cycles));
       p.gap_ns = durations_of(std::move(s.gap_ns));
       p.gap_cycles = durations_of(std::move(s.gap_cycles));
       p.after_ns = durations_of(std::move(s.after_ns));
       p.after_cycles = durations_of(std::move(s.after_cycles));
-      p.dst_rows = uint32_t(s.dst_rows.size());
-      for (uint32_t r : s.dst_rows)
-        p.dst_life_ns += row_life_ns(t, t.rows[r]);
+      if (p.measures_issue())
+        add_issue_to_ready(t, s.flows, p);
     }
     out.push_back(std::move(p));
   }
@@ -124,6 +182,19 @@ std::vector<HandoffPair> analyze_handoffs(const DecodeMap &map, const Trace &t) 
 }
 
 // ---- Busy and idle ----
+
+namespace {
+
+std::vector<NameTime> names_by_time(const std::map<std::string, double> &ns) {
+  std::vector<NameTime> out;
+  for (const auto &[name, time] : ns)
+    out.push_back({name, time});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const NameTime &a, const NameTime &b) { return a.ns > b.ns; });
+  return out;
+}
+
+} // namespace
 
 BusyReport analyze_busy(const DecodeMap &map, const Trace &t) {
   // Wait intervals per dst row: [dst begin, min(src end, dst end)].
@@ -139,6 +210,7 @@ BusyReport analyze_busy(const DecodeMap &map, const Trace &t) {
   std::map<std::tuple<uint32_t, uint32_t, std::string>, BusyTotals> labels; // group, slice, label
   std::map<uint32_t, std::set<uint32_t>> group_ctas;
   std::map<std::tuple<uint32_t, uint32_t, std::string>, std::set<uint32_t>> label_ctas;
+  std::map<BusyTotals *, std::map<std::string, double>> name_ns; // stable: map values
   for (uint32_t i = 0; i < t.rows.size(); ++i) {
     const Row &r = t.rows[i];
     if (!r.started)
@@ -148,6 +220,12 @@ BusyReport analyze_busy(const DecodeMap &map, const Trace &t) {
     for (const Slice &s : r.slices)
       spans.emplace_back(s.begin_ns, s.end_ns);
     const std::vector<Span> busy = union_of(std::move(spans), lo, hi);
+    std::map<std::string, std::vector<Span>> by_name;
+    for (const Slice &s : r.slices)
+      by_name[s.name].emplace_back(s.begin_ns, s.end_ns);
+    std::map<std::string, double> row_names; // time inside each name, nested ones counted once
+    for (auto &[name, list] : by_name)
+      row_names[name] = length_of(union_of(std::move(list), lo, hi));
     RowBusy rb;
     rb.row = i;
     rb.cta = r.cta;
@@ -174,6 +252,8 @@ BusyReport analyze_busy(const DecodeMap &map, const Trace &t) {
       sum->busy_ns += rb.busy_ns;
       sum->wait_ns += rb.wait_ns;
       sum->rows_with_gaps += rb.gaps();
+      for (const auto &[name, ns] : row_names)
+        name_ns[sum][name] += ns;
     }
     groups[r.group].name = group_name;
     labels[label_key].name = r.label;
@@ -181,6 +261,8 @@ BusyReport analyze_busy(const DecodeMap &map, const Trace &t) {
     label_ctas[label_key].insert(r.cta);
     report.rows.push_back(std::move(rb));
   }
+  for (auto &[sum, names] : name_ns)
+    sum->names = names_by_time(names);
   for (auto &[g, sum] : groups) {
     sum.ctas = uint32_t(group_ctas[g].size());
     report.groups.push_back(std::move(sum));
@@ -260,6 +342,8 @@ TailReport analyze_tail(const Trace &t) {
   const size_t p95_rank = std::max<size_t>(1, size_t(std::ceil(0.95 * double(n))));
   report.p95_finish_ns = by_finish[p95_rank - 1]->finish_ns;
   report.tail_ns = report.kernel_end_ns - report.p95_finish_ns;
+  if (n > 1)
+    report.last_lag_ns = report.kernel_end_ns - by_finish[n - 2]->finish_ns;
   const size_t last = std::max<size_t>(1, size_t(std::ceil(0.05 * double(n))));
   std::vector<const CtaSpan *> latest = by_finish; // latest first; one finish: lower CTA first
   std::stable_sort(latest.begin(), latest.end(),

@@ -43,6 +43,21 @@ std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
       out += "    " + count(p.incomplete) +
              " of them over incomplete slices: their waits end "
              "where the row's records end, not where the slice did\n";
+    if (p.unpaired_dst)
+      out += "    " + count(p.unpaired_dst) + " of the " + count(p.dst_slices) + " " +
+             printable(p.dst) + " slices got no hand-off: each " + printable(p.src) +
+             " pairs with one " + printable(p.dst) + " (docs/analysis.md, \"Hand-offs\")\n";
+    if (p.measures_issue())
+      out += "    the arrow measures issue: no " + printable(p.dst) + " began before its " +
+             printable(p.src) + " ended, so " + printable(p.src) +
+             " ends when the transfer is issued, not when the data lands; issue -> ready: " +
+             (p.ready_name.empty()
+                  ? "no range before " + printable(p.dst) + " on its row ends after " +
+                        printable(p.src)
+                  : printable(p.src) + " end to the end of the consumer's " +
+                        printable(p.ready_name) + " (the range before " + printable(p.dst) +
+                        " on its row), " + count(p.ready_count) + " hand-offs") +
+             "\n";
     if (p.count == 0)
       continue;
     Table t({"", "total", "mean", "p50", "p95", "max"});
@@ -56,9 +71,40 @@ std::string format_handoffs(const std::vector<HandoffPair> &pairs) {
     add("gap cyc", p.gap_cycles, 0);
     add("after ns", p.after_ns, 1);
     add("after cyc", p.after_cycles, 0);
+    if (p.ready_count) {
+      add("issue->ready ns", p.issue_to_ready_ns, 1);
+      add("issue->ready cyc", p.issue_to_ready_cycles, 0);
+    }
     out += t.str("    ");
   }
   return out + "\n";
+}
+
+void add_names(Table &t, const BusyTotals &b) {
+  for (const NameTime &n : b.names)
+    t.add({printable(b.name) + ": " + printable(n.name), num(n.ns, 1),
+           percent(b.life_ns > 0 ? n.ns / b.life_ns : 0)});
+  t.add({printable(b.name) + ": (in no range)", num(b.idle_ns(), 1),
+         percent(b.life_ns > 0 ? b.idle_ns() / b.life_ns : 0)});
+}
+
+// Where each group's (and row label's) life went, by range name.
+std::string format_time(const BusyReport &b, bool all_rows) {
+  std::string out = "time by range name (share of the rows' life; per row the union of the "
+                    "name's slices, so a name nested in itself counts once, a range nested in "
+                    "another counts in both)\n";
+  Table groups({"group: name", "time ns", "share"});
+  for (const BusyTotals &g : b.groups)
+    add_names(groups, g);
+  out += groups.str();
+  if (b.labels.size() == b.groups.size())
+    return out + "\n";
+  if (!all_rows && b.labels.size() > kFullTableLines)
+    return out + "  (" + count(b.labels.size()) + " row labels: --rows gives each one's)\n\n";
+  Table labels({"row label: name", "time ns", "share"});
+  for (const BusyTotals &l : b.labels)
+    add_names(labels, l);
+  return out + "\n  per row label, summed over CTAs\n" + labels.str("    ") + "\n";
 }
 
 // "984 dropped, never ended, 3 incomplete" (what a row did not record), or "".
@@ -216,9 +262,12 @@ std::string format_tail(const TailReport &t, bool all_sms) {
   out += "  CTA duration ns: mean " + num(t.cta_duration_ns.mean, 1) + ", p50 " +
          num(t.cta_duration_ns.p50, 1) + ", p95 " + num(t.cta_duration_ns.p95, 1) + ", max " +
          num(t.cta_duration_ns.max, 1) + "\n";
-  out += "  95th-percentile CTA finish " + num(t.p95_finish_ns, 1) + " ns; tail " +
-         num(t.tail_ns, 1) + " ns (" + percent(span > 0 ? t.tail_ns / span : 0) +
-         " of the kernel)\n";
+  if (t.few_ctas())
+    out += "  " + few_ctas_tail(t) + "\n";
+  else
+    out += "  95th-percentile CTA finish " + num(t.p95_finish_ns, 1) + " ns; tail " +
+           num(t.tail_ns, 1) + " ns (" + percent(span > 0 ? t.tail_ns / span : 0) +
+           " of the kernel)\n";
   std::map<uint32_t, uint32_t> sms_with; // CTAs on an SM -> SMs
   for (const SmSpan &s : t.sms)
     ++sms_with[s.ctas];
@@ -388,7 +437,11 @@ json durations_json(const Durations &d) {
 }
 
 json busy_json(const BusyTotals &b) {
+  json names = json::array();
+  for (const NameTime &n : b.names)
+    names.push_back({{"name", n.name}, {"ns", n.ns}});
   return {{"name", b.name},
+          {"names", names},
           {"group", b.group},
           {"ctas", b.ctas},
           {"rows", b.rows},
@@ -423,6 +476,8 @@ std::string format_analysis(const AnalysisReport &r) {
     out += "  CTA " + count(*r.cta) + " only";
   out += "\n" + completeness_line(r.completeness) + "\n\n";
   out += format_verdict(r);
+  if (r.busy)
+    out += format_time(*r.busy, r.all_rows);
   if (r.handoffs)
     out += format_handoffs(*r.handoffs);
   if (r.busy)
@@ -459,6 +514,13 @@ std::string analysis_json(const AnalysisReport &r) {
                        {"incomplete", p.incomplete},
                        {"dst_rows", p.dst_rows},
                        {"dst_life_ns", p.dst_life_ns},
+                       {"dst_slices", p.dst_slices},
+                       {"unpaired_dst", p.unpaired_dst},
+                       {"measures_issue", p.measures_issue()},
+                       {"ready_name", p.ready_name},
+                       {"ready_count", p.ready_count},
+                       {"issue_to_ready_ns", durations_json(p.issue_to_ready_ns)},
+                       {"issue_to_ready_cycles", durations_json(p.issue_to_ready_cycles)},
                        {"wait_fraction", p.wait_fraction()},
                        {"wait_ns", durations_json(p.wait_ns)},
                        {"wait_cycles", durations_json(p.wait_cycles)},
@@ -509,6 +571,7 @@ std::string analysis_json(const AnalysisReport &r) {
                    {"kernel_end_ns", t.kernel_end_ns},
                    {"p95_finish_ns", t.p95_finish_ns},
                    {"tail_ns", t.tail_ns},
+                   {"last_lag_ns", t.last_lag_ns},
                    {"cta_duration_ns", durations_json(t.cta_duration_ns)},
                    {"max_concurrent_per_sm", t.max_concurrent_per_sm},
                    {"waves", t.waves},

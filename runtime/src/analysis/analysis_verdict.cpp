@@ -15,7 +15,17 @@ using namespace summary_table;
 
 std::string percent(double fraction) { return num(100 * fraction, 1) + "%"; }
 
-// The pair whose waits take the largest share of its destination rows' life.
+// How many dst slices no flow reached (several consumers of one src), or "".
+std::string unpaired_note(const HandoffPair &p) {
+  if (!p.unpaired_dst)
+    return "";
+  return "; " + count(p.unpaired_dst) + " of " + count(p.dst_slices) + " " + printable(p.dst) +
+         " slices got no hand-off (each " + printable(p.src) + " pairs with one " +
+         printable(p.dst) + ")";
+}
+
+// The pair whose waits take the largest share of its destination rows' life; when its src ends
+// before any dst begins (an async copy), what the arrow can tell: issue -> the consumer's wait.
 std::string handoff_answer(const std::vector<HandoffPair> &pairs) {
   const HandoffPair *worst = nullptr;
   for (const HandoffPair &p : pairs)
@@ -25,14 +35,43 @@ std::string handoff_answer(const std::vector<HandoffPair> &pairs) {
     return "no TRACE_DAG pair declared";
   if (!worst)
     return "no hand-off was recorded";
-  std::string out = printable(worst->dst) + " waits for " + printable(worst->src) + " " +
-                    percent(worst->wait_fraction()) + " of its rows' life (mean " +
-                    num(worst->wait_ns.mean, 1) + " ns, p95 " + num(worst->wait_ns.p95, 1) +
-                    " ns per hand-off; " + count(worst->waited) + " of " + count(worst->count) +
-                    " waited)";
+  const std::string src = printable(worst->src), dst = printable(worst->dst);
+  std::string out;
+  if (worst->measures_issue()) {
+    out = src + " -> " + dst + ": the arrow measures issue (no " + dst + " began before its " +
+          src + " ended: " + src + " ends when the transfer is issued); ";
+    out += worst->ready_name.empty()
+               ? "no range before " + dst + " on its row shows when the data arrived"
+               : "issue -> end of the consumer's " + printable(worst->ready_name) + " mean " +
+                     num(worst->issue_to_ready_ns.mean, 1) + " ns, p95 " +
+                     num(worst->issue_to_ready_ns.p95, 1) + " ns (" +
+                     count(worst->ready_count) + " of " + count(worst->count) + " hand-offs)";
+  } else {
+    out = dst + " waits for " + src + " " + percent(worst->wait_fraction()) +
+          " of its rows' life (mean " + num(worst->wait_ns.mean, 1) + " ns, p95 " +
+          num(worst->wait_ns.p95, 1) + " ns per hand-off; " + count(worst->waited) + " of " +
+          count(worst->count) + " waited)";
+  }
   if (worst->incomplete)
     out += "; " + count(worst->incomplete) + " over incomplete slices";
-  return out;
+  return out + unpaired_note(*worst);
+}
+
+// Per group, its largest range names as shares of its rows' life.
+std::string time_answer(const BusyReport &b) {
+  constexpr size_t kNames = 3;
+  std::string out;
+  for (const BusyTotals &g : b.groups) {
+    std::string names;
+    for (size_t i = 0; i < g.names.size() && i < kNames; ++i)
+      names += (i ? ", " : "") + percent(g.life_ns > 0 ? g.names[i].ns / g.life_ns : 0) + " " +
+               printable(g.names[i].name);
+    if (g.names.size() > kNames)
+      names += ", " + count(g.names.size() - kNames) + " more";
+    out += (out.empty() ? "" : "; ") + printable(g.name) + " " +
+           (names.empty() ? std::string("no range") : names);
+  }
+  return out.empty() ? "no row started" : out;
 }
 
 // Busiest and least busy group by busy share, each with the share spent waiting on hand-offs.
@@ -40,7 +79,8 @@ std::string busy_answer(const BusyReport &b) {
   if (b.groups.empty())
     return "no row started";
   auto share = [](const BusyTotals &g) {
-    std::string s = printable(g.name) + " " + percent(g.busy_fraction()) + " busy";
+    // "in ranges", not "busy": time blocked inside a range counts (docs/analysis.md)
+    std::string s = printable(g.name) + " " + percent(g.busy_fraction()) + " in ranges";
     if (g.wait_ns > 0)
       s += " (" + percent(g.wait_fraction()) + " waiting on hand-offs, " +
            percent(g.busy_excluding_waits_fraction()) + " working)";
@@ -62,14 +102,32 @@ std::string busy_answer(const BusyReport &b) {
          (waits ? "; least working " : "; least busy ") + share(least);
 }
 
+} // namespace
+
+std::string few_ctas_tail(const TailReport &t) {
+  const double span = t.kernel_end_ns - t.kernel_start_ns;
+  if (t.ctas.size() < 2)
+    return "1 CTA: no other CTA to finish after";
+  return count(t.ctas.size()) + " CTAs (under " + count(TailReport::kFewCtas) +
+         ", the 95th percentile is the last CTA): the last CTA ends " + num(t.last_lag_ns, 1) +
+         " ns after the next-to-last (" + percent(span > 0 ? t.last_lag_ns / span : 0) +
+         " of the kernel's " + num(span, 1) + " ns)";
+}
+
+namespace {
+
 std::string tail_answer(const TailReport &t) {
   const double span = t.kernel_end_ns - t.kernel_start_ns;
+  if (t.few_ctas())
+    return few_ctas_tail(t);
   return "the last 5% of CTAs end " + num(t.tail_ns, 1) + " ns after the rest (" +
          percent(span > 0 ? t.tail_ns / span : 0) + " of the kernel's " + num(span, 1) + " ns)";
 }
 
 std::string waves_answer(const TailReport &t) {
-  return count(t.waves) + (t.waves == 1 ? " wave" : " waves") + ": " + count(t.ctas.size()) +
+  // Observed, not occupancy's: the most CTAs one SM held at once is what the trace shows.
+  return count(t.waves) + (t.waves == 1 ? " observed wave" : " observed waves") +
+         " (max over SMs of its CTAs / the most it ran at once): " + count(t.ctas.size()) +
          " CTAs on " + count(t.sms.size()) + " SMs, at most " + count(t.max_concurrent_per_sm) +
          " at once per SM (" + num(t.full_waves, 2) + " full waves" +
          (std::fabs(t.full_waves - std::round(t.full_waves)) > 0.01
@@ -120,6 +178,8 @@ std::string format_verdict(const AnalysisReport &r) {
     out += "  " + std::string(question) + std::string(11 - std::string(question).size(), ' ') +
            answer + "\n";
   };
+  if (r.busy)
+    add("time", time_answer(*r.busy));
   if (r.handoffs)
     add("hand-offs", handoff_answer(*r.handoffs));
   if (r.busy)

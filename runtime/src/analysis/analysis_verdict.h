@@ -13,6 +13,10 @@ namespace cutrace {
 // them answers a question (a window alone).
 std::string format_verdict(const AnalysisReport &report);
 
+// The tail of a launch of fewer than TailReport::kFewCtas CTAs, where the 95th percentile is the
+// last CTA: how long after the next-to-last CTA the last one finished.
+std::string few_ctas_tail(const TailReport &tail);
+
 } // namespace cutrace
 
 #endif

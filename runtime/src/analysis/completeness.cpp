@@ -2,6 +2,8 @@
 #include <cutrace/completeness.h>
 #include <cutrace/run_trace.h>
 
+#include <algorithm>
+
 namespace cutrace {
 
 namespace {
@@ -15,6 +17,16 @@ bool undecoded(const RunLaunch &l) {
   return !l.trace.ok() && (l.detail ? l.trace.rows.empty() : true);
 }
 
+// How to keep every event: the traced rewrite's option, as trace-rewrite, CMake and the compiler
+// wrapper spell it (docs/cli.md, docs/cmake.md).
+std::string max_events_fix(uint32_t slots) {
+  if (!slots)
+    return "";
+  const std::string n = std::to_string(slots);
+  return " (to keep them, rebuild with --max-events " + n + " or more: cutrace_instrument(... "
+         "MAX_EVENTS " + n + "), cutrace-nvcc --cutrace-max-events=" + n + ")";
+}
+
 } // namespace
 
 void Completeness::add(const Completeness &o) {
@@ -23,6 +35,7 @@ void Completeness::add(const Completeness &o) {
   incomplete_slices += o.incomplete_slices;
   rows_never_ended += o.rows_never_ended;
   decode_problems += o.decode_problems;
+  slots_needed = std::max(slots_needed, o.slots_needed);
 }
 
 Completeness completeness_of(const Trace &trace) {
@@ -30,6 +43,8 @@ Completeness completeness_of(const Trace &trace) {
   for (const Row &row : trace.rows) {
     c.dropped_events += row.dropped;
     c.rows_overflowed += row.dropped != 0;
+    if (row.dropped)
+      c.slots_needed = std::max(c.slots_needed, row.attempted);
     c.rows_never_ended += row.never_ended();
     for (const Slice &s : row.slices)
       c.incomplete_slices += s.incomplete;
@@ -53,10 +68,10 @@ std::string completeness_line(const Completeness &c) {
   auto add = [&out](const std::string &what) { out += (out.empty() ? "" : "; ") + what; };
   if (c.dropped_events)
     add(plural(c.dropped_events, "event", "events") + " dropped (row full) on " +
-        plural(c.rows_overflowed, "row", "rows"));
+        plural(c.rows_overflowed, "row", "rows") + max_events_fix(c.slots_needed));
   if (c.incomplete_slices)
     add(plural(c.incomplete_slices, "incomplete slice", "incomplete slices") +
-        " (begun, never ended: cut at the row's last event)");
+        " (begun, never ended: cut at the row's last timestamp)");
   if (c.rows_never_ended)
     add(plural(c.rows_never_ended, "row", "rows") + " never ended (the kernel trapped or was "
                                                     "killed)");

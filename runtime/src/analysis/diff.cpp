@@ -113,6 +113,30 @@ std::vector<RowKey> keys_of(const SideRows &a, const SideRows &b) {
   return {keys.begin(), keys.end()};
 }
 
+// The side's kernel durations (one per launch) and CTA durations (every CTA), ns.
+struct WholeKernel {
+  Durations kernel, cta;
+};
+
+WholeKernel whole_kernel_of(const DiffSide &side) {
+  std::vector<double> kernel, cta;
+  for (const Trace *t : side.launches) {
+    const TailReport tail = analyze_tail(*t);
+    if (tail.ctas.empty())
+      continue;
+    kernel.push_back(tail.kernel_end_ns - tail.kernel_start_ns);
+    for (const CtaSpan &c : tail.ctas)
+      cta.push_back(c.finish_ns - c.start_ns);
+  }
+  return {durations_of(std::move(kernel)), durations_of(std::move(cta))};
+}
+
+// The figures of the whole-kernel line, by name, on one side.
+std::vector<std::pair<std::string, double>> whole_kernel_values(const DiffSide &side) {
+  const WholeKernel w = whole_kernel_of(side);
+  return {{"kernel p50", w.kernel.p50}, {"CTA p50", w.cta.p50}, {"CTA p95", w.cta.p95}};
+}
+
 std::string kernel_of(const DiffSide &side) {
   return side.launches.empty() ? std::string() : side.launches.front()->kernel;
 }
@@ -149,7 +173,29 @@ double NoiseModel::threshold(DiffKind kind, const std::string &name, bool *measu
   return it == measured.end() ? default_threshold(kind) : factor * it->second;
 }
 
+std::vector<KernelFigure> kernel_figures(const DiffSide &a, const DiffSide &b,
+                                         const NoiseModel &noise) {
+  const auto va = whole_kernel_values(a), vb = whole_kernel_values(b);
+  std::vector<KernelFigure> out;
+  for (size_t i = 0; i < va.size(); ++i) {
+    KernelFigure f;
+    f.what = va[i].first;
+    f.a = va[i].second;
+    f.b = vb[i].second;
+    f.relative = relative_change(f.a, f.b);
+    f.threshold = noise.threshold(DiffKind::slice, "(" + f.what + ")");
+    f.within_noise = std::fabs(f.relative) <= f.threshold;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 void add_noise_measurement(NoiseModel &noise, const DiffSide &c, const DiffSide &d) {
+  const auto vc = whole_kernel_values(c), vd = whole_kernel_values(d);
+  for (size_t i = 0; i < vc.size(); ++i) {
+    double &seen = noise.measured[{DiffKind::slice, "(" + vc[i].first + ")"}];
+    seen = std::max(seen, std::fabs(relative_change(vc[i].second, vd[i].second)));
+  }
   const SideRows rc = collect(c), rd = collect(d);
   for (const RowKey &key : keys_of(rc, rd)) {
     const double r = std::fabs(relative_change(measure(key.first, stats_of(rc, key)),
@@ -192,6 +238,10 @@ TraceDiff diff_traces(const DiffSide &a, const DiffSide &b, const NoiseModel &no
                             "; B " + completeness_line(diff.completeness_b) +
                             "): no change is called noise");
 
+  diff.whole_kernel = kernel_figures(a, b, noise);
+  if (diff.completeness_differs())
+    for (KernelFigure &f : diff.whole_kernel)
+      f.within_noise = false;
   const SideRows ra = collect(a), rb = collect(b);
   diff.ctas_a = ra.ctas;
   diff.ctas_b = rb.ctas;
@@ -292,6 +342,17 @@ std::string table(const std::vector<std::vector<std::string>> &cells) {
   return out;
 }
 
+// "whole kernel: kernel p50 A -> B ns (-47.5%, band ±5.0%), ...": what the stages below add
+// up to, first.
+std::string whole_kernel_line(const std::vector<KernelFigure> &figures) {
+  std::string out;
+  for (const KernelFigure &f : figures)
+    out += (out.empty() ? "" : "; ") + f.what + " " + fixed(f.a) + " -> " + fixed(f.b) + " ns (" +
+           percent(f.relative) + (f.within_noise ? ", noise: " : ", ") + "band ±" +
+           percent(f.threshold).substr(1) + ")";
+  return "  whole kernel: " + out + "\n";
+}
+
 } // namespace
 
 std::string format_diff(const TraceDiff &d, size_t top) {
@@ -304,13 +365,15 @@ std::string format_diff(const TraceDiff &d, size_t top) {
                           : std::to_string(launches) + " launches pooled") +
            ", " + std::to_string(ctas) + " CTAs\n";
   };
-  out += "\n  A: " + side(d.label_a, d.launches_a, d.ctas_a);
+  out += "\n" + whole_kernel_line(d.whole_kernel);
+  out += "  A: " + side(d.label_a, d.launches_a, d.ctas_a);
   out += "  B: " + side(d.label_b, d.launches_b, d.ctas_b);
   for (const std::string &w : d.warnings)
     out += "  warning: " + w + "\n";
   const std::string defaults = percent(d.slice_threshold).substr(1) + " for slices, " +
                                percent(d.handoff_threshold).substr(1) + " for hand-offs";
-  out += "  impact = |change of total time per CTA|; noise: ";
+  out += "  rows by impact = |change of total time per CTA| (the signed change, B - A, is 'change "
+         "ns'); noise: ";
   if (d.noise_sources.empty()) {
     out += "|change| <= " + defaults + " (default, measured on an H200)\n";
   } else {
@@ -323,7 +386,7 @@ std::string format_diff(const TraceDiff &d, size_t top) {
   out += "\n";
   std::vector<std::vector<std::string>> cells = {
       {"name", "count A", "count B", "mean ns A", "mean ns B", "p95 ns A", "p95 ns B",
-       "total/CTA A", "total/CTA B", "impact ns", "change", "noise"}};
+       "total/CTA A", "total/CTA B", "change ns", "change", "noise"}};
   size_t shown = 0;
   for (const DiffRow &r : d.rows) {
     if (top && shown == top)
@@ -370,6 +433,14 @@ std::string diff_json(const TraceDiff &d) {
     }
     return j;
   };
+  json whole = json::array();
+  for (const KernelFigure &f : d.whole_kernel)
+    whole.push_back({{"what", f.what},
+                     {"a_ns", f.a},
+                     {"b_ns", f.b},
+                     {"relative_change", finite(f.relative)},
+                     {"noise_threshold", f.threshold},
+                     {"within_noise", f.within_noise}});
   json rows = json::array();
   for (const DiffRow &r : d.rows)
     rows.push_back({{"kind", diff_kind_name(r.kind)},
@@ -377,6 +448,7 @@ std::string diff_json(const TraceDiff &d) {
                     {"a", side(r.a, r.kind)},
                     {"b", side(r.b, r.kind)},
                     {"impact_ns", r.impact_ns},
+                    {"change_per_cta_ns", r.b.total_per_cta_ns() - r.a.total_per_cta_ns()},
                     {"relative_change", finite(r.relative)},
                     {"noise_threshold", r.threshold},
                     {"noise_measured", r.measured_noise},
@@ -401,6 +473,7 @@ std::string diff_json(const TraceDiff &d) {
                 {"factor", d.factor},
                 {"measured_from", d.noise_sources}}},
               {"warnings", d.warnings},
+              {"whole_kernel", whole},
               {"rows", rows}};
   return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

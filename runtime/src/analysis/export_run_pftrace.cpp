@@ -36,9 +36,7 @@ constexpr int32_t kStreamRank = 1'000, kSmRank = 1'000'000;
 struct DeviceTracks {
   uint64_t root = 0, host = 0;
   std::map<uint32_t, uint64_t> stream_lane_track; // by launch index: its stream lane's track
-  // SM slots: per SM the end of each slot's last row, and the tracks (smid, slot, k).
-  std::map<uint32_t, std::vector<int64_t>> slot_end;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> sm_tracks;
+  std::optional<SmSlotTracks> sm_slots;           // the rows of every launch, under root
 };
 
 std::string stream_name(uint64_t stream, size_t lane) {
@@ -53,6 +51,7 @@ std::vector<DeviceTracks> device_tracks(TraceWriter &out, const RunTrace &run) {
   for (uint32_t d = 0; d < run.devices.size(); ++d) {
     DeviceTracks &dt = devices[d];
     dt.root = out.track(run_labels::device_label(run, run.devices[d]), 0, std::nullopt, true);
+    dt.sm_slots.emplace(dt.root, kSmRank);
     std::map<uint64_t, std::vector<uint32_t>> streams;
     bool enqueued = false;
     for (uint32_t li = 0; li < run.launches.size(); ++li) // sorted by begin
@@ -117,43 +116,6 @@ int64_t write_launch_slice(TraceWriter &out, const RunTrace &run, const RunLaunc
   return end;
 }
 
-// The launch's rows on its device's SM slots: a slot holds one row at a time, so the rows of
-// every launch that ran on an SM share few tracks and never overlap on one.
-void write_launch_rows(TraceWriter &out, const RunLaunch &l, const DecodeMap &map, DeviceTracks &dt,
-                       uint64_t first_flow_id) {
-  LaunchRows rows(map, l.trace, l.offset_ns, first_flow_id, l.sequence);
-  std::vector<const RowSpan *> order;
-  for (const RowSpan &s : rows.rows())
-    order.push_back(&s);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const RowSpan *a, const RowSpan *b) { return a->begin < b->begin; });
-  std::map<uint32_t, std::pair<uint32_t, uint32_t>> slot_of; // row -> (smid, slot)
-  for (const RowSpan *s : order) {
-    const uint32_t smid = l.trace.rows[s->row].smid;
-    std::vector<int64_t> &ends = dt.slot_end[smid];
-    uint32_t slot = 0;
-    while (slot < ends.size() && ends[slot] > s->begin)
-      ++slot;
-    if (slot == ends.size())
-      ends.push_back(s->end);
-    ends[slot] = std::max(ends[slot], s->end);
-    slot_of[s->row] = {smid, slot};
-  }
-  rows.write(out, [&](uint32_t row, uint32_t k) {
-    const auto [smid, slot] = slot_of.at(row);
-    auto [it, added] = dt.sm_tracks.try_emplace({smid, slot, k}, 0);
-    if (added) {
-      std::string name = "SM " + std::to_string(smid) + " \u00b7 slot " + std::to_string(slot);
-      if (k)
-        name += " \u00b7 " + std::to_string(k + 1);
-      const int64_t rank = kSmRank + int64_t(smid) * 4096 + std::min<uint32_t>(slot, 63) * 64 +
-                           std::min<uint32_t>(k, 63);
-      it->second = out.track(name, dt.root, int32_t(std::min<int64_t>(rank, INT32_MAX)));
-    }
-    return it->second;
-  });
-}
-
 } // namespace
 
 std::optional<std::string> write_run_perfetto_trace(const RunTrace &run, const ByteSink &sink,
@@ -179,7 +141,7 @@ std::optional<std::string> write_run_perfetto_trace(const RunTrace &run, const B
     const int64_t end = write_launch_slice(out, run, l, dt, stream);
     run_end = std::max(run_end, whole(l.end_ns));
     if (l.detail) {
-      write_launch_rows(out, l, run.maps[l.map], dt, next_flow_id);
+      dt.sm_slots->write(out, run.maps[l.map], l.trace, l.offset_ns, next_flow_id, l.sequence);
       next_flow_id += l.trace.flows.size();
       incomplete_slices += completeness_of(l.trace).incomplete_slices;
     }

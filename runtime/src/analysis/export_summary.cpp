@@ -296,7 +296,7 @@ std::string format_slice_groups(const std::vector<SliceGroupSummary> &groups,
     return "";
   std::string out = indent + "slices of TRACE_GROUPS groups (busy: union of the slice row's " +
                     "slices over its life, summed over CTAs)\n";
-  Table per({"slice", "ctas", "events", "busy ns", "span ns", "busy"});
+  Table per({"slice", "ctas", "events", "busy ns", "life ns", "busy"});
   size_t lines = 0, left = 0;
   for (const SliceGroupSummary &g : groups)
     for (const SliceRowSummary &r : g.slices) {
@@ -360,15 +360,16 @@ std::string format_summary(const TraceSummary &s) {
   out += ev.str() + "\n";
 
   out += "groups (busy: union of the group's slices over its row's life, time waiting inside a "
-         "range included; trace-view analyze --only busy splits out hand-off waits)\n";
+         "range included; trace-view analyze --only busy splits out hand-off waits; life: the "
+         "rows' lifetimes, start to end, summed)\n";
   if (s.slice_groups.empty()) {
-    Table gr({"group", "ctas", "busy ns", "span ns", "busy"});
+    Table gr({"group", "ctas", "busy ns", "life ns", "busy"});
     for (const GroupSummary &g : s.groups)
       gr.add({printable(g.name), count(g.ctas), num(g.busy_ns, 1), num(g.span_ns, 1),
               num(100 * g.busy_fraction(), 1) + "%"});
     out += gr.str() + "\n";
   } else { // a sliced group has a row per slice in each CTA
-    Table gr({"group", "ctas", "rows", "busy ns", "span ns", "busy"});
+    Table gr({"group", "ctas", "rows", "busy ns", "life ns", "busy"});
     for (const GroupSummary &g : s.groups)
       gr.add({printable(g.name), count(g.ctas), count(g.rows), num(g.busy_ns, 1), num(g.span_ns, 1),
               num(100 * g.busy_fraction(), 1) + "%"});

@@ -240,7 +240,9 @@ void TraceEventWriter::write(const std::string &where, const Event &e) {
   o.clear();
   if (e.ph == Ph::slice) {
     const Slice &s = t.rows[e.row].slices[e.index];
-    o += "{\"ph\":\"X\",\"name\":" + json_string(s.name) + ",\"cat\":\"slice\",";
+    // A slice whose END was not recorded: its drawn length is not how long it ran.
+    o += "{\"ph\":\"X\",\"name\":" + json_string(s.incomplete ? s.name + kIncompleteSuffix : s.name) +
+         ",\"cat\":\"slice\",";
     o += where;
     o += ",\"ts\":" + us(e.ts) + ",\"dur\":" + us(e.end - e.ts);
     o += ",\"args\":{\"payload\":" + std::to_string(s.payload);

@@ -252,7 +252,10 @@ private:
     }
     FlowBindings::ids(flows_.out_at_begin, sk, flows_out_);
     FlowBindings::ids(flows_.in_at_begin, sk, flows_in_);
-    out_.begin(it.track, it.ts, ids.name, flows_out_, flows_in_, ids.loc);
+    // A slice whose END was not recorded has no duration: its name says so, so the length drawn
+    // (to the row's last timestamp) is not read as how long it ran.
+    const Interned name = s.incomplete ? out_.event_name(s.name + kIncompleteSuffix) : ids.name;
+    out_.begin(it.track, it.ts, name, flows_out_, flows_in_, ids.loc);
   }
 
   void instant(const Item &it) {
@@ -296,6 +299,42 @@ void LaunchRows::write(TraceWriter &out,
   ItemWriter writer(out, map_, trace_, sequence_, flows);
   for (const Item &it : items)
     writer.write(it);
+}
+
+void SmSlotTracks::write(TraceWriter &out, const DecodeMap &map, const Trace &trace,
+                         double offset_ns, uint64_t first_flow_id,
+                         std::optional<uint64_t> sequence) {
+  LaunchRows rows(map, trace, offset_ns, first_flow_id, sequence);
+  std::vector<const RowSpan *> order;
+  for (const RowSpan &s : rows.rows())
+    order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const RowSpan *a, const RowSpan *b) { return a->begin < b->begin; });
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> slot_of; // row -> (smid, slot)
+  for (const RowSpan *s : order) {
+    const uint32_t smid = trace.rows[s->row].smid;
+    std::vector<int64_t> &ends = slot_end_[smid];
+    uint32_t slot = 0;
+    while (slot < ends.size() && ends[slot] > s->begin)
+      ++slot;
+    if (slot == ends.size())
+      ends.push_back(s->end);
+    ends[slot] = std::max(ends[slot], s->end);
+    slot_of[s->row] = {smid, slot};
+  }
+  rows.write(out, [&](uint32_t row, uint32_t k) {
+    const auto [smid, slot] = slot_of.at(row);
+    auto [it, added] = tracks_.try_emplace({smid, slot, k}, 0);
+    if (added) {
+      std::string name = "SM " + std::to_string(smid) + " \u00b7 slot " + std::to_string(slot);
+      if (k)
+        name += " \u00b7 " + std::to_string(k + 1);
+      const int64_t rank = first_rank_ + int64_t(smid) * 4096 +
+                           std::min<uint32_t>(slot, 63) * 64 + std::min<uint32_t>(k, 63);
+      it->second = out.track(name, parent_, int32_t(std::min<int64_t>(rank, INT32_MAX)));
+    }
+    return it->second;
+  });
 }
 
 } // namespace cutrace::pftrace

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cutrace::pftrace {
@@ -47,6 +48,23 @@ private:
   std::optional<uint64_t> sequence_;
   std::map<perfetto::RowTrack, std::vector<perfetto::Event>> tracks_;
   std::vector<RowSpan> rows_;
+};
+
+// Tracks per SM slot under one parent track (a GPU's in the run export, a profiler stream's in
+// the torch.profiler merge): a slot holds one row at a time, so the rows of every launch written
+// through it share few tracks and never overlap on one. Track ranks start at `first_rank`.
+class SmSlotTracks {
+public:
+  SmSlotTracks(uint64_t parent, int64_t first_rank) : parent_(parent), first_rank_(first_rank) {}
+  // The launch's rows, its trace's origin at `offset_ns` on the export's axis.
+  void write(TraceWriter &out, const DecodeMap &map, const Trace &trace, double offset_ns,
+             uint64_t first_flow_id, std::optional<uint64_t> sequence);
+
+private:
+  uint64_t parent_;
+  int64_t first_rank_;
+  std::map<uint32_t, std::vector<int64_t>> slot_end_; // per SM: the end of each slot's last row
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> tracks_; // (smid, slot, k)
 };
 
 // " [40 dropped, never ended]": what a row did not record, or "".

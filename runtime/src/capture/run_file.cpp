@@ -28,6 +28,11 @@ std::string program_name() {
   return "program";
 }
 
+// Said with every failure to create a file in the output folder: where that folder comes from.
+const char *const kOutputFolderHint =
+    " (the output folder: set CUTRACE_OUTPUT, or call cutrace::enable(dir), to a folder this "
+    "program can write)";
+
 RunFile::RunFile(std::string dir, std::string launches, std::string kernels, LaunchCoding coding)
     : dir_(std::move(dir)), launches_(std::move(launches)), kernels_(std::move(kernels)),
       coding_(coding) {}
@@ -45,7 +50,7 @@ bool RunFile::open_locked() {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) {
-    fail_locked("cannot create " + dir_ + ": " + ec.message());
+    fail_locked("cannot create " + dir_ + ": " + ec.message() + kOutputFolderHint);
     return false;
   }
   const std::string program = program_name();
@@ -75,7 +80,7 @@ bool RunFile::open_locked() {
       return true;
     }
     if (!fs::exists(path, ec)) {
-      fail_locked(w.error);
+      fail_locked(w.error + kOutputFolderHint);
       return false;
     }
   }

@@ -26,6 +26,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include <unistd.h>
+
 namespace cutrace {
 
 namespace {
@@ -141,6 +143,10 @@ public:
 
   // At normal exit (and at most once): the run file's END, the exit line, the rendered formats.
   void finish() {
+    // A forked child (a DataLoader worker that exits normally) inherits the session: the run
+    // file, its queue and its exit hook are its parent's, which finishes them.
+    if (::getpid() != owner_)
+      return;
     flush();
     std::lock_guard<std::mutex> lock(mu_);
     if (finished_)
@@ -434,6 +440,7 @@ private:
   std::string dir_;
   bool mapped_ = false, per_launch_ = false, skip_when_full_ = false, render_at_exit_ = false;
   bool exit_hook_registered_ = false, finished_ = false;
+  const pid_t owner_ = ::getpid(); // the process that made the session
   uint64_t max_disk_bytes_ = 0;
   LaunchCoding coding_ = LaunchCoding::plain;
   std::map<std::string, KernelCount, std::less<>> counts_;

@@ -93,6 +93,8 @@ BufferGaps buffer_gaps(const uint8_t *buffer, size_t size) {
       const uint32_t dropped = bytes::u32(row + 56);
       gaps.dropped_events += dropped;
       gaps.rows_overflowed += dropped != 0;
+      if (dropped)
+        gaps.slots_needed = std::max(gaps.slots_needed, bytes::u32(row + 36));
       continue;
     }
     // Never closed: cut off when it holds records (compact: its count; full: a first record).

@@ -23,10 +23,12 @@ function bandToggle(t, y) {
 }
 function describeSlice(i) {
   const R = D.rows[S.row[i]], c = CTAS.get(R.cta);
-  return [D.names[S.name[i]] + (S.flags[i] & 1 ? '   [incomplete: never ended]' : ''),
+  const cut = S.flags[i] & 1; // its END was never recorded: no duration to show
+  return [D.names[S.name[i]] + (cut ? '   [incomplete: never ended]' : ''),
     `payload   ${S.payload[i]}`,
     `start     ${fmtCyc(S.b_cyc[i])} (CTA)  \u00b7  ${fmtNs(S.b_ns[i])} (global)`,
-    `duration  ${Math.round(S.e_cyc[i] - S.b_cyc[i])} cyc  \u00b7  ${fmtNs(S.e_ns[i] - S.b_ns[i])}`,
+    cut ? 'duration  unknown: its end was not recorded (drawn to the row\'s last timestamp)'
+        : `duration  ${Math.round(S.e_cyc[i] - S.b_cyc[i])} cyc  \u00b7  ${fmtNs(S.e_ns[i] - S.b_ns[i])}`,
     `group     ${rowLabel(R)}  \u00b7  lane ${laneName(S.lane[i])}`,
     c ? ctaLabel(c) : '', `at        ${LOC.get(S.site[i]) || 'site ' + S.site[i]}`].join('\n');
 }

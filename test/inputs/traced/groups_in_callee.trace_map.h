@@ -14,6 +14,6 @@ struct gemm_sites {
 inline constexpr cutrace::SliceGroup gemm_slices[] = {{1, 128, 128}};
 inline constexpr cutrace::KernelMap gemm{
     "gemm", 2, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"gemm","source":"groups_in_callee.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"producer","lead":"0"},{"index":1,"name":"consumer","lead":"slice","slice_threads":128,"first_thread":128}],"lanes":["load","math"],"sites":[{"id":0,"kind":"record","name":"tma_issue","lane":0,"group":0,"loc":"groups_in_callee.cu:8:3","helper":"load"},{"id":1,"kind":"range","name":"mma","lane":1,"group":0,"loc":"groups_in_callee.cu:13:3","helper":"mma"}],"flows":[{"src":"tma_issue","dst":"mma"}],"annotations":[]})cutrace_json",
+    R"cutrace_json({"format_version":1,"kernel":"gemm","source":"groups_in_callee.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"producer","lead":"0"},{"index":1,"name":"consumer","lead":"slice","slice_threads":128,"first_thread":128}],"lanes":["load","math"],"sites":[{"id":0,"kind":"record","name":"tma_issue","lane":0,"group":0,"loc":"groups_in_callee.cu:8:3","helper":"load"},{"id":1,"kind":"range","name":"mma","lane":1,"group":1,"loc":"groups_in_callee.cu:13:3","helper":"mma"}],"flows":[{"src":"tma_issue","dst":"mma"}],"annotations":[]})cutrace_json",
     gemm_slices, 1};
 } // namespace cutrace_map
