@@ -12,7 +12,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER
   -DCUTRACE_SANITIZE=ON -DCUTRACE_BUILD_FUZZERS=ON -DCUTRACE_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" --target runtime_tests rewriter_tests trace-rewrite trace-view trace_view_tests \
   perfetto_rules_tests pftrace_rules_tests pftrace_to_json trace_view_diff_tests fuzz_strip \
-  fuzz_decode_map fuzz_ctrace fuzz_traced
+  fuzz_decode_map fuzz_ctrace fuzz_traced output_names_probe
 
 # The subset that fits the CI time (docs/reliability.md): every unit test of the rewriter and
 # the runtime (scanner, strip, diff, explain, parses, decoder, exports, file reading and writing)

@@ -92,7 +92,8 @@ TEST(CalleeGroups, GroupsDeclaredTogetherPutEachSitesEventsInTheRowOfTheThreadTh
   EXPECT_EQ(Map->groups[1].name, "consumer");
   // The groups each site may record into, as the map lists them (`groups`, else `group`).
   std::map<std::string, std::set<uint32_t>> GroupsOfSite;
-  for (const nlohmann::json &S : nlohmann::json::parse(Json)["sites"]) {
+  const nlohmann::json Parsed = nlohmann::json::parse(Json);
+  for (const nlohmann::json &S : Parsed["sites"]) {
     std::set<uint32_t> &G = GroupsOfSite[S["name"]];
     G.insert(S["group"].get<uint32_t>());
     for (const nlohmann::json &X : S.value("groups", nlohmann::json::array()))

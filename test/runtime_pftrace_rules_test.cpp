@@ -43,6 +43,7 @@ namespace cutrace {
 namespace {
 
 using pftrace_read::Type;
+using test_support::exported_name;
 
 struct Exported {
   std::string what;
@@ -259,8 +260,8 @@ TEST(PftraceRules, EachFlowLeavesItsSourceSliceBeforeItArrivesAtItsDestination) 
                                            : p.begin_of_end.at(to->second.second);
       if (x.trace) {
         const Flow &f = x.trace->flows.at(size_t(id - 1));
-        EXPECT_EQ(src->name, x.trace->rows[f.src.row].slices[f.src.slice].name) << x.what;
-        EXPECT_EQ(dst->name, x.trace->rows[f.dst.row].slices[f.dst.slice].name) << x.what;
+        EXPECT_EQ(src->name, exported_name(x.trace->rows[f.src.row].slices[f.src.slice])) << x.what;
+        EXPECT_EQ(dst->name, exported_name(x.trace->rows[f.dst.row].slices[f.dst.slice])) << x.what;
         EXPECT_EQ(std::get<uint64_t>(src->args.at("begin_cycles")),
                   x.trace->rows[f.src.row].slices[f.src.slice].begin_cycles)
             << x.what;
@@ -282,7 +283,7 @@ TEST(PftraceRules, SlicesAndInstantsAreTheDecodedOnesInWholeNanoseconds) {
     size_t instants = 0;
     for (const Row &row : x.trace->rows) {
       for (const Slice &s : row.slices)
-        want.insert({s.name, std::llround(s.begin_ns), std::llround(s.end_ns), s.begin_cycles,
+        want.insert({exported_name(s), std::llround(s.begin_ns), std::llround(s.end_ns), s.begin_cycles,
                      s.end_cycles - s.begin_cycles, s.payload});
       instants += row.instants.size();
     }

@@ -9,6 +9,7 @@
 #include "llvm/Support/Path.h"
 #include <cstdlib>
 #include <map>
+#include <mutex>
 
 #ifndef CUTRACE_CLANG_RESOURCE_DIR
 #define CUTRACE_CLANG_RESOURCE_DIR ""
@@ -140,7 +141,11 @@ std::string archList(const ParseOptions &Options) {
 } // namespace
 
 std::optional<CudaVersion> cudaVersion(llvm::StringRef CudaPath) {
+  // The host and device passes ask at once, from threads of their own: an entry is read and
+  // filled under the lock, so that no pass sees another's entry before its value is there.
+  static std::mutex Lock;
   static std::map<std::string, std::optional<CudaVersion>> Known;
+  std::lock_guard<std::mutex> Hold(Lock);
   auto [It, Inserted] = Known.try_emplace(CudaPath.str());
   if (Inserted)
     It->second = readCudaVersion(CudaPath);

@@ -7,6 +7,9 @@
 #include "buffer_builder.h"
 
 #include <cutrace/decode.h>
+#include <cutrace/export.h>
+
+#include <string>
 
 namespace cutrace::test_support {
 
@@ -79,6 +82,12 @@ inline Trace tie_trace(const DecodeMap &map) {
   for (uint32_t g = 0; g < 2; ++g)
     b.end(0, g, 1'002'000, 52'000);
   return decode(map, b.bytes.data(), b.bytes.size());
+}
+
+/// The name both Perfetto exports give a decoded slice: an incomplete one says so in its name,
+/// since the length drawn is not how long it ran.
+inline std::string exported_name(const Slice &s) {
+  return s.incomplete ? s.name + kIncompleteSuffix : s.name;
 }
 
 } // namespace cutrace::test_support
