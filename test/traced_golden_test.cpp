@@ -125,6 +125,38 @@ TEST_P(Traced, MatchesReviewedGolden) {
         << "no golden " << Golden << "; run with CUTRACE_UPDATE_GOLDENS=1 and review it";
     EXPECT_EQ(Actual, readFile(Golden)) << "traced output differs from " << Golden;
   }
+  // Header copies (an input whose annotated code lives in its own headers) are reviewed too, and
+  // sit beside the golden so that CompilesWithNvccForSm80Sm90AndSm90a compiles what was reviewed.
+  const std::string Headers = GetParam() + ".traced.headers";
+  std::set<std::string> Written, Reviewed;
+  if (fs::exists(T.Dir / Headers))
+    for (const auto &E : fs::recursive_directory_iterator(T.Dir / Headers))
+      if (E.is_regular_file())
+        Written.insert(fs::relative(E.path(), T.Dir).generic_string());
+  if (fs::exists(inputsDir() / Headers))
+    for (const auto &E : fs::recursive_directory_iterator(inputsDir() / Headers))
+      if (E.is_regular_file())
+        Reviewed.insert(fs::relative(E.path(), inputsDir()).generic_string());
+  // The copies' #line directives name the headers by full path: the golden names the folder of
+  // the inputs @INPUTS@, so that it holds wherever the checkout is.
+  auto Portable = [](std::string Text) {
+    const std::string Dir = inputsDir().generic_string();
+    for (size_t At = Text.find(Dir); At != std::string::npos; At = Text.find(Dir, At))
+      Text.replace(At, Dir.size(), "@INPUTS@");
+    return Text;
+  };
+  for (const std::string &Copy : Written) {
+    fs::path Golden = inputsDir() / Copy;
+    if (std::getenv("CUTRACE_UPDATE_GOLDENS")) {
+      fs::create_directories(Golden.parent_path());
+      std::ofstream(Golden, std::ios::binary) << Portable(readFile(T.Dir / Copy));
+      Reviewed.insert(Copy);
+      continue;
+    }
+    EXPECT_EQ(Portable(readFile(T.Dir / Copy)), Reviewed.count(Copy) ? readFile(Golden) : "")
+        << "header copy differs from " << Golden;
+  }
+  EXPECT_EQ(Written, Reviewed) << "the header copies written are not the reviewed ones";
 }
 
 // Compiles the reviewed golden, which MatchesReviewedGolden holds equal to the tool's output: the
@@ -859,25 +891,25 @@ TEST(TracedRules, TemplateInstancesTakenAsValuesRegisterTheirPairAndStayTheSameP
       "cutrace::Registered<&scale<float, 2>, &scale_cutrace_traced<float, 2>, cutrace_map::scale>"
       "::value";
   for (const std::string &Routed : std::vector<std::string>{
-           "ScaleKernel table[] = {cutrace::Registered<&scale<float, 2>, "
+           "ScaleKernel table[] = {&cutrace::Registered<&scale<float, 2>, "
            "&scale_cutrace_traced<float, "
            "2>, cutrace_map::scale>::value, cutrace::Registered<&scale<float, 3>, "
            "&scale_cutrace_traced<float, 3>, cutrace_map::scale>::value};",
-           std::string("const void *kernel = (void const *)cutrace::Registered<&device_kernel<Op>, "
+           std::string("const void *kernel = (void const *)&cutrace::Registered<&device_kernel<Op>, "
                        "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value;"),
            std::string("cudaFuncSetAttribute(cutrace::Registered<&device_kernel<Op>, "
                        "&device_kernel_cutrace_traced<Op>, cutrace_map::device_kernel>::value, "),
            std::string(
                "template __global__ void scale<int, 4>(int *, int); "
-               "static_assert(cutrace::Registered<&scale<int, 4>, &scale_cutrace_traced<int, "
-               "4>, cutrace_map::scale>::value != nullptr, \"\");"),
-           std::string("cutrace::via(Fixed<cutrace::Registered<&scale<float, 5>, "
+               "static_assert(&cutrace::Registered<&scale<int, 4>, &scale_cutrace_traced<int, "
+               "4>, cutrace_map::scale>::value == &scale<int, 4>, \"\");"),
+           std::string("cutrace::via(Fixed<&cutrace::Registered<&scale<float, 5>, "
                        "&scale_cutrace_traced<float, 5>, cutrace_map::scale>::value>::kernel, "),
            "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, " + Scale2 + ", 128, 0);",
            "cutrace::funcSetCacheConfig(" + Scale2 + ", cudaFuncCachePreferL1);",
            "cutrace::getKernel(&handle, " + Scale2 + ");",
            std::string(
-               "cutrace::launchKernelExC(&cfg, (void const *)cutrace::Registered<&scale<float, "
+               "cutrace::launchKernelExC(&cfg, (void const *)&cutrace::Registered<&scale<float, "
                "6>, &scale_cutrace_traced<float, 6>, cutrace_map::scale>::value, args);")})
     EXPECT_NE(R.Text.find(Routed), std::string::npos) << Routed << "\n" << R.Text;
   // The one use the rewrite cannot route: warned where it is, and named to the runtime, which

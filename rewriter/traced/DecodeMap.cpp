@@ -89,6 +89,8 @@ std::string renderMapHeader(const DecodeMap &Map) {
                     escapeControls(Map.Source, ShownOn::CommentLine) +
                     ": the decode map of its annotated kernels.\n"
                     "#pragma once\n#include <cutrace/map.h>\n\nnamespace cutrace_map {\n";
+  for (const std::string &Symbol : Map.DeclaredElsewhere)
+    Out += "extern const cutrace::KernelMap " + Symbol + "; // in the defining file's map\n";
   for (const KernelMapModel &K : Map.Kernels) {
     // The sliced groups, so the launch site can count a CTA's rows from its block size.
     std::string Slices;

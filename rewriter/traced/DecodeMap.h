@@ -66,6 +66,9 @@ struct KernelMapModel {
 struct DecodeMap {
   std::string Source;
   std::vector<KernelMapModel> Kernels;
+  /// KernelMaps of kernels this file declares and another file of the unit defines (their maps
+  /// are in that file's map): declared here, so a launch written between the two can name them.
+  std::vector<std::string> DeclaredElsewhere;
 };
 
 /// A record carries its site id in 16 bits (docs/FORMAT.md, "Decode map"): a kernel's sites, its

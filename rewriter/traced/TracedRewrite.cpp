@@ -774,7 +774,7 @@ void planIncludes(llvm::StringRef Buffer, const ScanResult &Scan, const LineInde
   // The two includes take one line more than the directive they replace.
   for (const Span &S : Scan.IncludeDirectives)
     Plan.Edits.push_back(
-        {S, Includes + "\n#line " + std::to_string(Lines.line(S.Begin) + 1) + " " + File});
+        {S, Includes + "\n" + Lines.lineDirective(Lines.line(S.Begin) + 1, File)});
 }
 
 /// Includes of headers that have a traced copy name the copy; a copy's own "..." includes name
@@ -951,6 +951,7 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
         !Declared.try_emplace(static_cast<int>(I), It->second).second)
       continue;
     checkTwinnable(K, false, K.Decls.empty() ? 0 : K.Decls.front().Name, F.Plan);
+    F.Plan.Map.DeclaredElsewhere.push_back(It->second.Symbol);
     for (Edit &E : slotsParameterEdits(F.Buffer, K))
       F.TwinEdits.push_back(std::move(E));
   }

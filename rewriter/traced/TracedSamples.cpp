@@ -127,10 +127,10 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
   std::string File = lineFile(Options);
   unsigned RestEnd = Lines.lineEnd(Copied.End);
   bool CodeAfter = !Buffer.substr(Copied.End, RestEnd - Copied.End).trim().empty();
-  std::string Plain = "} else {\n#line " + std::to_string(Lines.line(Copied.Begin)) + " " + File +
-                      "\n" + padTo(Lines, Copied.Begin) + applyWithin(Buffer, Copied, Deletions) +
-                      "\n" + padTo(Lines, U.Sampled.Begin) + "}\n#line " +
-                      std::to_string(Lines.line(Copied.End)) + " " + File + "\n" +
+  std::string Plain = "} else {\n" + Lines.lineDirective(Lines.line(Copied.Begin), File) + "\n" +
+                      padTo(Lines, Copied.Begin) + applyWithin(Buffer, Copied, Deletions) + "\n" +
+                      padTo(Lines, U.Sampled.Begin) + "}\n" +
+                      Lines.lineDirective(Lines.line(Copied.End), File) + "\n" +
                       (CodeAfter ? padTo(Lines, Copied.End) : "");
   // Samples that end together (TRACE_SAMPLE_REST in a block another one samples): the inner one,
   // planned later, closes first.

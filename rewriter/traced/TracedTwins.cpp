@@ -37,9 +37,9 @@ Edit linesAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
   unsigned At = nextLineStart(Buffer, After);
   std::string File = lineFile(Options);
   std::string Out = At == Buffer.size() && !Buffer.ends_with("\n") ? "\n" : "";
-  Out += "#line " + std::to_string(FromLine) + " " + File + "\n" + Text + "\n";
+  Out += Lines.lineDirective(FromLine, File) + "\n" + Text + "\n";
   if (At < Buffer.size())
-    Out += "#line " + std::to_string(Lines.line(At)) + " " + File + "\n";
+    Out += Lines.lineDirective(Lines.line(At), File) + "\n";
   return {{At, At}, Out};
 }
 
@@ -65,8 +65,8 @@ Edit twinAfter(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptio
     return linesAfter(Buffer, Lines, Options, End - 1, FromLine, Copy);
   std::string File = lineFile(Options);
   return {{End, End},
-          "\n#line " + std::to_string(FromLine) + " " + File + "\n" + Copy + "\n#line " +
-              std::to_string(Lines.line(End)) + " " + File + "\n"};
+          "\n" + Lines.lineDirective(FromLine, File) + "\n" + Copy + "\n" +
+              Lines.lineDirective(Lines.line(End), File) + "\n"};
 }
 
 std::string overloadSuffix(const KernelDecl &K) {
@@ -147,7 +147,7 @@ std::vector<Edit> lineKeepingDeletions(llvm::StringRef Buffer, const LineIndex &
     bool AtLineStart = D.Begin == 0 || Buffer[D.Begin - 1] == '\n';
     if (Gone.contains('\n') && AtLineStart && Gone.ends_with("\n") && D.End < Buffer.size())
       Edits.push_back(
-          {D, "#line " + std::to_string(Lines.line(D.End)) + " " + lineFile(Options) + "\n"});
+          {D, Lines.lineDirective(Lines.line(D.End), lineFile(Options)) + "\n"});
     else
       Edits.push_back({D, ""});
   }

@@ -6,8 +6,8 @@ namespace cutrace_map {
 struct device_kernel_sites {
   static constexpr uint32_t GemmKernel__operator___50 = 0;
   static constexpr uint32_t CollectiveMainloop__stage_of_23 = 1;
-  static constexpr uint32_t CollectiveMainloop__mma_30 = 2;
-  static constexpr uint32_t CollectiveMainloop__load_39 = 3;
+  static constexpr uint32_t CollectiveMainloop__load_39 = 2;
+  static constexpr uint32_t CollectiveMainloop__mma_30 = 3;
   static constexpr uint32_t GemmKernel__operator___50_group_0 = 0;
   static constexpr uint32_t GemmKernel__operator___50_group_1 = 1;
   static constexpr bool GemmKernel__operator___50_lead_0 = false;
@@ -15,6 +15,6 @@ struct device_kernel_sites {
 inline constexpr cutrace::SliceGroup device_kernel_slices[] = {{1, 128, 128}};
 inline constexpr cutrace::KernelMap device_kernel{
     "device_kernel", 2, 1024, cutrace::Clock::clock64,
-    R"cutrace_json({"format_version":1,"kernel":"device_kernel","source":"cutlass_shaped_kernel.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"producer","lead":"0"},{"index":1,"name":"consumer","lead":"slice","slice_threads":128,"first_thread":128}],"lanes":["main","consumer","producer"],"sites":[{"id":0,"kind":"record","name":"producer_start","lane":0,"group":0,"loc":"cutlass_shaped_kernel.cu:56:7","helper":"GemmKernel::operator()"},{"id":1,"kind":"record","name":"stage","lane":0,"group":1,"loc":"cutlass_shaped_kernel.cu:24:5","groups":[1,0],"helper":"CollectiveMainloop::stage_of"},{"id":2,"kind":"range","name":"mma","lane":1,"group":1,"loc":"cutlass_shaped_kernel.cu:31:5","helper":"CollectiveMainloop::mma"},{"id":3,"kind":"range","name":"load","lane":2,"group":0,"loc":"cutlass_shaped_kernel.cu:40:3","helper":"CollectiveMainloop::load"}],"flows":[{"src":"load","dst":"mma"}],"annotations":[]})cutrace_json",
+    R"cutrace_json({"format_version":1,"kernel":"device_kernel","source":"cutlass_shaped_kernel.cu","max_events":1024,"clock":"clock64","groups":[{"index":0,"name":"producer","lead":"0"},{"index":1,"name":"consumer","lead":"slice","slice_threads":128,"first_thread":128}],"lanes":["main","producer","consumer"],"sites":[{"id":0,"kind":"record","name":"producer_start","lane":0,"group":0,"loc":"cutlass_shaped_kernel.cu:56:7","helper":"GemmKernel::operator()"},{"id":1,"kind":"record","name":"stage","lane":0,"group":1,"loc":"cutlass_shaped_kernel.cu:24:5","groups":[1,0],"helper":"CollectiveMainloop::stage_of"},{"id":2,"kind":"range","name":"load","lane":1,"group":0,"loc":"cutlass_shaped_kernel.cu:40:3","helper":"CollectiveMainloop::load"},{"id":3,"kind":"range","name":"mma","lane":2,"group":1,"loc":"cutlass_shaped_kernel.cu:31:5","helper":"CollectiveMainloop::mma"}],"flows":[{"src":"load","dst":"mma"}],"annotations":[]})cutrace_json",
     device_kernel_slices, 1};
 } // namespace cutrace_map

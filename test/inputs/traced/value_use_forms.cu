@@ -27,8 +27,8 @@ template <ScaleKernel K> struct Fixed {
   static constexpr ScaleKernel kernel = K;
 };
 template <class F> void launch_with(F kernel, float *x, int n) { kernel<<<1, 32>>>(x, n); }
-#define SET_SMEM(kernel, bytes)                                                                   \
-  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
+#define SET_SMEM(bytes, ...)                                                                      \
+  cudaFuncSetAttribute(__VA_ARGS__, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
 
 // As the CuTe Hopper tutorial takes its kernel's address for CUTLASS's launcher.
 template <class T> void gemm_nt(T *x, int n) {
@@ -66,8 +66,8 @@ void run(float *x, int n, cudaStream_t s) {
   Fixed<&scale<float, 3>>::kernel<<<1, 32, 0, s>>>(x, n);
   launch_with(scale<float, 4>, x, n);
   launch_with(&scale<float, 4>, x, n);
-  SET_SMEM(scale<float, 5>, 0);
-  SET_SMEM(&scale<float, 5>, 0);
+  SET_SMEM(0, scale<float, 5>);
+  SET_SMEM(0, &scale<float, 5>);
   gemm_nt(x, n);
   launch_kernel(Params{x}, s);
 }

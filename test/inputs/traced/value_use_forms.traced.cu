@@ -44,8 +44,8 @@ template <ScaleKernel K> struct Fixed {
   static constexpr ScaleKernel kernel = K;
 };
 template <class F> void launch_with(F kernel, float *x, int n) { cutrace::via(kernel, 1, 32, 0, 0)(x, n); }
-#define SET_SMEM(kernel, bytes)                                                                   \
-  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
+#define SET_SMEM(bytes, ...)                                                                      \
+  cudaFuncSetAttribute(__VA_ARGS__, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
 
 // As the CuTe Hopper tutorial takes its kernel's address for CUTLASS's launcher.
 template <class T> void gemm_nt(T *x, int n) {
@@ -83,8 +83,8 @@ void run(float *x, int n, cudaStream_t s) {
   cutrace::via(Fixed<&cutrace::Registered<&scale<float, 3>, &scale_cutrace_traced<float, 3>, cutrace_map::scale>::value>::kernel, 1, 32, 0, s)(x, n);
   launch_with(cutrace::Registered<&scale<float, 4>, &scale_cutrace_traced<float, 4>, cutrace_map::scale>::value, x, n);
   launch_with(&cutrace::Registered<&scale<float, 4>, &scale_cutrace_traced<float, 4>, cutrace_map::scale>::value, x, n);
-  SET_SMEM(scale<float, 5>, 0);
-  SET_SMEM(&scale<float, 5>, 0);
+  SET_SMEM(0, (cutrace::Registered<&scale<float, 5>, &scale_cutrace_traced<float, 5>, cutrace_map::scale>::value));
+  SET_SMEM(0, &(cutrace::Registered<&scale<float, 5>, &scale_cutrace_traced<float, 5>, cutrace_map::scale>::value));
   gemm_nt(x, n);
   launch_kernel(Params{x}, s);
 }
