@@ -416,6 +416,15 @@ TEST_P(OneSetOfRules, PreCommitCheckAndBuildGiveTheSameVerdict) {
   ASSERT_FALSE(scratch_.path().empty());
   const RunResult verify = run(verifyCommand(GetParam()), scratch_.path());
   const RunResult traced = run(tracedCommand(GetParam(), scratch_.path() / "out.cu"), scratch_.path());
+  // Rules of the twin alone (recursion through traced code, a group declared two ways on one
+  // call path, a jump over a range's end): the traced build refuses what strip keeps exact, so
+  // the pre-commit check passes them. They are the traced inputs that expect an error.
+  const bool twin_rule = GetParam().parent_path().filename() == "traced" &&
+                         readBytes(GetParam())->find("// EXPECT: ") != std::string::npos;
+  if (twin_rule && verify.exit_status == 0) {
+    EXPECT_EQ(traced.exit_status, 1) << describe(traced);
+    return;
+  }
   EXPECT_EQ(verify.exit_status == 0, traced.exit_status == 0)
       << "--verify-strip: " << describe(verify) << "\n--traced: " << describe(traced);
   if (verify.exit_status != 0 && traced.exit_status != 0)

@@ -143,12 +143,14 @@ cp in.cu "$nl_name"
 run --traced "$nl_name" -o nl.traced.cu --map nl_map.h
 check "a newline in the file name stays inside the banner comment" \
   bash -c "! grep -q '^#error' nl.traced.cu nl_map.h && grep -q 'from nl\\\\x0a#error x\\\\x0a.cu' nl.traced.cu"
-run --traced "$nl_name" -o nl2.traced.cu
+run --traced "$nl_name" -o "$nl_name.traced.cu" # the map is named after the output
 expect "a default map name that #include cannot spell is refused (exit 2)" 2 "choose another path with --map"
 cp in.cu 'q"uote.cu'
-run --traced 'q"uote.cu' -o q.traced.cu
+run --traced 'q"uote.cu' -o 'q"uote.traced.cu'
 expect "a quote in the map's name is refused, not spelled into #include" 2 "cannot be named in an #include"
-check "... and nothing is written" test ! -e q.traced.cu
+check "... and nothing is written" test ! -e 'q"uote.traced.cu'
+run --traced 'q"uote.cu' -o q.traced.cu
+check "a quote in the input's name alone is fine: the map is named after the output" test "$rc" = 0
 
 # Item 13: a byte-order mark stays where it is; the terminal report shows no raw control bytes.
 printf '\xef\xbb\xbf#include <cutrace/trace.h>\n__global__ void k(int *x) {\n  TRACE_RECORD("a");\n  x[0] = 1;\n}\n' > bom.cu

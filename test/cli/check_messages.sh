@@ -88,7 +88,7 @@ check "Messages.HelpStatesTheClockDefault" grep -qE -- "--clock=.*\(default: clo
 "$tool" --traced ok.cu -o defaults.traced.cu >out.txt 2>err.txt
 check "Messages.MaxEventsAndClockDefaultsAreTheOnesHelpStates" python3 -c "if True:
   import json, sys
-  k = json.load(open('ok.trace_map.json'))['kernels'][0]
+  k = json.load(open('defaults.trace_map.json'))['kernels'][0]
   sys.exit(0 if (k['max_events'], k['clock']) == (1024, 'clock64') else 1)"
 check "Messages.CliDocSynopsisIsTheHelpUsage" grep -qxF \
   "trace-rewrite [options] <file.cu>... [-- <compile command>]" "$docs"
