@@ -34,6 +34,8 @@ else:
     report = cutrace.torch.merge(sys.argv[2], cutrace.open(sys.argv[3]), sys.argv[4])
     print("%d profiler events (%d kernels); %d launches placed, moved at most %.0f ns"
           % (report.profiler_events, report.profiler_kernels, len(report.matched), report.max_shift_ns))
+    if report.clock_offset_ns:
+        print("the profiler's clock is %.1f us off the run's: lined up from the launches" % (report.clock_offset_ns / 1e3))
     for m in report.matched:
         print("  launch %d %s -> %r (pid %d, stream %d), shift %.0f ns"
               % (m.sequence, m.kernel, m.profiler_name, m.pid, m.tid, m.shift_ns))

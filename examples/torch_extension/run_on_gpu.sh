@@ -116,8 +116,15 @@ CUTRACE_OUTPUT=$runs/profiled/ CUTRACE_LAUNCHES=all python3 $ext/profile_and_mer
 python3 $ext/profile_and_merge.py merge "$out/profiler.json" "$(ls "$runs"/profiled/*.ctrace | head -1)" "$out/merged.pftrace" >"$out/merge.log" 2>&1
 check "every profiled launch is placed under its kernel slice" test $? -eq 0
 cat "$out/merge.log" >>"$results"
+ls -l "$runs"/profiled/ >>"$out/merge.log" 2>&1
 cp "$(ls "$runs"/profiled/*.ctrace | head -1)" "$out/profiled.ctrace" 2>/dev/null
 gzip -f "$out/profiler.json"
-tar czf "$out/logs.tar.gz" -C "$out" --exclude logs.tar.gz --exclude merged.pftrace --exclude profiled.ctrace --exclude profiler.json.gz . 2>/dev/null
+if ((fail)); then # what a failure needs, where the caller sees it
+  for log in merge profile checks; do echo "--- $log.log (tail)"; tail -25 "$out/$log.log"; done
+fi
+# Few files come back from a GPU machine: the logs travel as one archive.
+tar czf "$work/logs.tar.gz" -C "$out" --exclude merged.pftrace --exclude profiled.ctrace \
+  --exclude profiler.json.gz --exclude results.md . 2>/dev/null
+rm -f "$out"/*.log && mv "$work/logs.tar.gz" "$out/logs.tar.gz"
 rm -rf "$work"
 exit $fail

@@ -62,7 +62,8 @@ void bind_torch_merge(py::module_ &m) {
       .def_readonly("matched", &TorchMergeReport::matched)
       .def_readonly("unmatched", &TorchMergeReport::unmatched)
       .def_readonly("streams", &TorchMergeReport::streams)
-      .def_readonly("max_shift_ns", &TorchMergeReport::max_shift_ns);
+      .def_readonly("max_shift_ns", &TorchMergeReport::max_shift_ns)
+      .def_readonly("clock_offset_ns", &TorchMergeReport::clock_offset_ns);
   m.def("merge_torch", &merge, py::arg("profiler"), py::arg("run"), py::arg("output"),
         py::arg("tolerance_us") = 20.0);
   m.def("torch_kernel_base_name", &torch_kernel_base_name);

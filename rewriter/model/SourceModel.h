@@ -266,6 +266,7 @@ struct ParseOutcome {
   std::vector<ClangDiagnostic> Diagnostics;
   SourceModel Model;
   std::vector<HeaderModel> Headers;
+  bool TestsTracedMacro = false; // the file or a header it includes tests CUTRACE_TRACED
 
   unsigned errorCount() const;
 };

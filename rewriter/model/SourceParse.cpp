@@ -73,6 +73,33 @@ private:
   std::vector<Inclusion> &Out;
 };
 
+/// Whether any code of the translation unit tests CUTRACE_TRACED (#ifdef, #ifndef, defined(),
+/// an expansion, a #define or #undef): only then does a traced parse differ from a plain one.
+class TracedMacroWatcher : public PPCallbacks {
+public:
+  explicit TracedMacroWatcher(bool &Tested) : Tested(Tested) {}
+  void Ifdef(SourceLocation, const Token &Name, const MacroDefinition &) override { see(Name); }
+  void Ifndef(SourceLocation, const Token &Name, const MacroDefinition &) override { see(Name); }
+  void Elifdef(SourceLocation, const Token &Name, const MacroDefinition &) override { see(Name); }
+  void Elifndef(SourceLocation, const Token &Name, const MacroDefinition &) override { see(Name); }
+  void Defined(const Token &Name, const MacroDefinition &, SourceRange) override { see(Name); }
+  void MacroExpands(const Token &Name, const MacroDefinition &, SourceRange,
+                    const MacroArgs *) override {
+    see(Name);
+  }
+  void MacroDefined(const Token &Name, const MacroDirective *) override { see(Name); }
+  void MacroUndefined(const Token &Name, const MacroDefinition &, const MacroDirective *) override {
+    see(Name);
+  }
+
+private:
+  bool &Tested;
+  void see(const Token &Name) {
+    if (const IdentifierInfo *Id = Name.getIdentifierInfo())
+      Tested = Tested || Id->getName() == "CUTRACE_TRACED";
+  }
+};
+
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
@@ -131,6 +158,8 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<TracedMacroWatcher>(Outcome.TestsTracedMacro));
     return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor(),
                                            AutoKernels);
   }

@@ -5,6 +5,8 @@
 #include "pipeline/Emit.h"
 #include "pipeline/LineDiff.h"
 #include "pipeline/Write.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <set>
 
@@ -117,6 +119,42 @@ void compareAgainst(RewriteResult &R, const RewriteRequest &Request, llvm::Strin
   R.Status = AnnotationErrors;
 }
 
+/// The rules of the twin alone (recursion through traced code, a group declared two ways on one
+/// call path, a jump over a range's end, ...): --verify-strip plans the traced build as --traced
+/// would, writing nothing, so the pre-commit check and the build give one verdict. The plain
+/// passes are planned as they are unless the code tests CUTRACE_TRACED; then the traced parse is
+/// run. Fails the check stage, with the plan's diagnostics, when the plan has errors.
+bool twinRulesHold(RewriteResult &R, const RewriteRequest &Request, compat::ParseOptions Options,
+                   std::vector<ParseOutcome> &Plain, llvm::raw_ostream &Shown) {
+  const SourceFile &F = R.Input;
+  RunLog Scratch(stageNames(RewriteRequest{}));
+  std::vector<ParseOutcome> Reparsed;
+  if (llvm::any_of(Plain, [](const ParseOutcome &P) { return P.TestsTracedMacro; })) {
+    Options.Traced = true;
+    Reparsed = parsePasses(F, Options, deviceArchs(Options, llvm::nulls()), Scratch);
+    if (llvm::any_of(Reparsed, [](const ParseOutcome &P) { return !P.Ran; }))
+      return true; // what the traced parse cannot see, the build reports
+  }
+  TracedOptions Traced;
+  Traced.MaxEvents = Request.MaxEvents;
+  Traced.Clock = Request.Clock;
+  // Header copies are planned beside a name that is never written.
+  llvm::SmallString<256> Unwritten(F.Path);
+  llvm::sys::fs::make_absolute(Unwritten);
+  llvm::sys::path::replace_extension(Unwritten, ".verify.traced.cu");
+  TracedPaths Paths = tracedPathsFor(F.Path, Unwritten, "");
+  int Status = Ok;
+  std::optional<TracedEmission> E = emitTraced(F, R.Scan, Reparsed.empty() ? Plain : Reparsed,
+                                               Traced, Paths, Scratch, Shown, Status);
+  if (E)
+    return true;
+  const StageRecord *Failed = Scratch.stage(stage::Plan);
+  R.Log.fail(stage::Check, "the traced build's plan breaks a rule",
+             Failed ? Failed->Diagnostics : std::string());
+  R.Status = Status;
+  return false;
+}
+
 void runVerify(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostream &Shown) {
   const SourceFile &F = R.Input;
   R.Scan = collectAnnotations(F, R.Log);
@@ -124,6 +162,8 @@ void runVerify(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   std::vector<ParseOutcome> Passes = parsePasses(F, Options, deviceArchs(Options, Shown), R.Log);
   Verdict V = checkForVerify(F, R.Scan, Passes, Request.Strict, Request.Verbose, R.Log, Shown);
   R.Status = V.failed() ? AnnotationErrors : Ok;
+  if (R.Status == Ok && V.Unchecked.empty())
+    twinRulesHold(R, Request, Options, Passes, Shown);
   StripEmission Stripped = emitStrip(F, R.Scan, R.Log);
   R.AppliedEdits = deletionEdits(Stripped.Deletions);
   if (R.Status == Ok && !stripIsIdempotent(Stripped.Text)) {

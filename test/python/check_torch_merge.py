@@ -125,6 +125,25 @@ check(len(report.matched) == len(expected) and [u[0] for u in report.unmatched] 
       "cutrace.torch.merge's report: %d placed, unmatched %s" % (len(report.matched), report.unmatched))
 check(open(merged_py, "rb").read() == open(merged, "rb").read(), "cutrace.torch.merge wrote another trace")
 
+# The profiler's clock off the run's by far more than the tolerance (kineto's own clock): the
+# offset is found from the launches, and the same launches are placed.
+OFF_BY_NS = 2_500_137_000
+shifted = os.path.join(work, "profiler_shifted.json")
+with open(shifted, "w") as f:
+    json.dump({"schemaVersion": 1, "baseTimeNanoseconds": base,
+               "traceEvents": [dict(e, ts=e["ts"] + OFF_BY_NS / 1000) if "ts" in e else e for e in events]}, f)
+moved = cutrace.torch.merge(shifted, run, os.path.join(work, "shifted.pftrace"))
+check(sorted(m.sequence for m in moved.matched) == sorted(expected)
+      and [u[0] for u in moved.unmatched] == [MISSING],
+      "clocks apart: %d placed, unmatched %s" % (len(moved.matched), moved.unmatched))
+check(abs(moved.clock_offset_ns - OFF_BY_NS) <= 20_000 and report.clock_offset_ns == 0,
+      "clock offsets: %.0f ns found for %d ns, %.0f ns where the clocks agree"
+      % (moved.clock_offset_ns, OFF_BY_NS, report.clock_offset_ns))
+cli_shifted = subprocess.run([trace_view, "merge-torch", shifted, run_path, "-o", os.path.join(work, "s.pftrace")],
+                             capture_output=True, text=True)
+check(cli_shifted.returncode == 0 and "the profiler's clock is 2500135.5 us ahead of" in cli_shifted.stdout,
+      "trace-view merge-torch with clocks apart: " + cli_shifted.stdout + cli_shifted.stderr)
+
 # A run not on the host clock cannot be placed: an error, and nothing written.
 unaligned = os.path.join(os.path.dirname(run_path), "..", "ws_gemm.ctrace")
 refused = os.path.join(work, "refused.pftrace")

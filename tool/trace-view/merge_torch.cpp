@@ -7,6 +7,7 @@
 
 #include <cutrace/torch_merge.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -50,6 +51,11 @@ int merge_torch_command(const MergeTorchArgs &args) {
               static_cast<unsigned long long>(report->profiler_events),
               static_cast<unsigned long long>(report->profiler_kernels), report->matched.size(),
               decoded.launches.size(), report->max_shift_ns);
+  if (report->clock_offset_ns != 0)
+    std::printf("the profiler's clock is %.1f us %s the run's host clock: the run was lined up "
+                "from its launches (docs/torch.md, \"Matching\")\n",
+                std::fabs(report->clock_offset_ns) / 1e3,
+                report->clock_offset_ns > 0 ? "ahead of" : "behind");
   for (const auto &[sequence, why] : report->unmatched)
     std::printf("launch %llu not placed: %s\n", static_cast<unsigned long long>(sequence),
                 why.c_str());

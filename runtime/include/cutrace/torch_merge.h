@@ -45,11 +45,15 @@ struct TorchMergeReport {
   std::vector<std::pair<uint64_t, std::string>> unmatched; // launch sequence, why
   std::map<uint64_t, int64_t> streams; // run stream (cudaStream_t value) -> profiler stream id
   double max_shift_ns = 0;             // the largest |shift| of a matched launch
+  // How far the run was moved onto the profiler's axis beyond what the two clocks state: 0 when
+  // they agree; else the offset found from the launches themselves (the profiler's clock is not
+  // the run's host clock).
+  double clock_offset_ns = 0;
 };
 
 // The profiler's kernel name reduced to what a decode map names: no return type, parameter
 // list or template arguments, the last `::` component ("void ns::gemm<128>(float const*)" ->
-// "gemm").
+// "gemm"), and a traced twin's name is its kernel's ("gemm_cutrace_traced" -> "gemm").
 std::string torch_kernel_base_name(const std::string &name);
 
 // Parses `profiler_json` (torch.profiler's export_chrome_trace; a baseTimeNanoseconds key puts

@@ -130,6 +130,9 @@ Expected<Profile> read_profile(const std::string &text) {
   return E{std::move(p), {}};
 }
 
+// How far apart a host-aligned run and the host clock can be (docs/launches.md: about 1 µs).
+constexpr double kAlignmentBoundNs = 1000;
+
 // Where a launch is matched: its span on the export's axis, and the kernel slice it lies in.
 struct Placement {
   size_t launch = 0;  // index into RunTrace::launches
@@ -145,16 +148,83 @@ double fit_shift(double b, double e, double kb, double ke) {
   return e > ke ? ke - e : 0;
 }
 
-std::vector<Placement> match_launches(const Profile &p, const RunTrace &run,
-                                      const TorchMergeOptions &options, TorchMergeReport &report) {
-  // Kernels by base name, for the candidates of each launch.
-  std::map<std::string, std::vector<size_t>> kernels;
-  for (size_t i = 0; i < p.events.size(); ++i)
-    if (p.events[i].category == "kernel" && !p.events[i].instant) {
-      kernels[torch_kernel_base_name(p.events[i].name)].push_back(i);
-      ++report.profiler_kernels;
+// The profiler's clock and the run's can disagree by more than the tolerance: kineto stamps
+// events with its own clock (TSC-derived on recent PyTorch), converted to the epoch at a point
+// the trace does not state. The offset that lines the two up is found from the launches
+// themselves: each of the profiler's first kernel slices of a recorded kernel is tried against
+// each launch of that kernel, and the offset under which most of those slices meet a launch of
+// their kernel within the tolerance wins (then the smaller total distance). The offset 0, the
+// clocks as stated, is tried first and kept when nothing does better.
+double clock_offset(const Profile &p, const RunTrace &run,
+                    const std::map<std::string, std::vector<size_t>> &kernels,
+                    double run_to_export, double tolerance_ns) {
+  std::map<std::string, std::vector<std::pair<double, double>>> launches; // by base name, sorted
+  for (const RunLaunch &l : run.launches)
+    launches[torch_kernel_base_name(run.maps[l.map].kernel)].push_back(
+        {l.begin_ns + run_to_export, l.end_ns + run_to_export});
+  std::vector<std::pair<const std::vector<std::pair<double, double>> *, size_t>> anchors;
+  for (auto &[name, spans] : launches) {
+    std::sort(spans.begin(), spans.end());
+    const auto k = kernels.find(name);
+    if (k != kernels.end())
+      for (size_t i : k->second)
+        anchors.push_back({&spans, i});
+  }
+  std::sort(anchors.begin(), anchors.end(), [&](const auto &a, const auto &b) {
+    return p.events[a.second].begin < p.events[b.second].begin;
+  });
+  constexpr size_t kScored = 64, kTried = 8, kLaunchesTried = 100'000;
+  if (anchors.size() > kScored)
+    anchors.resize(kScored);
+  // How many of the scored slices meet a launch of their kernel, and how far their starts are
+  // from those launches' starts in all.
+  auto score = [&](double offset) {
+    std::pair<size_t, double> s{0, 0};
+    for (const auto &[spans, i] : anchors) {
+      const double kb = double(p.events[i].begin), ke = double(p.events[i].end);
+      auto at = std::lower_bound(spans->begin(), spans->end(),
+                                 std::make_pair(kb - offset - tolerance_ns, -double(INFINITY)));
+      if (at != spans->begin())
+        --at; // a longer launch that began earlier
+      double nearest = INFINITY;
+      for (; at != spans->end() && at->first + offset <= ke + tolerance_ns; ++at) {
+        const double b = at->first + offset, e = at->second + offset;
+        if (std::max(b, kb) - std::min(e, ke) <= tolerance_ns)
+          nearest = std::min(nearest, std::fabs(kb - b));
+      }
+      if (std::isfinite(nearest))
+        ++s.first, s.second += nearest;
     }
-  const double run_to_export = double(int64_t(run.origin_ns - p.origin_ns));
+    return s;
+  };
+  auto better = [](std::pair<size_t, double> a, std::pair<size_t, double> b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  };
+  const std::pair<size_t, double> stated = score(0);
+  if (stated.first == anchors.size())
+    return 0;
+  double chosen = 0;
+  std::pair<size_t, double> best{0, INFINITY};
+  for (size_t a = 0; a < std::min(kTried, anchors.size()); ++a) {
+    const auto &[spans, i] = anchors[a];
+    for (size_t l = 0; l < std::min(kLaunchesTried, spans->size()); ++l) {
+      const double offset = double(p.events[i].begin) - (*spans)[l].first;
+      const std::pair<size_t, double> s = score(offset);
+      if (better(s, best))
+        best = s, chosen = offset;
+    }
+  }
+  // The clocks as stated stand unless another offset places more slices.
+  return best.first > stated.first ? chosen : 0;
+}
+
+using KernelSlices = std::map<std::string, std::vector<size_t>>; // by base name
+
+// Each launch matched to a kernel slice with the run moved by run_to_export onto the export's
+// axis; fills the report's matched and unmatched lists.
+std::vector<Placement> match_at(const Profile &p, const RunTrace &run,
+                                const TorchMergeOptions &options, KernelSlices &kernels,
+                                double run_to_export, TorchMergeReport &report) {
   std::vector<bool> used(p.events.size(), false);
   std::map<std::pair<uint32_t, uint64_t>, std::string> tid_of;     // (device, stream) -> tid
   std::map<std::pair<std::string, std::string>, uint64_t> stream_of; // (pid, tid) -> stream
@@ -207,6 +277,39 @@ std::vector<Placement> match_launches(const Profile &p, const RunTrace &run,
     report.matched.push_back(m);
     report.max_shift_ns = std::max(report.max_shift_ns, std::fabs(pl.shift_ns));
   }
+  return placed;
+}
+
+std::vector<Placement> match_launches(const Profile &p, const RunTrace &run,
+                                      const TorchMergeOptions &options, TorchMergeReport &report) {
+  KernelSlices kernels; // the candidates of each launch
+  for (size_t i = 0; i < p.events.size(); ++i)
+    if (p.events[i].category == "kernel" && !p.events[i].instant) {
+      kernels[torch_kernel_base_name(p.events[i].name)].push_back(i);
+      ++report.profiler_kernels;
+    }
+  const double stated = double(int64_t(run.origin_ns - p.origin_ns));
+  const double offset = clock_offset(p, run, kernels, stated, options.tolerance_ns);
+  TorchMergeReport first = report;
+  std::vector<Placement> placed = match_at(p, run, options, kernels, stated + offset, first);
+  // Most launches moved the same way is the clocks disagreeing, not each launch: the median move
+  // joins the offset (on an H100 with PyTorch 2.11, kineto's clock was 35 µs behind the run's)
+  // when it exceeds the alignment's bound, and the launches are matched again.
+  std::vector<double> shifts;
+  for (const Placement &pl : placed)
+    shifts.push_back(pl.shift_ns);
+  double median = 0;
+  if (!shifts.empty()) {
+    std::nth_element(shifts.begin(), shifts.begin() + shifts.size() / 2, shifts.end());
+    median = shifts[shifts.size() / 2];
+  }
+  if (std::fabs(median) <= kAlignmentBoundNs) {
+    first.clock_offset_ns = offset;
+    report = std::move(first);
+    return placed;
+  }
+  placed = match_at(p, run, options, kernels, stated + offset + median, report);
+  report.clock_offset_ns = offset + median;
   return placed;
 }
 
@@ -319,7 +422,12 @@ std::string torch_kernel_base_name(const std::string &name) {
     if (depth == 0 && (c == ' ' || (c == ':' && i + 1 < s.size() && s[i + 1] == ':')))
       start = c == ' ' ? i + 1 : i + 2;
   }
-  return s.substr(start);
+  s = s.substr(start);
+  // A traced build launches K's twin, so the profiler names K_cutrace_traced (launch.h).
+  static const std::string twin = "_cutrace_traced";
+  if (s.size() > twin.size() && s.compare(s.size() - twin.size(), twin.size(), twin) == 0)
+    s.erase(s.size() - twin.size());
+  return s;
 }
 
 Expected<TorchMergeReport> merge_torch_profile(const std::string &profiler_json,
