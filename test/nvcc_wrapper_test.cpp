@@ -3,6 +3,7 @@
 // test/wrapper/check_make.sh.
 #include "CompilerMessages.h"
 #include "DependencyFile.h"
+#include "LoopCost.h"
 #include "NvccCommand.h"
 #include "PtxasNotes.h"
 
@@ -192,4 +193,103 @@ TEST(CompilerMessages, LinkWithoutTheRuntimeSaysWhyAndWhatToAdd) {
   EXPECT_NE(Note.find("this link does not have it"), std::string::npos) << Note;
   EXPECT_NE(Note.find("cutrace-nvcc --cutrace-libs"), std::string::npos) << Note;
   EXPECT_EQ(cutrace::missingRuntimeNote("undefined reference to `main'\n"), "");
+}
+
+// A kernel and its twin as nvcc -ptx -lineinfo writes them: the twin's loop (k.cu:5) holds the
+// kernel's 4 instructions plus 3 from cutrace's own header and a wgmma; a second loop only the
+// twin has (a sampled copy); the kernel's other loop, at line 9, is the same in both.
+constexpr const char *TwoLoopsPtx = R"(
+.visible .entry _Z1kPfi(
+	.param .u64 _Z1kPfi_param_0
+)
+{
+	.reg .b32 	%r<9>;
+	.loc	1 4 3
+	mov.u32 	%r1, 0;
+$L__BB0_1:
+	.loc	1 5 5
+	add.s32 	%r1, %r1, 1;
+	.loc	1 6 5
+	wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 0;
+	setp.lt.s32 	%p1, %r1, 8;
+	@%p1 bra 	$L__BB0_1;
+$L__BB0_2:
+	.loc	1 9 5
+	add.s32 	%r2, %r2, 1;
+	@%p2 bra.uni 	$L__BB0_2;
+	ret;
+}
+.visible .entry _Z16k_cutrace_tracedPfiPN7cutrace5SlotsE(
+	.param .u64 _Z16k_cutrace_tracedPfiPN7cutrace5SlotsE_param_0
+)
+{
+	.loc	1 4 3
+	mov.u32 	%r1, 0;
+$L__BB1_1:
+	.loc	2 300 3
+	mov.u64 	%rd5, %clock64;
+	st.shared.u64 	[%rd6], %rd5;
+	add.s32 	%r7, %r7, 1;
+	.loc	1 5 5
+	add.s32 	%r1, %r1, 1;
+	.loc	1 6 5
+	wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 0;
+	setp.lt.s32 	%p1, %r1, 8;
+	@%p1 bra 	$L__BB1_1;
+$L__BB1_3:
+	.loc	1 5 5
+	add.s32 	%r1, %r1, 1;
+	@%p3 bra 	$L__BB1_3;
+$L__BB1_2:
+	.loc	1 9 5
+	add.s32 	%r2, %r2, 1;
+	@%p2 bra.uni 	$L__BB1_2;
+	ret;
+}
+	.file	1 "/src/k.cu"
+	.file	2 "/opt/cutrace/include/cutrace/device.h"
+)";
+
+TEST(LoopCost, TwinLoopsArePairedWithTheKernelsBySourceLine) {
+  std::vector<cutrace::LoopCost> Costs = cutrace::loopCosts(TwoLoopsPtx);
+  ASSERT_EQ(Costs.size(), 3u);
+  EXPECT_EQ(Costs[0].Kernel, "_Z1kPfi");
+  EXPECT_EQ(Costs[0].File, "/src/k.cu");
+  // Line 5 twice: the recorded loop (4 -> 7, wgmma) and the twin's own copy (0 -> 2).
+  EXPECT_EQ(Costs[0].Line, 5u);
+  EXPECT_EQ(Costs[0].Plain, 4u);
+  EXPECT_EQ(Costs[0].Traced, 7u);
+  EXPECT_TRUE(Costs[0].Wgmma);
+  EXPECT_EQ(Costs[1].Line, 5u);
+  EXPECT_EQ(Costs[1].Plain, 0u);
+  EXPECT_EQ(Costs[1].Traced, 2u);
+  EXPECT_EQ(Costs[2].Line, 9u);
+  EXPECT_EQ(Costs[2].Plain, Costs[2].Traced);
+}
+
+TEST(LoopCost, ReportNamesEachLoopThatGainsAndWarnsAboveTheLimitWithWgmma) {
+  std::vector<cutrace::LoopCost> Costs = cutrace::loopCosts(TwoLoopsPtx);
+  const std::string Quiet = cutrace::loopCostReport(Costs, "sm_90a", 8);
+  EXPECT_NE(Quiet.find("/src/k.cu:5: note: cutrace: recording adds 3 PTX instructions to this loop "
+                       "of 'k': 4 -> 7 (sm_90a), wgmma in it"),
+            std::string::npos)
+      << Quiet;
+  EXPECT_NE(Quiet.find("a copy of this loop the plain one has not"), std::string::npos) << Quiet;
+  EXPECT_EQ(Quiet.find("k.cu:9"), std::string::npos) << Quiet; // nothing added there
+  EXPECT_EQ(Quiet.find("warning"), std::string::npos) << Quiet;
+  const std::string Loud = cutrace::loopCostReport(Costs, "sm_90a", 2);
+  EXPECT_NE(Loud.find("/src/k.cu:5: warning: cutrace: 3 instructions added to a loop with wgmma "
+                      "in 'k'"),
+            std::string::npos)
+      << Loud;
+}
+
+TEST(LoopCost, PtxCommandKeepsTheFlagsAndDropsOutputsInputsAndLinkInputs) {
+  std::vector<std::string> Args = cutrace::ptxArguments(
+      {"-std=c++17", "-arch=sm_90a", "-c", "gen/a.cu", "gen/b.cu", "-o", "a.o", "-MD", "-MF",
+       "a.d", "-DCUTRACE_TRACED", "-I/rt/include", "libcutrace.a"},
+      {"gen/a.cu", "gen/b.cu"}, "gen/a.cu", "gen/a.cu.ptx");
+  EXPECT_EQ(Args, (std::vector<std::string>{"-std=c++17", "-arch=sm_90a", "-DCUTRACE_TRACED",
+                                            "-I/rt/include", "-ptx", "-lineinfo", "gen/a.cu",
+                                            "-o", "gen/a.cu.ptx"}));
 }

@@ -132,6 +132,19 @@ check "Wrapper.EachUserWarningIsShownOnce ($(grep -c 'warn.cu(4): warning' "$wor
 (cd "$p" && "$wrapper" -arch=sm_90 -c broken.cu -o broken.o >"$work/broken.log" 2>&1)
 check "Wrapper.TracedCompileErrorPointsAtTheUsersFileAndLine" \
   grep -q '^broken.cu(7): error: identifier "undeclared_name" is undefined' "$work/broken.log"
+cat >"$p/cost.cu" <<'EOF2'
+#include <cutrace/trace.h>
+__global__ void steps(float *x, int n) {
+  TRACE_GROUP("main", 0);
+  for (int i = 0; i < n; ++i) {
+    TRACE_RANGE("step", "main", i);
+    x[threadIdx.x] = x[threadIdx.x] * 2.0f + 1.0f;
+  }
+}
+EOF2
+(cd "$p" && "$wrapper" --cutrace-cost -arch=sm_90 -c cost.cu -o cost.o >"$work/cost.log" 2>&1)
+check "Wrapper.CostReportsWhatRecordingAddsInsideEachLoop" \
+  bash -c "grep -q 'cost.cu:4: note: cutrace: recording adds [0-9]* PTX instructions to this loop of .steps.' '$work/cost.log' && [[ -s '$p/cost.o' ]]"
 (cd "$p" && CUTRACE_MODE=strip "$wrapper" -arch=sm_90 warn.o -o app) >"$work/link.log" 2>&1
 check "Wrapper.LinkWithoutTheRuntimeSaysWhatToAdd" \
   grep -q 'cutrace-nvcc: note: objects compiled traced call the cutrace runtime' "$work/link.log"

@@ -3,6 +3,7 @@
 // own through the pipeline library, so parallel builds need nothing shared between compiles.
 #include "CompilerMessages.h"
 #include "DependencyFile.h"
+#include "LoopCost.h"
 #include "NvccCommand.h"
 #include "PtxasNotes.h"
 #include "auto/AutoPlan.h"
@@ -36,6 +37,8 @@ constexpr llvm::StringLiteral WrapperHelp =
     "  --cutrace-auto[=ctas|warps]       trace kernels without annotations too (CUTRACE_AUTO)\n"
     "  --cutrace-auto-kernels=GLOB,-GLOB which of them                 (CUTRACE_AUTO_KERNELS)\n"
     "  --cutrace-cflags, --cutrace-libs  print the flags / libraries a traced build adds\n"
+    "  --cutrace-cost                    after a traced compile, the PTX instructions recording\n"
+    "                                    adds inside each loop of each kernel (CUTRACE_COST=1)\n"
     "A traced link adds the runtime libraries itself. The real compiler is nvcc on PATH "
     "(CUTRACE_NVCC names another).\n"
     "nvcc's own options follow.\n\n";
@@ -50,6 +53,7 @@ int wrapperError(const llvm::Twine &Message) {
 struct WrapperOptions {
   std::string Mode, MaxEvents, Clock, Auto, AutoKernels;
   bool PrintCflags = false, PrintLibs = false;
+  bool Cost = false; // --cutrace-cost: the instructions recording adds inside each loop
 };
 
 std::string fromEnv(const char *Name) {
@@ -61,6 +65,7 @@ std::string fromEnv(const char *Name) {
 std::optional<std::string> takeWrapperOptions(std::vector<std::string> &Args, WrapperOptions &O) {
   O = {fromEnv("CUTRACE_MODE"), fromEnv("CUTRACE_MAX_EVENTS"), fromEnv("CUTRACE_CLOCK"),
        fromEnv("CUTRACE_AUTO"), fromEnv("CUTRACE_AUTO_KERNELS")};
+  O.Cost = !fromEnv("CUTRACE_COST").empty() && fromEnv("CUTRACE_COST") != "0";
   std::vector<std::string> Kept;
   for (const std::string &A : Args) {
     llvm::StringRef Arg = A;
@@ -85,10 +90,12 @@ std::optional<std::string> takeWrapperOptions(std::vector<std::string> &Args, Wr
       O.PrintCflags = true;
     else if (Arg == "libs")
       O.PrintLibs = true;
+    else if (Arg == "cost")
+      O.Cost = true;
     else
       return "unknown option '" + A +
              "' (--cutrace-mode=, --cutrace-max-events=, --cutrace-clock=, --cutrace-auto[=], "
-             "--cutrace-auto-kernels=, --cutrace-cflags, --cutrace-libs)";
+             "--cutrace-auto-kernels=, --cutrace-cflags, --cutrace-libs, --cutrace-cost)";
   }
   Args = std::move(Kept);
   return std::nullopt;
@@ -406,6 +413,32 @@ int runAndReadMessages(const std::string &Compiler, llvm::ArrayRef<std::string> 
   return Status;
 }
 
+/// --cutrace-cost: compiles each generated source to PTX once more (one arch) and reports, per
+/// loop of each kernel, the instructions its twin adds (tool/cutrace-nvcc/LoopCost.h).
+void reportLoopCosts(const std::string &Compiler, const NvccCommand &C,
+                     llvm::ArrayRef<GeneratedSource> Sources, llvm::ArrayRef<std::string> Args) {
+  std::vector<std::string> Generated;
+  for (const GeneratedSource &S : Sources)
+    Generated.push_back(S.Generated);
+  for (const GeneratedSource &S : Sources) {
+    std::string Ptx = S.Generated + ".ptx", Log = S.Generated + ".ptx.log";
+    int Status = runCompiler(Compiler, ptxArguments(Args, Generated, S.Generated, Ptx),
+                             llvm::StringRef(Log), llvm::StringRef(Log));
+    auto Text = llvm::MemoryBuffer::getFile(Ptx);
+    if (Status || !Text) {
+      llvm::errs() << "cutrace-nvcc: note: no loop cost report for " << S.Original
+                   << ": nvcc -ptx failed (see " << Log << "; it takes one GPU arch)\n";
+      continue;
+    }
+    std::vector<LoopCost> Costs = loopCosts((*Text)->getBuffer());
+    std::string Report = loopCostReport(Costs, C.GpuArch.empty() ? "nvcc's default arch" : C.GpuArch);
+    llvm::errs() << (Report.empty() ? "cutrace-nvcc: note: recording adds no instruction inside a "
+                                      "loop of " + S.Original + "\n"
+                                    : Report);
+    llvm::sys::fs::remove(Log);
+  }
+}
+
 /// Runs nvcc on the generated sources and puts the originals back into its dependency output.
 int compile(const std::string &Compiler, const NvccCommand &C,
             llvm::ArrayRef<GeneratedSource> Sources, llvm::ArrayRef<std::string> Args,
@@ -491,7 +524,11 @@ int main(int Argc, const char **Argv) {
       return 1;
   }
   std::vector<std::string> NvccArgs = nvccArguments(C, Sources, Mode, Runtime);
+  std::vector<GeneratedSource> CudaSources = Sources;
   // Editing an annotated header must rebuild: the dependency output names it, not its copy.
   Sources.insert(Sources.end(), HeaderCopies.begin(), HeaderCopies.end());
-  return compile(Compiler, C, Sources, NvccArgs, Folder.Path);
+  int Status = compile(Compiler, C, Sources, NvccArgs, Folder.Path);
+  if (Status == 0 && Options.Cost && Mode == WrapMode::Traced && !C.DependenciesOnly)
+    reportLoopCosts(Compiler, C, CudaSources, NvccArgs);
+  return Status;
 }
