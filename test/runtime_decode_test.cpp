@@ -321,6 +321,41 @@ TEST(Decode, GlobalViewUsesMeasuredClockRate) {
   EXPECT_DOUBLE_EQ(row.slices[0].end_ns, 2'000.0);
 }
 
+TEST(Decode, RowsOfOneCtaShareOneClockRateAndLine) {
+  // Two rows of one CTA on SM 0. Row 1's start was stamped one globaltimer tick (32 ns) late
+  // and its own pairs give another rate; row 1's instant runs 12 cycles before row 0's.
+  BufferBuilder b(1, 2, 8);
+  b.start(0, 0, 1'000'000, 10'000'000);
+  b.event(0, 0, I, 2, 0, 10'005'012);
+  b.end(0, 0, 1'010'000, 10'020'000);
+  b.start(0, 1, 1'000'032, 10'000'000);
+  b.event(0, 1, I, 2, 0, 10'005'000);
+  b.end(0, 1, 1'004'000, 10'008'400);
+  Trace t = decode_bytes(test_map(8), b.bytes);
+  const Row &r0 = t.rows[0], &r1 = t.rows[1];
+  EXPECT_EQ(r0.ghz_source, RateSource::measured);
+  EXPECT_EQ(r1.ghz_source, RateSource::measured);
+  EXPECT_DOUBLE_EQ(r0.ghz, r1.ghz); // the CTA's earliest and latest pairs: one rate
+  ASSERT_EQ(r0.instants.size(), 1u);
+  ASSERT_EQ(r1.instants.size(), 1u);
+  // Cycle order holds in the global view too, 12 cycles apart at the CTA's rate.
+  EXPECT_LT(r1.instants[0].ns, r0.instants[0].ns);
+  EXPECT_NEAR(r0.instants[0].ns - r1.instants[0].ns, 12 / r0.ghz, 1e-6);
+  EXPECT_EQ(r0.instants[0].cycles - r1.instants[0].cycles, 12u);
+}
+
+TEST(Decode, RowsNamingDifferentSmsInOneCtaKeepTheirOwnRates) {
+  // A corrupt header: one CTA's rows on two SMs share no clock, so each keeps its own.
+  BufferBuilder b(1, 2, 8);
+  b.start(0, 0, 1'000'000, 10'000'000, 0);
+  b.end(0, 0, 1'010'000, 10'020'000);        // 2 GHz
+  b.start(0, 1, 1'000'000, 50'000'000, 5);
+  b.end(0, 1, 1'010'000, 50'015'000);        // 1.5 GHz
+  Trace t = decode_bytes(test_map(8), b.bytes);
+  EXPECT_DOUBLE_EQ(t.rows[0].ghz, 2.0);
+  EXPECT_DOUBLE_EQ(t.rows[1].ghz, 1.5);
+}
+
 TEST(Decode, TooShortRowFallsBackToMedianOfMeasuredRates) {
   BufferBuilder b(2, 2, 8);
   b.start(0, 1, 1'000'000, 10'000'000);

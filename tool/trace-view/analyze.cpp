@@ -18,6 +18,7 @@ namespace trace_view {
 int analyze_command(const AnalyzeArgs &args) {
   cutrace::DecodeOptions options;
   options.ghz_override = args.ghz;
+  options.run_marker_cost = !args.raw_times;
   LoadedLaunch launch = load_launch(args.input, args.launch, options, "--launch");
   cutrace::Trace &trace = launch.trace;
   if (args.cta) {

@@ -71,6 +71,7 @@ void add_view_options(CLI::App &app, ViewArgs &a) {
       usage_error("--html-max-mb wants a size in MB (1 or more), got '" + v + "'");
   });
   add_value(app, "--clock-ghz", [&a](const std::string &v) { a.ghz = ghz_value(v); });
+  app.add_flag("--raw-times", a.raw_times);
   app.add_flag_callback("--version", [] {
     std::printf("trace-view %s (trace format %u, run container %u)\n", CUTRACE_VERSION,
                 cutrace::kFormatVersion, cutrace::kRunContainerVersion);
@@ -175,6 +176,7 @@ CLI::App *add_analyze_command(CLI::App &app, AnalyzeArgs &a, std::vector<std::st
   add_value(*sub, "--window", [&a](const std::string &v) { a.window = window_value(v); });
   sub->add_option("--json", a.json);
   add_value(*sub, "--clock-ghz", [&a](const std::string &v) { a.ghz = ghz_value(v); });
+  sub->add_flag("--raw-times", a.raw_times);
   return sub;
 }
 
@@ -235,6 +237,7 @@ CLI::App *add_diff_command(CLI::App &app, DiffArgs &a, std::vector<std::string> 
     a.threshold = positive_value(v, "--noise-threshold wants a percentage (0 or more)") / 100;
   });
   add_value(*sub, "--clock-ghz", [&a](const std::string &v) { a.ghz = ghz_value(v); });
+  sub->add_flag("--raw-times", a.raw_times);
   return sub;
 }
 

@@ -23,6 +23,7 @@ struct ViewArgs {
   std::optional<uint64_t> launch;
   std::optional<uint32_t> cta;
   std::optional<double> ghz;
+  bool raw_times = false; // keep the markers' own cost in the times (--raw-times)
   uint64_t html_max_mb = 100;
 };
 
@@ -39,6 +40,7 @@ struct AnalyzeArgs {
   std::optional<std::pair<double, double>> window;
   std::optional<std::string> json;
   std::optional<double> ghz;
+  bool raw_times = false;
   bool rows = false, sms = false;
 };
 
@@ -53,6 +55,7 @@ struct DiffArgs {
   size_t top = 20;
   bool force = false;
   std::optional<double> ghz;
+  bool raw_times = false;
 };
 
 // `trace-view list FILE.ctrace...` (docs/viewer.md, "Listing a run's launches").

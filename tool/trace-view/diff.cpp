@@ -130,6 +130,7 @@ std::string common_kernel(const DiffArgs &args, const LoadedSide &a, const Loade
 int diff_command(const DiffArgs &args) {
   cutrace::DecodeOptions options;
   options.ghz_override = args.ghz;
+  options.run_marker_cost = !args.raw_times;
 
   std::error_code same_error;
   if (std::filesystem::equivalent(args.a, args.b, same_error) && args.launch_a == args.launch_b)

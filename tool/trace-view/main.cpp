@@ -46,6 +46,7 @@ std::function<std::optional<cutrace::RunLaunch>(const cutrace::RunLaunch &)>
 detail_loader(const ViewArgs &args, const cutrace::RunTrace &run) {
   cutrace::DecodeOptions decode;
   decode.ghz_override = args.ghz;
+  decode.run_marker_cost = !args.raw_times;
   return
       [&run, decode](const cutrace::RunLaunch &l) { return cutrace::with_detail(run, l, decode); };
 }
@@ -221,6 +222,7 @@ int write_run_outputs(const ViewArgs &args, const cutrace::RunTrace &run) {
 int view_command(const ViewArgs &args) {
   cutrace::DecodeOptions options;
   options.ghz_override = args.ghz;
+  options.run_marker_cost = !args.raw_times;
 
   std::vector<cutrace::RunTrace> runs;
   for (const std::string &path : args.inputs) {

@@ -6,7 +6,7 @@ namespace trace_view {
 const char *const kViewUsage =
     R"(usage: trace-view FILE.ctrace... [--html OUT] [--perfetto OUT.pftrace] [--json OUT]
                   [--summary] [--sqlite OUT.db] [--perfetto-json OUT] [--launch N] [--cta N]
-                  [--clock-ghz F] [--html-max-mb N]
+                  [--clock-ghz F] [--raw-times] [--html-max-mb N]
 
 Reads one or more runs (.ctrace: the launches a program recorded, with their decode maps) and
 writes:
@@ -26,6 +26,8 @@ Several files (processes or ranks of one job) are merged into one timeline, one 
   --cta N           with one launch: only CTA N (linear index: x + y*gridDim.x +
                     z*gridDim.x*gridDim.y); the HTML opens on it
   --clock-ghz F     use F GHz for every row instead of the measured SM clock rates
+  --raw-times       times as recorded: keep what the markers themselves cost, which is
+                    otherwise taken out inside slices (measured on the GPU at run start)
   --html-max-mb N   size bound of a run's HTML (default 100): past it the page keeps the
                     overview and the detail of the launches that fit, and says what it left out
   --help, --version
@@ -44,7 +46,7 @@ Exit status: 0 done, 1 an output could not be written, 2 bad usage or unreadable
 const char *const kAnalyzeUsage =
     R"(usage: trace-view analyze FILE.ctrace [--launch N] [--cta N] [--only LIST] [--top N]
                           [--bins N] [--name NAME] [--window BEGIN:END] [--json OUT]
-                          [--rows] [--sms] [--clock-ghz F]
+                          [--rows] [--sms] [--clock-ghz F] [--raw-times]
 
 Analyses of one launch (definitions in docs/analysis.md), printed on stdout: the launch's
 completeness, one answer per question (biggest hand-off wait, most and least working group,
@@ -77,6 +79,8 @@ Options:
                     are summarized: min/median/max and the 5 SMs finishing last)
   --json OUT        the same numbers as one JSON object (OUT '-' for stdout), every row and SM
   --clock-ghz F     use F GHz for every row instead of the measured SM clock rates
+  --raw-times       times as recorded: keep what the markers themselves cost, which is
+                    otherwise taken out inside slices (measured on the GPU at run start)
 Exit status: 0 done, 1 the output could not be written, 2 bad usage or unreadable/corrupt input.
 )";
 
@@ -84,6 +88,7 @@ const char *const kDiffUsage =
     R"(usage: trace-view diff A.ctrace B.ctrace [--launch-a N] [--launch-b N] [--kernel NAME]
                        [--noise-from C.ctrace D.ctrace]... [--noise-factor K]
                        [--noise-threshold PCT] [--top N] [--json OUT] [--force] [--clock-ghz F]
+                       [--raw-times]
 
 Compares two traces of one kernel (definitions in docs/analysis.md, "Comparing two traces"): per
 event name and per TRACE_DAG pair (the wait inside dst and the gap before it), count, mean, p95 and
@@ -104,6 +109,8 @@ within run-to-run noise is marked "noise".
   --json OUT        the numbers as one JSON object (OUT '-' for stdout)
   --force           compare two different kernels (a warning instead of an error)
   --clock-ghz F     use F GHz for every row instead of the measured SM clock rates
+  --raw-times       times as recorded: keep what the markers themselves cost, which is
+                    otherwise taken out inside slices (measured on the GPU at run start)
 Exit status: 0 done, 1 the output could not be written, 2 bad usage, unreadable/corrupt input,
 or two different kernels without --force.
 )";

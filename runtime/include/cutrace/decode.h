@@ -212,6 +212,15 @@ struct Flow {
   double at_ns = 0;       // global view (ns since Trace::origin_ns), inside dst's ns span
 };
 
+// What each kind of marker adds to the time after its own clock read, in the buffer's clock
+// units (cycles; ns with `clock: globaltimer`): measured on the GPU at run start by a probe kernel
+// (docs/FORMAT.md, "Marker cost"). A range with nothing inside reads `range_begin`.
+struct MarkerCost {
+  double range_begin = 0; // a scoped range's begin
+  double range_end = 0;   // a scoped range's end (where its record is stored)
+  double event = 0;       // an instant, an explicit begin or end (a record stored at once)
+};
+
 struct Trace {
   std::string kernel;
   BufferHeader header;
@@ -222,6 +231,7 @@ struct Trace {
   std::vector<Flow> flows;
   uint32_t backward_flows = 0;       // pairs skipped because dst ends before src ends
   uint32_t unpaired_flows = 0;       // src or dst slices left without a partner
+  std::optional<MarkerCost> marker_cost; // what decode() subtracted inside slices, when it did
   std::vector<std::string> problems; // everything that was wrong with the input
   bool ok() const { return problems.empty(); }
 };
@@ -230,11 +240,23 @@ struct DecodeOptions {
   double default_ghz = 1.755; // last resort: no measurement and no device clock in the header
   std::optional<double> ghz_override;  // forces one rate for every row
   uint64_t min_measure_span_ns = 2000; // shorter row spans give a fallback rate
+  // Subtracted inside slices: each time in a row moves earlier by the cost of the markers its
+  // writer ran since the row's outermost open slice began (docs/FORMAT.md, "Marker cost").
+  std::optional<MarkerCost> marker_cost;
+  // Runs (decode_run): take out the marker cost the run measured on each launch's GPU, unless
+  // marker_cost is set here; false keeps the times as recorded (trace-view --raw-times).
+  bool run_marker_cost = true;
 };
 
 // Decodes `buffer` (header + rows, as copied back from the device) with `map`.
 Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
              const DecodeOptions &options = {});
+
+// The marker costs the marker probe's buffer shows (cutrace/marker_probe.h; docs/FORMAT.md,
+// "Marker cost"): a scoped range's begin is what an empty range reads, a stored event what one
+// inside a range adds (the lower of an instant's and an explicit start's figure), a scoped end
+// what an empty range adds to the range around it; medians, never below 0.
+Expected<MarkerCost> marker_cost_from_probe(const uint8_t *buffer, size_t size);
 
 // Fills trace.flows from the map's flow declarations (called by decode()): per CTA, each src
 // slice pairs with the dst slice of the same payload when both ends carry payloads, else the

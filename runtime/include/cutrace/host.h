@@ -60,6 +60,12 @@ private:
   std::unique_ptr<State> state_;
 };
 
+// What the markers themselves cost on the current device (docs/FORMAT.md, "Marker cost"):
+// records the marker probe that traced files compile (about 20 us) and reads it. Whole runs
+// do this once per device on their own; an explicit Recorder's caller passes the result as
+// DecodeOptions::marker_cost. Throws std::runtime_error when the probe cannot run.
+MarkerCost measure_marker_cost();
+
 } // namespace cutrace
 
 #endif // CUTRACE_HOST_H

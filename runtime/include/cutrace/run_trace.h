@@ -47,6 +47,11 @@ struct RunDevice {
   // by the drift seen when the offset was measured again at the end.
   uint64_t alignment_error_ns = 0;
   int64_t drift_ns = 0; // offset at the end - offset at the start (0: not measured again)
+  // What the markers cost on this GPU (its DEV section's marker probe), or why it is not known
+  // (docs/FORMAT.md, "Marker cost"); taken out of its clock64 launches' times when decoded.
+  std::optional<MarkerCost> marker_cost;
+  std::string marker_cost_problem;
+  bool marker_cost_taken_out = false; // decode_run took it out (DecodeOptions::run_marker_cost)
 };
 
 struct RunLaunch {

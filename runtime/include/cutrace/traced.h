@@ -4,6 +4,7 @@
 #define CUTRACE_TRACED_H
 
 #include <cutrace/clock_probe.h>
+#include <cutrace/marker_probe.h>
 #include <cutrace/device.h>
 #include <cutrace/device_auto.h>
 #include <cutrace/host.h>

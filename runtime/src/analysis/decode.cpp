@@ -11,6 +11,7 @@
 #include "records.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -41,9 +42,18 @@ namespace {
 using records::Event;
 using records::EventKind;
 
+// The line a row's clock64 values are placed on in the global view: ns since the trace's origin
+// = since(ref_ns, origin) + offset_ns + (cycles - ref_cycles) / ghz. Every row of a CTA shares
+// one (its rows run on one SM clock), so times across them keep their cycle order.
+struct ClockLine {
+  uint64_t ref_ns = 0, ref_cycles = 0; // a raw header pair (globaltimer ns, clock64)
+  double offset_ns = 0;                // the fit's correction to ref_ns over all the CTA's pairs
+};
+
 struct RawRow {
   Row row;
   std::vector<Event> events; // the row's records with their full times, in stored order
+  ClockLine line;            // row.ghz is its slope
 };
 
 std::string row_prefix(uint32_t r) { return "row " + std::to_string(r) + ": "; }
@@ -156,19 +166,68 @@ std::optional<double> rate_between(uint64_t ns0, uint64_t cyc0, uint64_t ns1, ui
   return ghz;
 }
 
-std::optional<double> measured_ghz(const Row &row, const DecodeOptions &options) {
-  if (!row.started || !row.closed)
+// One header pair: globaltimer ns and clock64 read together.
+struct Pair {
+  uint64_t ns, cycles;
+};
+
+// The header pairs of the started rows in [rows, rows + count): starts, and ends of closed rows.
+std::vector<Pair> header_pairs(const RawRow *rows, size_t count) {
+  std::vector<Pair> pairs;
+  for (const RawRow *raw = rows; raw != rows + count; ++raw) {
+    if (!raw->row.started)
+      continue;
+    pairs.push_back({raw->row.start_ns, raw->row.start_cycles});
+    if (raw->row.closed)
+      pairs.push_back({raw->row.end_ns, raw->row.end_cycles});
+  }
+  return pairs;
+}
+
+// The rate between the earliest and the latest of `pairs` (by ns), when measurable.
+std::optional<double> pooled_rate(const std::vector<Pair> &pairs, const DecodeOptions &options) {
+  if (pairs.empty())
     return std::nullopt;
-  return rate_between(row.start_ns, row.start_cycles, row.end_ns, row.end_cycles, options);
+  auto by_ns = [](const Pair &a, const Pair &b) { return a.ns < b.ns; };
+  const Pair first = *std::min_element(pairs.begin(), pairs.end(), by_ns);
+  const Pair last = *std::max_element(pairs.begin(), pairs.end(), by_ns);
+  return rate_between(first.ns, first.cycles, last.ns, last.cycles, options);
+}
+
+// Rows [rows, rows + count) are one CTA's. They share an SM clock when every started row says
+// the same SM (a corrupt header may not): then one rate and one line serve them all.
+bool one_sm(const RawRow *rows, size_t count) {
+  const RawRow *first = nullptr;
+  for (const RawRow *raw = rows; raw != rows + count; ++raw)
+    if (raw->row.started) {
+      if (first && first->row.smid != raw->row.smid)
+        return false;
+      first = first ? first : raw;
+    }
+  return true;
+}
+
+// The CTA's own rate (the earliest and the latest of all its rows' header pairs), or each row's
+// own when its rows do not share an SM.
+void measure_cta(RawRow *rows, size_t count, const DecodeOptions &options) {
+  const bool shared = one_sm(rows, count);
+  const std::optional<double> cta =
+      shared ? pooled_rate(header_pairs(rows, count), options) : std::nullopt;
+  for (RawRow *raw = rows; raw != rows + count; ++raw) {
+    const std::optional<double> ghz =
+        shared ? cta : pooled_rate(header_pairs(raw, 1), options);
+    if (ghz && raw->row.started) {
+      raw->row.ghz = *ghz;
+      raw->row.ghz_source = RateSource::measured;
+      raw->row.ghz_measured = true;
+    }
+  }
 }
 
 // clock64 counts per SM, so the header pairs of every row that ran on one SM lie on one line:
 // the earliest and the latest pair span far more than any single short row.
 std::map<uint32_t, double> sm_pooled_ghz(const std::vector<RawRow> &rows,
                                          const DecodeOptions &options) {
-  struct Pair {
-    uint64_t ns, cycles;
-  };
   std::map<uint32_t, std::pair<Pair, Pair>> span; // smid -> (earliest, latest)
   for (const RawRow &raw : rows) {
     const Row &r = raw.row;
@@ -209,7 +268,7 @@ std::optional<double> launch_pooled_ghz(const std::vector<RawRow> &rows,
   return rate_between(0, 0, ns, cycles, pooled);
 }
 
-// Best source first: the row's own pairs, its SM's pooled pairs, the launch's median, the
+// Best source first: its CTA's pairs (all rows of a CTA get one rate), its SM's pooled pairs, the launch's median, the
 // launch's short rows pooled, the device's peak clock from the buffer header, the default.
 void assign_rates(std::vector<RawRow> &rows, const BufferHeader &h, const DecodeOptions &options) {
   if (options.ghz_override) {
@@ -217,14 +276,13 @@ void assign_rates(std::vector<RawRow> &rows, const BufferHeader &h, const Decode
       raw.row.ghz = *options.ghz_override, raw.row.ghz_source = RateSource::override_rate;
     return;
   }
+  const size_t per_cta = std::max<uint32_t>(h.num_groups, 1);
+  for (size_t first = 0; first < rows.size(); first += per_cta)
+    measure_cta(&rows[first], std::min(per_cta, rows.size() - first), options);
   std::vector<double> measured;
-  for (RawRow &raw : rows)
-    if (std::optional<double> ghz = measured_ghz(raw.row, options)) {
-      raw.row.ghz = *ghz;
-      raw.row.ghz_source = RateSource::measured;
-      raw.row.ghz_measured = true;
-      measured.push_back(*ghz);
-    }
+  for (const RawRow &raw : rows)
+    if (raw.row.ghz_measured)
+      measured.push_back(raw.row.ghz);
   const std::map<uint32_t, double> pooled = sm_pooled_ghz(rows, options);
   std::pair<double, RateSource> fallback{options.default_ghz, RateSource::default_rate};
   if (!measured.empty()) {
@@ -265,26 +323,105 @@ int64_t saturated_int64(double v) {
   return v >= 9.2e18 ? INT64_MAX : int64_t(v);
 }
 
-// A record's time in both views, from its row's start pair and measured rate.
+// A record's time in both views, on its row's clock line.
 class Stamper {
 public:
-  Stamper(const Row &row, Clock clock, uint64_t origin)
-      : row_(row), clock_(clock), origin_(origin), start_ns_(since(row.start_ns, origin)),
-        ns_per_cycle_(1.0 / row.ghz) {}
+  Stamper(const RawRow &raw, Clock clock, uint64_t origin)
+      : line_(raw.line), clock_(clock), origin_(origin), ghz_(raw.row.ghz),
+        ref_ns_(since(line_.ref_ns, origin) + line_.offset_ns), ns_per_cycle_(1.0 / raw.row.ghz) {}
   Stamp operator()(uint64_t ts) const {
     if (clock_ == Clock::clock64)
-      return {ts, start_ns_ + double(int64_t(ts - row_.start_cycles)) * ns_per_cycle_};
-    return {row_.start_cycles +
-                uint64_t(saturated_int64(double(int64_t(ts - row_.start_ns)) * row_.ghz)),
-            since(ts, origin_)};
+      return {ts, ref_ns_ + double(int64_t(ts - line_.ref_cycles)) * ns_per_cycle_};
+    const double ns = since(ts, origin_);
+    return {line_.ref_cycles + uint64_t(saturated_int64((ns - ref_ns_) * ghz_)), ns};
   }
 
 private:
-  const Row &row_;
+  const ClockLine &line_;
   Clock clock_;
   uint64_t origin_;
-  double start_ns_, ns_per_cycle_;
+  double ghz_, ref_ns_, ns_per_cycle_;
 };
+
+// Each row's clock line: one per CTA whose rows share an SM, else the row's own start pair. The
+// CTA's line passes through its earliest pair; when its rate was measured from its pairs, the
+// line moves by their mean residual, which spreads globaltimer's tick (32 ns on an H200) over
+// them. A rate from elsewhere (a fallback, an override) keeps the earliest pair exact.
+void assign_lines(RawRow *rows, size_t count) {
+  const std::vector<Pair> pairs = header_pairs(rows, count);
+  if (pairs.empty())
+    return;
+  if (!one_sm(rows, count)) {
+    for (RawRow *raw = rows; raw != rows + count; ++raw)
+      raw->line = {raw->row.start_ns, raw->row.start_cycles, 0};
+    return;
+  }
+  const Pair ref = *std::min_element(pairs.begin(), pairs.end(),
+                                     [](const Pair &a, const Pair &b) { return a.ns < b.ns; });
+  const RawRow *started = rows;
+  while (!started->row.started)
+    ++started;
+  const double ghz = started->row.ghz; // the CTA's one rate
+  double residual = 0;
+  if (started->row.ghz_measured)
+    for (const Pair &p : pairs)
+      residual += double(int64_t(p.ns - ref.ns)) - double(int64_t(p.cycles - ref.cycles)) / ghz;
+  for (RawRow *raw = rows; raw != rows + count; ++raw)
+    raw->line = {ref.ns, ref.cycles, residual / double(pairs.size())};
+}
+
+// Times with the markers' own cost taken out (DecodeOptions::marker_cost). The row's events are
+// swept in time order; each time moves earlier by what the markers before it cost since the
+// row's outermost open slice began (so a slice's length loses the cost of its own begin and of
+// every marker inside it, slices keep their nesting, and a time outside every slice stays as
+// recorded). Never before the previous time. Returns {ts, begin_ts} per event.
+std::vector<std::pair<uint64_t, uint64_t>> without_marker_cost(const std::vector<Event> &events,
+                                                               const MarkerCost &cost) {
+  struct Point {
+    uint64_t ts;
+    size_t event;
+    bool range_begin; // the begin of a RANGE record (its ts is the record's begin_ts)
+  };
+  std::vector<Point> points;
+  points.reserve(events.size() * 2);
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i].kind == EventKind::range)
+      points.push_back({events[i].begin_ts, i, true});
+    points.push_back({events[i].ts, i, false});
+  }
+  // Opening points first among equal times, so what begins at a time holds what is there.
+  auto opens = [&](const Point &p) {
+    return p.range_begin || events[p.event].kind == EventKind::begin;
+  };
+  std::stable_sort(points.begin(), points.end(), [&](const Point &a, const Point &b) {
+    return a.ts != b.ts ? a.ts < b.ts : opens(a) && !opens(b);
+  });
+  std::vector<std::pair<uint64_t, uint64_t>> out(events.size());
+  for (size_t i = 0; i < events.size(); ++i)
+    out[i] = {events[i].ts, events[i].begin_ts};
+  double shift = 0;
+  int64_t depth = 0;
+  uint64_t previous = 0;
+  for (const Point &p : points) {
+    const EventKind kind = events[p.event].kind;
+    const uint64_t whole = uint64_t(std::llround(shift));
+    uint64_t at = p.ts > whole ? p.ts - whole : 0;
+    at = std::max(at, std::min(previous, p.ts)); // in order, and never later than recorded
+    previous = at;
+    (p.range_begin ? out[p.event].second : out[p.event].first) = at;
+    if (kind != EventKind::range)
+      out[p.event].second = out[p.event].first;
+    if (p.range_begin || kind == EventKind::begin)
+      ++depth;
+    else if (kind == EventKind::range || kind == EventKind::end)
+      --depth;
+    shift += p.range_begin ? cost.range_begin
+                           : kind == EventKind::range ? cost.range_end : cost.event;
+    if (depth <= 0)
+      depth = 0, shift = 0;
+  }
+  return out;
+}
 
 struct Open {
   uint32_t site;
@@ -295,7 +432,7 @@ struct Open {
 uint64_t cta_origin_cycles(const RawRow *rows, size_t count, Clock clock, uint64_t origin) {
   uint64_t zero = UINT64_MAX;
   for (const RawRow *raw = rows; raw != rows + count; ++raw) {
-    const Stamper stamp(raw->row, clock, origin);
+    const Stamper stamp(*raw, clock, origin);
     for (const Event &ev : raw->events)
       if (ev.kind != EventKind::end)
         zero = std::min(zero, stamp(ev.begin_ts).cycles);
@@ -316,13 +453,18 @@ bool close_at(Slice &s, uint64_t end_cycles, double end_ns) {
 // time order per row) without sorting, and an END only fills in where it ended. Returns how many
 // slices would have ended before they began.
 uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64_t zero,
-                      RawRow &raw) {
+                      const std::optional<MarkerCost> &cost, RawRow &raw) {
+  if (cost) {
+    const std::vector<std::pair<uint64_t, uint64_t>> times = without_marker_cost(raw.events, *cost);
+    for (size_t i = 0; i < times.size(); ++i)
+      raw.events[i].ts = times[i].first, raw.events[i].begin_ts = times[i].second;
+  }
   Row &row = raw.row;
   auto rel = [zero](uint64_t c) { return c > zero ? c - zero : 0; };
   const uint32_t unknown_lane = uint32_t(map.lanes.size());
   std::vector<std::vector<Open>> open(map.lanes.size() + 1);
-  Stamp last{row.start_cycles, since(row.start_ns, origin)};
-  const Stamper stamp(row, clock, origin);
+  const Stamper stamp(raw, clock, origin);
+  Stamp last = clock == Clock::clock64 ? stamp(row.start_cycles) : stamp(row.start_ns);
   std::map<uint32_t, std::string> unknown_names;
   auto name_of = [&](uint32_t id, const Site *site) -> const std::string & {
     if (site)
@@ -393,8 +535,11 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
       i.ns = at.ns;
     }
   }
-  if (row.closed && row.end_cycles >= last.cycles)
-    last = {row.end_cycles, since(row.end_ns, origin)};
+  if (row.closed) {
+    const Stamp end = clock == Clock::clock64 ? stamp(row.end_cycles) : stamp(row.end_ns);
+    if (end.cycles >= last.cycles)
+      last = end;
+  }
   // Still open at the row's end: incomplete, ending at the row's last timestamp.
   for (const std::vector<Open> &stack : open)
     for (const Open &o : stack)
@@ -512,15 +657,18 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
   t.rows.reserve(raw.size());
   for (size_t first = 0; first < raw.size(); first += h.num_groups) {
     const size_t count = std::min<size_t>(h.num_groups, raw.size() - first);
+    assign_lines(&raw[first], count);
     const uint64_t zero = cta_origin_cycles(&raw[first], count, h.clock, t.origin_ns);
     for (size_t r = first; r < first + count; ++r) {
-      if (const uint32_t reversed = build_slices(map, h.clock, t.origin_ns, zero, raw[r]))
+      if (const uint32_t reversed =
+              build_slices(map, h.clock, t.origin_ns, zero, options.marker_cost, raw[r]))
         t.problems.push_back(row_prefix(raw[r].row.index) + std::to_string(reversed) +
                              " slices end before they begin (records out of time order); "
                              "shown with no length");
       t.rows.push_back(std::move(raw[r].row));
     }
   }
+  t.marker_cost = options.marker_cost;
   match_flows(map, t);
   return t;
 }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace cutrace {
@@ -83,6 +84,18 @@ std::string time_axis(const RunTrace &run) {
 std::string alignment(const RunDevice &d) {
   return d.aligned ? "host clock aligned \u00b1" + us(double(d.alignment_error_ns)) + " \u00b5s"
                    : "not aligned";
+}
+
+// What the markers cost on the device and whether the times shown have it taken out.
+std::string marker_cost(const RunDevice &d) {
+  if (!d.marker_cost)
+    return "marker cost not known (" + printable(d.marker_cost_problem) + "): times as recorded";
+  auto cycles = [](double v) { return std::to_string(int64_t(std::llround(v))); };
+  return "marker cost " + cycles(d.marker_cost->range_begin) + " cycles per range begin, " +
+         cycles(d.marker_cost->range_end) + " per range end, " + cycles(d.marker_cost->event) +
+         " per event (measured at run start): " +
+         (d.marker_cost_taken_out ? "taken out inside slices (--raw-times keeps it)"
+                                  : "times as recorded");
 }
 
 json durations_json(const Durations &d) {
@@ -203,7 +216,7 @@ std::string run_summary(const RunTrace &run) {
         out += ", " + std::to_string(d.sms) + " SMs";
       if (d.clock_khz)
         out += ", " + std::to_string(d.clock_khz / 1000) + " MHz";
-      out += "): " + alignment(d) + "\n";
+      out += "): " + alignment(d) + "\n  " + marker_cost(d) + "\n";
       Table k({"kernel", "launches", "total \u00b5s", "mean \u00b5s", "p50 \u00b5s", "max \u00b5s",
                "enqueue\u2192start \u00b5s"});
       for (const RunKernelSummary &ks : dev.kernels)

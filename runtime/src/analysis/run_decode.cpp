@@ -61,6 +61,23 @@ RunProcess process_from(const json &run, const json &end, const std::string &fil
   return p;
 }
 
+// Two hex digits per byte; nullopt on anything else.
+std::optional<std::vector<uint8_t>> from_hex(const std::string &text) {
+  auto digit = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  if (text.size() % 2 != 0)
+    return std::nullopt;
+  std::vector<uint8_t> out(text.size() / 2);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int hi = digit(text[2 * i]), lo = digit(text[2 * i + 1]);
+    if (hi < 0 || lo < 0)
+      return std::nullopt;
+    out[i] = uint8_t(hi << 4 | lo);
+  }
+  return out;
+}
+
 RunDevice device_from(const json &d) {
   RunDevice dev;
   dev.index = value_or<uint32_t>(d, "index", 0);
@@ -70,7 +87,29 @@ RunDevice device_from(const json &d) {
   dev.aligned = value_or<bool>(d, "aligned", false);
   dev.host_minus_gpu_ns = value_or<int64_t>(d, "host_minus_gpu_ns", 0);
   dev.alignment_error_ns = value_or<uint64_t>(d, "alignment_error_ns", 0);
+  const std::string probe = value_or<std::string>(d, "marker_probe", "");
+  if (probe.empty()) {
+    dev.marker_cost_problem =
+        value_or<std::string>(d, "marker_probe_problem", "the run did not measure it");
+  } else if (std::optional<std::vector<uint8_t>> bytes = from_hex(probe)) {
+    Expected<MarkerCost> cost = marker_cost_from_probe(bytes->data(), bytes->size());
+    if (cost)
+      dev.marker_cost = *cost;
+    else
+      dev.marker_cost_problem = cost.error;
+  } else {
+    dev.marker_cost_problem = "the marker probe's bytes are not hex";
+  }
   return dev;
+}
+
+// The options one launch is decoded with: the marker cost measured on its GPU, for clock64.
+DecodeOptions launch_options(const DecodeOptions &options, const RunDevice &device,
+                             const DecodeMap &map) {
+  DecodeOptions o = options;
+  if (!o.marker_cost && o.run_marker_cost && map.clock == Clock::clock64)
+    o.marker_cost = device.marker_cost;
+  return o;
 }
 
 // The offsets measured again at the run's end: the axis keeps the start offsets, and each
@@ -213,6 +252,8 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
     if (!d)
       return E::failure(d.error);
     out.devices.push_back(device_from(*d));
+    out.devices.back().marker_cost_taken_out =
+        out.devices.back().marker_cost && options.run_marker_cost && !options.marker_cost;
   }
   if (end->is_object())
     widen_by_drift(out.devices, end->value("devices_at_end", json::array()));
@@ -261,7 +302,8 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
                               : buffer_extent_ns(rec.buffer.data(), rec.buffer.size());
       raw.push_back({b, e, b != 0});
     } else {
-      l.trace = decode(out.maps[rec.map], rec.buffer.data(), rec.buffer.size(), options);
+      l.trace = decode(out.maps[rec.map], rec.buffer.data(), rec.buffer.size(),
+                       launch_options(options, out.devices[l.device], out.maps[rec.map]));
       const auto [b, e] = extent_ns(l.trace);
       raw.push_back({b, e, any_row_started(l.trace)});
     }
@@ -302,7 +344,8 @@ std::optional<RunLaunch> with_detail(const RunTrace &run, const RunLaunch &launc
   if (!buffer)
     return std::nullopt;
   RunLaunch out = launch;
-  out.trace = decode(map, buffer->data(), buffer->size(), options);
+  out.trace = decode(map, buffer->data(), buffer->size(),
+                     launch_options(options, run.devices[launch.device], map));
   out.detail = true;
   out.header_gaps = {};
   return out;

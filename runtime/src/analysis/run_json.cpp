@@ -37,7 +37,13 @@ json device(const RunDevice &d) {
           {"aligned", d.aligned},
           {"host_minus_gpu_ns", d.host_minus_gpu_ns},
           {"alignment_error_ns", d.alignment_error_ns},
-          {"drift_ns", d.drift_ns}};
+          {"drift_ns", d.drift_ns},
+          {"marker_cost", d.marker_cost ? json{{"range_begin", d.marker_cost->range_begin},
+                                               {"range_end", d.marker_cost->range_end},
+                                               {"event", d.marker_cost->event},
+                                               {"taken_out", d.marker_cost_taken_out}}
+                                        : json()},
+          {"marker_cost_problem", d.marker_cost_problem}};
 }
 
 json host_clock_bound(const RunTrace &run) {

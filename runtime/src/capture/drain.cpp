@@ -1,5 +1,6 @@
 #include "drain.h"
 #include "clock_alignment.h"
+#include "marker_calibration.h"
 
 #include <nlohmann/json.hpp>
 
@@ -90,6 +91,20 @@ cudaStream_t Drain::copy_stream(int device) {
   return s;
 }
 
+namespace {
+
+// Bytes as lowercase hex, two digits each (the marker probe's buffer in a DEV section).
+std::string hex_bytes(const std::vector<uint8_t> &bytes) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes)
+    out += kDigits[b >> 4], out += kDigits[b & 15];
+  return out;
+}
+
+} // namespace
+
 // The DEV section: what the decoder needs of the GPU, and its clock offset to the host.
 void Drain::describe_device(int device) {
   RunFile &file = file_();
@@ -112,6 +127,12 @@ void Drain::describe_device(int device) {
     std::fprintf(stderr, "cutrace: GPU %d: host and GPU clocks not aligned: %s\n", device,
                  a.why_not.c_str());
   }
+  // The marker probe's buffer, for the decoder to take the markers' own cost out of ranges.
+  Expected<std::vector<uint8_t>> probe = record_marker_probe();
+  if (probe)
+    d["marker_probe"] = hex_bytes(*probe);
+  else
+    d["marker_probe_problem"] = probe.error;
   (void)cudaGetLastError();
   file.add_device(device, d.dump());
 }

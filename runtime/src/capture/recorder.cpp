@@ -1,5 +1,6 @@
 // Explicit mode: a caller-owned buffer for one launch.
 #include "device_buffer.h"
+#include "marker_calibration.h"
 
 #include <cutrace/run.h>
 
@@ -62,6 +63,16 @@ Trace Recorder::decode(const DecodeOptions &options) {
     return t;
   }
   return cutrace::decode(*map, bytes.data(), bytes.size(), options);
+}
+
+MarkerCost measure_marker_cost() {
+  Expected<std::vector<uint8_t>> probe = record_marker_probe();
+  if (!probe)
+    throw std::runtime_error("cutrace::measure_marker_cost: " + probe.error);
+  Expected<MarkerCost> cost = marker_cost_from_probe(probe->data(), probe->size());
+  if (!cost)
+    throw std::runtime_error("cutrace::measure_marker_cost: " + cost.error);
+  return *cost;
 }
 
 } // namespace cutrace

@@ -1,0 +1,32 @@
+// The marker probe's shape (cutrace/marker_probe.h), shared by the device code that records it,
+// the runtime that launches it and the decoder that reads it (docs/FORMAT.md, "Marker cost").
+#ifndef CUTRACE_MARKER_PROBE_MAP_H
+#define CUTRACE_MARKER_PROBE_MAP_H
+
+#include <cstdint>
+
+namespace cutrace {
+namespace detail {
+
+constexpr int kMarkerProbeReps = 32;          // of each shape
+constexpr uint32_t kMarkerProbeEvents = 512;  // the row's capacity: 32 x 11 slots fit
+constexpr uint32_t kMarkerProbeThreads = 32;  // one warp; thread 0 records
+
+// Sites: 0 a range with nothing inside; 1 a range around one instant (2); 3 a range around an
+// empty range (4); 5 an explicit start and end with nothing between.
+constexpr const char *kMarkerProbeMapJson =
+    R"({"format_version":1,"kernel":"cutrace_marker_probe","source":"cutrace/marker_probe.h",)"
+    R"("max_events":512,"clock":"clock64","groups":[{"index":0,"name":"probe","lead":"0"}],)"
+    R"("lanes":["main","inner"],"sites":[)"
+    R"({"id":0,"kind":"range","name":"empty","lane":0,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":1,"kind":"range","name":"around_instant","lane":0,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":2,"kind":"record","name":"instant","lane":0,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":3,"kind":"range","name":"outer","lane":0,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":4,"kind":"range","name":"inner","lane":1,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":5,"kind":"range_start","name":"explicit","lane":0,"group":0,"loc":"marker_probe.h"}],)"
+    R"("flows":[]})";
+
+} // namespace detail
+} // namespace cutrace
+
+#endif // CUTRACE_MARKER_PROBE_MAP_H

@@ -1,0 +1,42 @@
+// The marker probe's buffer -> what each kind of marker costs (docs/FORMAT.md, "Marker cost").
+#include <cutrace/decode.h>
+#include <cutrace/marker_probe_map.h>
+
+#include <algorithm>
+#include <map>
+
+namespace cutrace {
+
+Expected<MarkerCost> marker_cost_from_probe(const uint8_t *buffer, size_t size) {
+  using E = Expected<MarkerCost>;
+  Expected<DecodeMap> map = parse_decode_map(detail::kMarkerProbeMapJson);
+  if (!map)
+    return E::failure("the marker probe's map: " + map.error);
+  const Trace t = decode(*map, buffer, size);
+  if (!t.ok())
+    return E::failure("the marker probe's buffer: " + t.problems.front());
+  std::map<std::string, std::vector<uint64_t>> lengths;
+  for (const Row &row : t.rows)
+    for (const Slice &s : row.slices)
+      if (!s.incomplete)
+        lengths[s.name].push_back(s.end_cycles - s.begin_cycles);
+  auto median = [&](const char *name) -> std::optional<double> {
+    std::vector<uint64_t> &v = lengths[name];
+    if (v.size() < size_t(detail::kMarkerProbeReps / 2))
+      return std::nullopt;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return double(v[v.size() / 2]);
+  };
+  const std::optional<double> empty = median("empty"), around = median("around_instant"),
+                              outer = median("outer"), inner = median("inner"),
+                              explicit_pair = median("explicit");
+  if (!empty || !around || !outer || !inner || !explicit_pair)
+    return E::failure("the marker probe's buffer holds too few ranges");
+  MarkerCost cost;
+  cost.range_begin = *empty;
+  cost.event = std::max(0.0, std::min(*around - *empty, *explicit_pair));
+  cost.range_end = std::max(0.0, *outer - *empty - *inner);
+  return E{cost, {}};
+}
+
+} // namespace cutrace
