@@ -135,9 +135,11 @@ TEST(MarkerCost, GlobaltimerCostsAreNanoseconds) {
 
 // A marker probe's buffer (cutrace/marker_probe.h's shapes and sites) whose empty range reads
 // `empty`, a range around an instant `around`, an outer range `outer` around an inner one of
-// `empty`, an explicit pair `explicit_pair`.
+// `empty`, an explicit pair `explicit_pair`; and when `chain` is not 0, a range around an FMA
+// chain of `chain` and one around the chain with an instant halfway of `chain_around`.
 std::vector<uint8_t> probe_buffer(uint64_t empty, uint64_t around, uint64_t outer,
-                                  uint64_t explicit_pair) {
+                                  uint64_t explicit_pair, uint64_t chain = 0,
+                                  uint64_t chain_around = 0) {
   Buffer8Builder b(1, 1, detail::kMarkerProbeEvents, Clock::clock64,
                    detail::kMarkerProbeThreads);
   uint64_t t = 10'000'000;
@@ -155,6 +157,12 @@ std::vector<uint8_t> probe_buffer(uint64_t empty, uint64_t around, uint64_t oute
   for (int i = 0; i < detail::kMarkerProbeReps; ++i, t += 100) {
     b.event(0, 0, RecordKind::begin, 5, 0, t);
     b.event(0, 0, RecordKind::end, 5, 0, t + explicit_pair);
+  }
+  for (int i = 0; chain != 0 && i < detail::kMarkerProbeReps; ++i, t += 300)
+    b.range(0, 0, 6, 0, t, t + chain);
+  for (int i = 0; chain != 0 && i < detail::kMarkerProbeReps; ++i, t += 300) {
+    b.event(0, 0, RecordKind::instant, 8, 0, t + chain / 2);
+    b.range(0, 0, 7, 0, t, t + chain_around);
   }
   b.end(0, 0, 1'000'000 + (t - 10'000'000) / 2, t);
   return b.bytes;
@@ -175,6 +183,20 @@ TEST(MarkerCost, TheProbeGivesEachMarkersCost) {
   const Expected<MarkerCost> none = marker_cost_from_probe(few.bytes.data(), few.bytes.size());
   ASSERT_FALSE(none);
   EXPECT_NE(none.error.find("too few"), std::string::npos) << none.error;
+}
+
+TEST(MarkerCost, AnInstantAmidDependentCodeCostsWhatItAddsThere) {
+  // An H100's figures: 36 cycles alone, 11 amid an FMA chain; the lower one is taken out.
+  const std::vector<uint8_t> probe = probe_buffer(2, 38, 41, 43, 258, 269);
+  const Expected<MarkerCost> cost = marker_cost_from_probe(probe.data(), probe.size());
+  ASSERT_TRUE(cost) << cost.error;
+  EXPECT_DOUBLE_EQ(cost->event, 11);
+  EXPECT_DOUBLE_EQ(cost->range_end, 37);
+  // A chain the instant did not lengthen (its cost hidden entirely) takes out nothing for it.
+  const std::vector<uint8_t> hidden = probe_buffer(2, 38, 41, 43, 258, 250);
+  const Expected<MarkerCost> none = marker_cost_from_probe(hidden.data(), hidden.size());
+  ASSERT_TRUE(none) << none.error;
+  EXPECT_DOUBLE_EQ(none->event, 0);
 }
 
 std::string hex(const std::vector<uint8_t> &bytes) {

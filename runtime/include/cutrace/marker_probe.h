@@ -14,6 +14,16 @@ namespace detail {
 // Offers the probe to the runtime; the first one offered is used.
 bool offer_marker_probe(const void *kernel);
 
+// A dependent chain of FMAs, kept in order by its data: the instructions an instant overlaps
+// when it sits in code that waits on its own results (a latency-bound loop).
+template <int kFmas> __device__ __forceinline__ float probe_chain(float x) {
+#pragma unroll
+  for (int i = 0; i < kFmas; ++i)
+    x = fmaf(x, 1.0001f, 0.5f);
+  asm volatile("" : "+f"(x)); // the chain ends here, before the marker after it
+  return x;
+}
+
 // What thread 0 of one CTA records, kMarkerProbeReps times each, in one row: the shapes and
 // sites of cutrace/marker_probe_map.h.
 
@@ -40,6 +50,18 @@ static __global__ void marker_probe(Slots *slots) {
     auto token = group.start(5, 0);
     group.end(token);
   }
+  float x = float(threadIdx.x); // 0: thread 0 alone goes on
+  for (int i = 0; i < kMarkerProbeReps; ++i) {
+    Range<G> chain(group, 6, 0);
+    x = probe_chain<2 * kMarkerProbeChainHalf>(x);
+  }
+  for (int i = 0; i < kMarkerProbeReps; ++i) {
+    Range<G> chain(group, 7, 0);
+    x = probe_chain<kMarkerProbeChainHalf>(x);
+    group.instant_if(true, 8, 0);
+    x = probe_chain<kMarkerProbeChainHalf>(x);
+  }
+  group.instant_if(x == -1.0f, 8, 0); // never true (x only grows from 0): keeps the chains
 }
 
 } // namespace detail

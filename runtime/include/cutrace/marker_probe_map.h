@@ -9,21 +9,26 @@ namespace cutrace {
 namespace detail {
 
 constexpr int kMarkerProbeReps = 32;          // of each shape
-constexpr uint32_t kMarkerProbeEvents = 512;  // the row's capacity: 32 x 11 slots fit
+constexpr int kMarkerProbeChainHalf = 32;     // FMAs in each half of a chain shape
+constexpr uint32_t kMarkerProbeEvents = 640;  // the row's capacity: 32 x 16 slots fit
 constexpr uint32_t kMarkerProbeThreads = 32;  // one warp; thread 0 records
 
 // Sites: 0 a range with nothing inside; 1 a range around one instant (2); 3 a range around an
-// empty range (4); 5 an explicit start and end with nothing between.
+// empty range (4); 5 an explicit start and end with nothing between; 6 a range around a dependent
+// chain of FMAs; 7 a range around the same chain with an instant (8) halfway.
 constexpr const char *kMarkerProbeMapJson =
     R"({"format_version":1,"kernel":"cutrace_marker_probe","source":"cutrace/marker_probe.h",)"
-    R"("max_events":512,"clock":"clock64","groups":[{"index":0,"name":"probe","lead":"0"}],)"
+    R"("max_events":640,"clock":"clock64","groups":[{"index":0,"name":"probe","lead":"0"}],)"
     R"("lanes":["main","inner"],"sites":[)"
     R"({"id":0,"kind":"range","name":"empty","lane":0,"group":0,"loc":"marker_probe.h"},)"
     R"({"id":1,"kind":"range","name":"around_instant","lane":0,"group":0,"loc":"marker_probe.h"},)"
     R"({"id":2,"kind":"record","name":"instant","lane":0,"group":0,"loc":"marker_probe.h"},)"
     R"({"id":3,"kind":"range","name":"outer","lane":0,"group":0,"loc":"marker_probe.h"},)"
     R"({"id":4,"kind":"range","name":"inner","lane":1,"group":0,"loc":"marker_probe.h"},)"
-    R"({"id":5,"kind":"range_start","name":"explicit","lane":0,"group":0,"loc":"marker_probe.h"}],)"
+    R"({"id":5,"kind":"range_start","name":"explicit","lane":0,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":6,"kind":"range","name":"chain","lane":0,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":7,"kind":"range","name":"chain_around_instant","lane":0,"group":0,"loc":"marker_probe.h"},)"
+    R"({"id":8,"kind":"record","name":"chain_instant","lane":0,"group":0,"loc":"marker_probe.h"}],)"
     R"("flows":[]})";
 
 } // namespace detail

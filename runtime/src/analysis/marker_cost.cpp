@@ -34,7 +34,15 @@ Expected<MarkerCost> marker_cost_from_probe(const uint8_t *buffer, size_t size) 
     return E::failure("the marker probe's buffer holds too few ranges");
   MarkerCost cost;
   cost.range_begin = *empty;
-  cost.event = std::max(0.0, std::min(*around - *empty, *explicit_pair));
+  cost.event = std::min(*around - *empty, *explicit_pair);
+  // Amid code that waits on its own results an instant's instructions overlap that wait and cost
+  // less: the lower figure is taken, since taking out too little leaves a range a few cycles
+  // long while taking out too much cuts into its code (probes recorded before the chain shapes
+  // existed have none).
+  const std::optional<double> chain = median("chain"), chain_around = median("chain_around_instant");
+  if (chain && chain_around)
+    cost.event = std::min(cost.event, *chain_around - *chain);
+  cost.event = std::max(0.0, cost.event);
   cost.range_end = std::max(0.0, *outer - *empty - *inner);
   return E{cost, {}};
 }
