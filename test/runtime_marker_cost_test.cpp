@@ -8,6 +8,7 @@
 #include <cutrace/run_trace.h>
 
 #include "support/buffer_builder.h"
+#include "support/run_file_fixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -282,6 +283,48 @@ TEST(MarkerCost, ARunWithoutAProbeSaysWhyItsTimesAreAsRecorded) {
     EXPECT_NE(run_summary(*t).find("marker cost not known (" + why + "): times as recorded"),
               std::string::npos)
         << run_summary(*t);
+  }
+}
+
+#ifndef CUTRACE_TEST_DATA
+#define CUTRACE_TEST_DATA "test/data"
+#endif
+
+// A run recorded on an H100 (test/data/h100/marker/; bench/gpu/marker_cost.cu's routed launch of
+// empty_ranges<<<4, 32>>>: thread 0 of each CTA records 64 ranges with nothing inside). Its DEV
+// section holds the probe; the decoder takes its figures out, so each empty range reads 0 cycles,
+// and 2 (one clock read after the other) as recorded.
+TEST(MarkerCost, AnH100RunsEmptyRangesReadNothingOnceItsCostIsTakenOut) {
+  const std::string file = std::string(CUTRACE_TEST_DATA) + "/h100/marker/marker_cost_run.ctrace";
+  Expected<cutrace::Run> raw = read_run_file(file);
+  ASSERT_TRUE(raw) << raw.error;
+  for (bool taken_out : {true, false}) {
+    DecodeOptions options;
+    options.run_marker_cost = taken_out;
+    Expected<RunTrace> run = decode_run(*raw, file, options);
+    ASSERT_TRUE(run) << run.error;
+    ASSERT_EQ(run->devices.size(), 1u);
+    const RunDevice &gpu = run->devices[0];
+    ASSERT_TRUE(gpu.marker_cost) << gpu.marker_cost_problem;
+    EXPECT_DOUBLE_EQ(gpu.marker_cost->range_begin, 2);
+    EXPECT_DOUBLE_EQ(gpu.marker_cost->range_end, 36);
+    EXPECT_DOUBLE_EQ(gpu.marker_cost->event, 12); // amid the FMA chain; 36 alone
+    EXPECT_EQ(gpu.marker_cost_taken_out, taken_out);
+    ASSERT_EQ(run->launches.size(), 1u);
+    const Trace &t = run->launches[0].trace;
+    ASSERT_EQ(t.rows.size(), 4u);
+    size_t ranges = 0;
+    for (const Row &row : t.rows)
+      for (const Slice &s : row.slices) {
+        EXPECT_EQ(s.end_cycles - s.begin_cycles, taken_out ? 0u : 2u) << s.name;
+        ++ranges;
+      }
+    EXPECT_EQ(ranges, 4u * 64);
+    const std::string summary =
+        format_summary(summarize(run->maps[run->launches[0].map], t));
+    const std::string line = "marker cost 2 cycles per range begin, 36 per range end, 12 per "
+                             "event (measured at run start): taken out inside slices";
+    EXPECT_EQ(summary.find(line) != std::string::npos, taken_out) << summary;
   }
 }
 

@@ -254,9 +254,14 @@ Trace decode(const DecodeMap &map, const uint8_t *buffer, size_t size,
 
 // The marker costs the marker probe's buffer shows (cutrace/marker_probe.h; docs/FORMAT.md,
 // "Marker cost"): a scoped range's begin is what an empty range reads, a stored event what one
-// inside a range adds (the lower of an instant's and an explicit start's figure), a scoped end
+// inside a range adds (the lowest of an instant's alone, an instant's amid an FMA chain and an
+// explicit start's figure), a scoped end
 // what an empty range adds to the range around it; medians, never below 0.
 Expected<MarkerCost> marker_cost_from_probe(const uint8_t *buffer, size_t size);
+
+// "marker cost B cycles per range begin, E per range end, V per event": the figures as the
+// summaries print them.
+std::string describe_marker_cost(const MarkerCost &cost);
 
 // Fills trace.flows from the map's flow declarations (called by decode()): per CTA, each src
 // slice pairs with the dst slice of the same payload when both ends carry payloads, else the

@@ -164,6 +164,7 @@ struct TraceSummary {
   uint64_t dropped = 0, incomplete = 0, unmatched_ends = 0, unknown_sites = 0, invalid_records = 0;
   uint32_t backward_flows = 0, unpaired_flows = 0;
   uint32_t rows_started = 0, rows_killed = 0; // killed: started but no end header
+  std::optional<MarkerCost> marker_cost;       // taken out inside slices when set
   double min_ghz = 0, max_ghz = 0;            // over measured rows
   uint32_t rows_measured = 0;
   struct RowRate {

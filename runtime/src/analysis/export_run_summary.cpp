@@ -90,10 +90,7 @@ std::string alignment(const RunDevice &d) {
 std::string marker_cost(const RunDevice &d) {
   if (!d.marker_cost)
     return "marker cost not known (" + printable(d.marker_cost_problem) + "): times as recorded";
-  auto cycles = [](double v) { return std::to_string(int64_t(std::llround(v))); };
-  return "marker cost " + cycles(d.marker_cost->range_begin) + " cycles per range begin, " +
-         cycles(d.marker_cost->range_end) + " per range end, " + cycles(d.marker_cost->event) +
-         " per event (measured at run start): " +
+  return describe_marker_cost(*d.marker_cost) + " (measured at run start): " +
          (d.marker_cost_taken_out ? "taken out inside slices (--raw-times keeps it)"
                                   : "times as recorded");
 }

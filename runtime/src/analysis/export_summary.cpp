@@ -146,6 +146,7 @@ std::vector<SliceGroupSummary> summarize_slices(const DecodeMap &map,
 TraceSummary summarize(const DecodeMap &map, const Trace &t) {
   TraceSummary s;
   s.kernel = t.kernel;
+  s.marker_cost = t.marker_cost;
   s.header = t.header;
   s.flows = t.flows.size();
   s.backward_flows = t.backward_flows;
@@ -341,7 +342,11 @@ std::string format_summary(const TraceSummary &s) {
          (s.rows_measured ? num(s.min_ghz, 3) + "-" + num(s.max_ghz, 3) + " GHz measured on " +
                                 std::to_string(s.rows_measured) + " rows"
                           : std::string("not measured on any row")) +
-         "\n\n";
+         "\n";
+  if (s.marker_cost)
+    out += describe_marker_cost(*s.marker_cost) +
+           " (measured at run start): taken out inside slices (--raw-times keeps it)\n";
+  out += "\n";
   out += format_rates(s);
 
   out += "events\n";

@@ -3,6 +3,7 @@
 #include <cutrace/marker_probe_map.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace cutrace {
@@ -45,6 +46,12 @@ Expected<MarkerCost> marker_cost_from_probe(const uint8_t *buffer, size_t size) 
   cost.event = std::max(0.0, cost.event);
   cost.range_end = std::max(0.0, *outer - *empty - *inner);
   return E{cost, {}};
+}
+
+std::string describe_marker_cost(const MarkerCost &cost) {
+  auto cycles = [](double v) { return std::to_string(int64_t(std::llround(v))); };
+  return "marker cost " + cycles(cost.range_begin) + " cycles per range begin, " +
+         cycles(cost.range_end) + " per range end, " + cycles(cost.event) + " per event";
 }
 
 } // namespace cutrace
