@@ -1,15 +1,16 @@
 // Both parses of a file (host and device) merged into one model: kernels by qualified name and
 // parameter types, helpers by name and body, annotations, launches and value uses by offset.
-#include "traced/TracedRewrite.h"
+#include "model/ModelMerge.h"
 
 #include "model/AutoLoops.h"
-#include "traced/TracedTwins.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 #include <map>
 #include <set>
 
 namespace cutrace {
+
+std::string kernelKey(const KernelDecl &K) { return K.QualifiedName + "(" + K.ParamTypes + ")"; }
 
 SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes) {
   std::vector<const SourceModel *> Models;

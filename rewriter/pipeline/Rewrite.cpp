@@ -1,5 +1,6 @@
 #include "pipeline/Rewrite.h"
 
+#include "auto/AutoPlan.h"
 #include "lex/Edit.h"
 #include "pipeline/Check.h"
 #include "pipeline/Emit.h"
@@ -201,6 +202,7 @@ void runTraced(RewriteResult &R, const RewriteRequest &Request, llvm::raw_ostrea
   Traced.MaxEvents = Request.MaxEvents;
   Traced.Clock = Request.Clock;
   Traced.Auto = Request.Auto;
+  Traced.AutoPlan = {autoKernels, planAutoKernel};
   Traced.AutoKernels = Request.AutoKernels;
   TracedPaths Paths = tracedPathsFor(F.Path, Request.Output, Request.MapPath);
   if (std::optional<std::string> Clash = tracedPathsClash(F.Path, Paths)) {

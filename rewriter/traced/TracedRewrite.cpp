@@ -1,7 +1,7 @@
 #include "traced/TracedRewrite.h"
 
-#include "auto/AutoPlan.h"
 #include "model/AutoLoops.h"
+#include <cassert>
 
 #include "lex/StringLiteral.h"
 #include "strip/Strip.h"
@@ -200,7 +200,10 @@ void planFunctions(TracedFile &F, UnitHelpers &Unit) {
     if (Local(H))
       F.planner(Unit).planHelper(F.Model.Helpers[H], F.UsesByHelper[H], F.Helpers, H);
   // --auto: the file's kernels without annotations get automatic ranges (docs/auto.md).
-  F.AutoKernels = autoKernels(F.Model, F.UsesByKernel, F.Options, F.Plan);
+  if (F.Options.Auto != AutoRows::None) {
+    assert(F.Options.AutoPlan.Kernels && "--auto needs TracedOptions::AutoPlan");
+    F.AutoKernels = F.Options.AutoPlan.Kernels(F.Model, F.UsesByKernel, F.Options, F.Plan);
+  }
   for (auto &[Kernel, Uses] : F.UsesByKernel)
     F.Twins[Kernel] = {mapSymbol(F.Model.Kernels[Kernel]), isRegistered(F.Model.Kernels[Kernel])};
   for (int Kernel : F.AutoKernels)
@@ -224,7 +227,8 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
       F.Expanded.insert(U->MacroOffset);
   }
   for (int Kernel : F.AutoKernels)
-    planAutoKernel(F.Buffer, F.Lines, F.Model.Kernels[Kernel], F.Options, F.TwinEdits, F.Plan);
+    F.Options.AutoPlan.PlanKernel(F.Buffer, F.Lines, F.Model.Kernels[Kernel], F.Options,
+                                  F.TwinEdits, F.Plan);
   // Annotations no parse saw are dropped from the twins' copies too.
   std::vector<Span> Unseen;
   for (const Annotation &A : F.Scan.Annotations)

@@ -6,6 +6,8 @@
 
 #include "lex/AnnotationScanner.h"
 #include "lex/Edit.h"
+#include "lex/LineIndex.h"
+#include "model/ModelMerge.h"
 #include "model/SourceModel.h"
 #include "traced/DecodeMap.h"
 #include <map>
@@ -23,6 +25,22 @@ struct TracedTwin {
 /// `--auto`: the rows an automatic kernel records (docs/auto.md).
 enum class AutoRows { None, Ctas, Warps };
 
+struct TracedOptions;
+struct TracedPlan;
+
+/// `--auto`'s planner (auto/AutoPlan.h). It sits above the traced planner, which calls it
+/// through these when TracedOptions::Auto is set; the pipeline hands them in.
+struct AutoPlanner {
+  /// The kernels --auto traces (autoKernels).
+  std::vector<int> (*Kernels)(const SourceModel &Model,
+                              const std::map<int, std::vector<const AnnotationUse *>> &Traced,
+                              const TracedOptions &Options, TracedPlan &Plan) = nullptr;
+  /// One automatic kernel's twin edits and map (planAutoKernel).
+  void (*PlanKernel)(llvm::StringRef Buffer, const LineIndex &Lines, const KernelDecl &Kernel,
+                     const TracedOptions &Options, std::vector<Edit> &TwinEdits,
+                     TracedPlan &Plan) = nullptr;
+};
+
 struct TracedOptions {
   unsigned MaxEvents = 1024;
   std::string Clock = "clock64"; // or "globaltimer"
@@ -38,6 +56,7 @@ struct TracedOptions {
   AutoRows Auto = AutoRows::None;
   /// `--auto-kernels`: GLOB selects, -GLOB leaves out (docs/auto.md, "Which kernels").
   std::vector<std::string> AutoKernels;
+  AutoPlanner AutoPlan; // required when Auto is set
 };
 
 /// How a file in FromDir names To (both absolute) in #include "...": a relative path, so that
@@ -61,10 +80,6 @@ struct TracedPlan {
   /// once at the top of the file.
   std::map<std::string, std::string> Routes;
 };
-
-/// Both passes' models merged: kernels by qualified name, annotations and launches by offset.
-SourceModel mergeModels(llvm::ArrayRef<ParseOutcome> Passes);
-SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models);
 
 TracedPlan planTraced(llvm::StringRef Buffer, const ScanResult &Scan, const SourceModel &Model,
                       const TracedOptions &Options);

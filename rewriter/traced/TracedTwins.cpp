@@ -93,8 +93,6 @@ std::string registration(const KernelDecl &K, const KernelDeclSite &Definition,
 
 } // namespace
 
-std::string kernelKey(const KernelDecl &K) { return K.QualifiedName + "(" + K.ParamTypes + ")"; }
-
 std::string mapSymbol(const KernelDecl &K) {
   return identifierFrom(K.QualifiedName) + overloadSuffix(K);
 }

@@ -20,9 +20,6 @@ std::string identifierFrom(llvm::StringRef Name);
 /// 8 hex digits of a stable hash (FNV-1a): tells overloads' map symbols apart.
 std::string shortHash(llvm::StringRef Text);
 
-/// A kernel's identity across passes and files: its qualified name and parameter types (overloads
-/// share a name).
-std::string kernelKey(const KernelDecl &K);
 /// Its KernelMap's identifier in namespace cutrace_map, and the name the map gives it: an
 /// overloaded kernel's carry its parameter types, so that each overload has its own.
 std::string mapSymbol(const KernelDecl &K);
