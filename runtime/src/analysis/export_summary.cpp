@@ -257,7 +257,7 @@ std::string format_rates(const TraceSummary &s) {
   const size_t measured = s.rates.size() - listed.size();
   if (s.rates.size() > kFullTable) {
     out += "clock rate per row: " + count(measured) + " of " + count(s.rates.size()) +
-           " rows measured their own rate (--json lists every row's)";
+           " rows have their CTA's measured rate (--json lists every row's)";
     if (listed.empty())
       return out + "\n\n";
     out += "; the others:\n";
