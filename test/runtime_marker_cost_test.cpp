@@ -187,7 +187,7 @@ TEST(MarkerCost, TheProbeGivesEachMarkersCost) {
 }
 
 TEST(MarkerCost, AnInstantAmidDependentCodeCostsWhatItAddsThere) {
-  // An H100's figures: 36 cycles alone, 11 amid an FMA chain; the lower one is taken out.
+  // Figures like an H100's (36 cycles alone, 12 amid the FMA chain; here 11): the lower is taken out.
   const std::vector<uint8_t> probe = probe_buffer(2, 38, 41, 43, 258, 269);
   const Expected<MarkerCost> cost = marker_cost_from_probe(probe.data(), probe.size());
   ASSERT_TRUE(cost) << cost.error;
