@@ -1,7 +1,8 @@
 // The kernel the runtime uses to measure what the markers themselves cost on the GPU at hand
 // (docs/FORMAT.md, "Marker cost"), with the clock64 recorder: globaltimer ticks (32 ns on an
-// H200, up to 1 us elsewhere) are coarser than what a marker costs, so its times stay as recorded. Included by every traced file, so nvcc compiles
-// them with the recorder the program's own kernels use, for the program's own architectures.
+// H200, up to 1 us elsewhere) are coarser than what a marker costs, so its times stay as
+// recorded. Included by every traced file, so nvcc compiles it with the recorder the program's
+// own kernels use, for the program's own architectures.
 #ifndef CUTRACE_MARKER_PROBE_H
 #define CUTRACE_MARKER_PROBE_H
 

@@ -268,8 +268,9 @@ std::optional<double> launch_pooled_ghz(const std::vector<RawRow> &rows,
   return rate_between(0, 0, ns, cycles, pooled);
 }
 
-// Best source first: its CTA's pairs (all rows of a CTA get one rate), its SM's pooled pairs, the launch's median, the
-// launch's short rows pooled, the device's peak clock from the buffer header, the default.
+// Best source first: its CTA's pairs (all rows of a CTA get one rate), its SM's pooled pairs,
+// the launch's median, the launch's short rows pooled, the device's peak clock from the buffer
+// header, the default.
 void assign_rates(std::vector<RawRow> &rows, const BufferHeader &h, const DecodeOptions &options) {
   if (options.ghz_override) {
     for (RawRow &raw : rows)

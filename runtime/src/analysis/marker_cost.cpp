@@ -40,7 +40,8 @@ Expected<MarkerCost> marker_cost_from_probe(const uint8_t *buffer, size_t size) 
   // less: the lower figure is taken, since taking out too little leaves a range a few cycles
   // long while taking out too much cuts into its code (probes recorded before the chain shapes
   // existed have none).
-  const std::optional<double> chain = median("chain"), chain_around = median("chain_around_instant");
+  const std::optional<double> chain = median("chain");
+  const std::optional<double> chain_around = median("chain_around_instant");
   if (chain && chain_around)
     cost.event = std::min(cost.event, *chain_around - *chain);
   cost.event = std::max(0.0, cost.event);
