@@ -245,6 +245,36 @@ TEST(TracedRules, DeviceOnlyKernelBodyGetsItsTwinAndRoutesThoughTheHostPassSawEv
   EXPECT_EQ(R.Diagnostics.find("not called from any kernel"), std::string::npos) << R.Diagnostics;
 }
 
+TEST(TracedRules, CopiesWriteTheCounterValuesTheirOriginalsGotAndSayWhereTheyCannot) {
+  Rewritten R = rewrite("counter_values_in_copies");
+  // One value per pass where a device-only function before the twin took one.
+  EXPECT_NE(R.Text.find("#if defined(__CUDA_ARCH__)\n1\n#else\n0\n#endif\n#line 19 "),
+            std::string::npos)
+      << R.Text;
+  // The original keeps __COUNTER__ as written, the twin's copy none but its payload's: the
+  // comment at the top, the _Pragma macro's definition, device_only, the original's three, the
+  // twin's payload and the function after.
+  EXPECT_EQ(count(R.Text, "__COUNTER__"), 1u + 1u + 1u + 3u + 1u + 1u) << R.Text;
+  EXPECT_NE(R.Diagnostics.find("counter_values_in_copies.cu:29:3: warning: this expands "
+                               "__COUNTER__, and the traced build cannot write the value"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_NE(R.Diagnostics.find("counter_values_in_copies.cu:23:3: warning: this annotation's "
+                               "arguments expand __COUNTER__"),
+            std::string::npos)
+      << R.Diagnostics;
+}
+
+TEST(TracedRules, TemplatesTheUnitNeverInstantiatesAreNotWarnedAbout) {
+  Rewritten R = rewrite("uninstantiated_template_helpers");
+  EXPECT_NE(R.Diagnostics.find("uninstantiated_template_helpers.cu:39:5: warning: 'step' is not "
+                               "called from any kernel"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_EQ(count(R.Diagnostics, "warning"), 1u) << R.Diagnostics;
+  EXPECT_EQ(groupOfSite(kernel(R, "gemm"), "load_ss"), 0);
+}
+
 TEST(TracedRules, CallOnlyUnderCudaArchReachesTheHelpersTwin) {
   Rewritten R = rewrite("device_only_helper_call");
   EXPECT_NE(R.Text.find("halve_cutrace_traced(__cutrace_block, x[threadIdx.x])"), std::string::npos)

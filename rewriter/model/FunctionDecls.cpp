@@ -102,6 +102,33 @@ void ModelBuilder::describeDefinitionElsewhere(const FunctionDecl *Definition,
   }
 }
 
+/// Whether no instantiation of the template F is, or belongs to, exists in this parse: F a function
+/// template, or a member of a class template or of one of its partial specializations.
+static bool neverInstantiated(const FunctionDecl *F) {
+  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
+    if (!T->getCanonicalDecl()->specializations().empty())
+      return false;
+  const DeclContext *DC = F->getDeclContext();
+  if (const auto *Partial = dyn_cast<ClassTemplatePartialSpecializationDecl>(DC)) {
+    for (const ClassTemplateSpecializationDecl *S :
+         Partial->getSpecializedTemplate()->specializations())
+      if (const auto *From = S->getSpecializedTemplateOrPartial()
+                                 .dyn_cast<ClassTemplatePartialSpecializationDecl *>())
+        if (From->getCanonicalDecl() == Partial->getCanonicalDecl())
+          return false;
+    return true;
+  }
+  if (const auto *Record = dyn_cast<CXXRecordDecl>(DC))
+    if (const ClassTemplateDecl *T = Record->getDescribedClassTemplate()) {
+      for (const ClassTemplateSpecializationDecl *S : T->specializations())
+        if (S->getSpecializedTemplateOrPartial().is<ClassTemplateDecl *>() &&
+            S->getTemplateSpecializationKind() != TSK_Undeclared)
+          return false;
+      return true;
+    }
+  return F->getDescribedFunctionTemplate() != nullptr;
+}
+
 KernelDecl ModelBuilder::describeFunction(const FunctionDecl *Canonical) {
   KernelDecl K;
   K.Name = Canonical->getNameAsString();
@@ -115,6 +142,7 @@ KernelDecl ModelBuilder::describeFunction(const FunctionDecl *Canonical) {
       Canonical->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
   if (const FunctionTemplateDecl *T = Canonical->getDescribedFunctionTemplate())
     K.Instantiated = !T->getCanonicalDecl()->specializations().empty();
+  K.NeverInstantiated = Canonical->isTemplated() && neverInstantiated(Canonical);
   for (const ParmVarDecl *P : Canonical->parameters())
     K.HasParameterPack |= P->isParameterPack();
   std::vector<const FunctionDecl *> Decls;

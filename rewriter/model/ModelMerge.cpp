@@ -27,6 +27,7 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Merged.Uses
   std::set<std::pair<unsigned, unsigned>> JumpEnds;
   std::set<std::pair<unsigned, int>> CallsSeen; // (')' of the call, helper)
+  std::map<unsigned, size_t> CounterAt;          // where written -> index in Merged.Counters
   // The device compilation decides the call graph: a call only the host pass sees (an
   // `#ifndef __CUDA_ARCH__` branch) never runs on the GPU, and one only the device pass sees
   // (a body under `#if defined(__CUDA_ARCH__)`) does. The host pass's calls count only when no
@@ -70,6 +71,8 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       auto [It, New] = HelperByKey.try_emplace(Key, Merged.Helpers.size());
       if (New)
         Merged.Helpers.push_back(H);
+      else // never instantiated: by no pass
+        Merged.Helpers[It->second].NeverInstantiated &= H.NeverInstantiated;
       HelperRemap.push_back(It->second);
     }
     for (HelperCall C : Pass.HelperCalls) {
@@ -102,6 +105,18 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
         L.Kernel = Remap[L.Kernel];
       Merged.Launches.push_back(std::move(L));
     }
+    for (const CounterUse &U : Pass.Counters) {
+      auto [It, New] = CounterAt.try_emplace(U.Written.Begin, Merged.Counters.size());
+      if (New) {
+        Merged.Counters.push_back(U);
+        continue;
+      }
+      CounterUse &Kept = Merged.Counters[It->second];
+      if (!Kept.HostText)
+        Kept.HostText = U.HostText;
+      if (!Kept.DeviceText)
+        Kept.DeviceText = U.DeviceText;
+    }
     for (const Jump &J : Pass.Jumps)
       if (JumpEnds.insert({J.From, J.To}).second)
         Merged.Jumps.push_back(J);
@@ -112,6 +127,8 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
       Merged.ValueUses.push_back(V);
     }
   }
+  std::sort(Merged.Counters.begin(), Merged.Counters.end(),
+            [](const CounterUse &A, const CounterUse &B) { return A.Written.Begin < B.Written.Begin; });
   return Merged;
 }
 

@@ -109,6 +109,10 @@ struct KernelDecl {
   bool HasParameterPack = false;
   bool DefinitionVisible = false; // defined somewhere in the translation unit
   bool Instantiated = false;      // a template with at least one instantiation in this parse
+  /// A template, or a member of a class template (or of one of its partial specializations),
+  /// that this parse never instantiates: code it does not compile (a collective of CUTLASS the
+  /// translation unit includes and does not use), about which a traced build says nothing.
+  bool NeverInstantiated = false;
   bool IsMember = false;          // a member function (its twin is a member too)
   bool HostDevice = false;        // __host__ __device__: its twin is __device__ only
   /// HostDevice, and a declaration's host spelling could not be made device-only (a macro with
@@ -213,6 +217,18 @@ struct ClangDiagnostic {
   unsigned Offset = 0; // when InMainFile (file location)
 };
 
+/// A `__COUNTER__` the file expands: written there, or reached through a macro invoked there. A
+/// twin's copy of the code would expand it again and move the count for every line after it, so
+/// the copy writes what the original got instead (docs/design.md, "Traced contract").
+struct CounterUse {
+  Span Written;      // the `__COUNTER__` token, or the outermost macro invocation reaching it
+  bool Direct = true; // Written is the token itself
+  /// What the copy writes in Written's place, per pass: the value, or the invocation's expansion
+  /// spelled token by token with the values in it; empty when it cannot be spelled (a `_Pragma`
+  /// in the expansion); none when that pass did not expand it (an #if branch).
+  std::optional<std::string> HostText, DeviceText;
+};
+
 /// An #include written in the file, and the file it resolved to.
 struct IncludeSite {
   Span FileName;        // `"x.h"` or `<x.h>`, delimiters included
@@ -239,6 +255,7 @@ struct SourceModel {
   /// (`'kit::device_kernel' (device_kernel.h)`) when the traced build cannot route any of those
   /// calls (a pointer, a macro) and the function records nothing.
   std::map<unsigned, std::string> ReachedFromKernelElsewhere;
+  std::vector<CounterUse> Counters; // in file order
   /// Seen by the host pass: its calls and reach describe code the GPU never runs where the two
   /// compilations differ, so the merge takes the call graph from the device passes
   /// (docs/design.md, "The device compilation decides the call graph").

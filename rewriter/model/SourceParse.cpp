@@ -1,6 +1,7 @@
 #include "model/SourceModel.h"
 
 #include "compat/CrashGuard.h"
+#include "model/CounterUses.h"
 #include "model/HeaderSelection.h"
 #include "model/ModelBuilder.h"
 
@@ -103,8 +104,8 @@ private:
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
-                const Preprocessor &PP, bool AutoKernels)
-      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), PP(PP),
+                CountersByFile &Counters, const Preprocessor &PP, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), Counters(Counters), PP(PP),
         AutoKernels(AutoKernels) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     Reached = true;
@@ -115,12 +116,14 @@ public:
     Outcome.Model.HostPass = Outcome.Pass == compat::CudaPass::Host;
     Outcome.Model.Includes = includesOf(Main);
     Outcome.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[Main];
+    Outcome.Model.Counters = countersOf(Main);
     for (auto &[File, H] : selectHeaders(Ctx, Inclusions, Calls)) {
       H.Path = File->tryGetRealPathName().str();
       if (needsModel(H))
         buildModel(Ctx, PP, H.Model, File, Calls);
       H.Model.Includes = includesOf(File);
       H.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[File];
+      H.Model.Counters = countersOf(File);
       H.Model.HostPass = Outcome.Model.HostPass;
       Outcome.Headers.push_back(std::move(H));
     }
@@ -132,8 +135,24 @@ private:
   ParseOutcome &Outcome;
   bool &Reached;
   const std::vector<Inclusion> &Inclusions;
+  CountersByFile &Counters;
   const Preprocessor &PP;
   bool AutoKernels; // --auto: the main file's kernels and loops too
+
+  /// A header included several times (no guard) keeps its first inclusion's values; a device
+  /// pass's text goes to DeviceText.
+  std::vector<CounterUse> countersOf(const FileEntry *File) const {
+    std::vector<CounterUse> Uses;
+    llvm::DenseSet<unsigned> Seen;
+    for (CounterUse &U : Counters[File]) {
+      if (!Seen.insert(U.Written.Begin).second)
+        continue;
+      if (Outcome.Pass != compat::CudaPass::Host)
+        std::swap(U.HostText, U.DeviceText);
+      Uses.push_back(U);
+    }
+    return Uses;
+  }
 
   /// A header included several times (no guard) lists its directives once.
   std::vector<IncludeSite> includesOf(const FileEntry *File) const {
@@ -160,8 +179,9 @@ public:
         std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<TracedMacroWatcher>(Outcome.TestsTracedMacro));
-    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, CI.getPreprocessor(),
-                                           AutoKernels);
+    CI.getPreprocessor().addPPCallbacks(watchCounters(CI.getPreprocessor(), Counters));
+    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, Counters,
+                                           CI.getPreprocessor(), AutoKernels);
   }
 
 private:
@@ -169,6 +189,7 @@ private:
   bool &Reached;
   bool AutoKernels;
   std::vector<Inclusion> Inclusions;
+  CountersByFile Counters;
 };
 
 } // namespace

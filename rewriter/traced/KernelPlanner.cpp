@@ -272,7 +272,8 @@ void KernelPlanner::sample(const Annotation &A, const AnnotationUse &U,
   std::vector<unsigned> CallsAt;
   for (const HelperCall *C : Calls)
     CallsAt.push_back(C->CalleeName.Begin);
-  planSample(Buffer, Lines, Options, Annotations, A, U, CallsAt, TwinEdits, Plan.Problems);
+  planSample(Buffer, Lines, Options, Annotations, A, U, CallsAt, CopyEdits, TwinEdits,
+             Plan.Problems);
 }
 
 std::string KernelPlanner::literal(Span S) {

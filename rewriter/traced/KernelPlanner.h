@@ -30,9 +30,10 @@ public:
   KernelPlanner(llvm::StringRef Buffer, llvm::ArrayRef<Annotation> Annotations,
                 const AnnotationsByOffset &LexicalAt, const TracedOptions &Options,
                 const LineIndex &Lines, TracedPlan &Plan, std::vector<Edit> &TwinEdits,
-                UnitHelpers &Unit, int FileId)
+                const std::vector<Edit> &CopyEdits, UnitHelpers &Unit, int FileId)
       : Buffer(Buffer), Annotations(Annotations), LexicalAt(LexicalAt), Options(Options),
-        Lines(Lines), Plan(Plan), TwinEdits(TwinEdits), Unit(Unit), FileId(FileId) {}
+        Lines(Lines), Plan(Plan), TwinEdits(TwinEdits), CopyEdits(CopyEdits), Unit(Unit),
+        FileId(FileId) {}
 
   void plan(const KernelDecl &Kernel, std::vector<const AnnotationUse *> Uses,
             const HelperGraph &Helpers, int KernelIndex);
@@ -93,6 +94,7 @@ private:
   const LineIndex &Lines;
   TracedPlan &Plan;
   std::vector<Edit> &TwinEdits; // edits of the twin's copy, by offsets in Buffer
+  const std::vector<Edit> &CopyEdits; // what every copy of code takes (`__COUNTER__` values)
   UnitHelpers &Unit;            // the translation unit's traced functions
   int FileId;                   // this file's among the unit's
   unsigned KernelAt = 0;        // the planned kernel's body: where another file's group is blamed

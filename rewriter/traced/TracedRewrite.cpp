@@ -120,13 +120,16 @@ struct TracedFile {
   HelperGraph Helpers;
   TracedPlan Plan;
   std::vector<Edit> TwinEdits;
+  std::vector<Edit> CopyEdits;          // what every copy of the file's code takes
+  std::vector<Span> UnwritableCounters; // `__COUNTER__` uses a copy expands again
+  std::vector<Span> AnnotationCounters; // `__COUNTER__` uses the twin's markers expand
   llvm::DenseSet<unsigned> Expanded;
   std::map<int, TracedTwin> Twins;
   std::vector<int> AutoKernels; // --auto: kernels given automatic ranges
 
   KernelPlanner planner(UnitHelpers &Unit) {
-    return KernelPlanner(Buffer, Scan.Annotations, LexicalAt, Options, Lines, Plan, TwinEdits, Unit,
-                         Id);
+    return KernelPlanner(Buffer, Scan.Annotations, LexicalAt, Options, Lines, Plan, TwinEdits,
+                         CopyEdits, Unit, Id);
   }
 };
 
@@ -136,6 +139,48 @@ void prepare(TracedFile &F) {
     F.LexicalAt.try_emplace(A.MacroOffset, &A);
   F.UsesByHelper = usesByHelper(F.Model);
   F.Keys = helperKeys(F.Model, F.Lines);
+  std::vector<Span> Annotated;
+  for (const Annotation &A : F.Scan.Annotations)
+    Annotated.push_back(A.Statement);
+  F.CopyEdits = counterEdits(F.Lines, F.Options, F.Model.Counters, Annotated,
+                             F.UnwritableCounters, F.AnnotationCounters);
+}
+
+/// The copies take the counter values, except where another edit of the copy covers the same
+/// text (a call routed inside a macro's arguments): that use is expanded again.
+void addCopyEdits(TracedFile &F) {
+  for (const Edit &E : F.CopyEdits) {
+    bool Overlaps = std::any_of(F.TwinEdits.begin(), F.TwinEdits.end(), [&](const Edit &T) {
+      return E.Range.Begin < T.Range.End && T.Range.Begin < E.Range.End;
+    });
+    if (Overlaps)
+      F.UnwritableCounters.push_back(E.Range);
+    else
+      F.TwinEdits.push_back(E);
+  }
+}
+
+/// A warning for each `__COUNTER__` use a copy expands again: the code after it sees other values.
+void warnCounters(TracedFile &F, const std::vector<Span> &Copied) {
+  auto InCopy = [&](Span U) {
+    return std::any_of(Copied.begin(), Copied.end(),
+                       [&](Span C) { return U.Begin >= C.Begin && U.End <= C.End; });
+  };
+  const char *After = ", so code after the twin sees __COUNTER__ values other than the plain "
+                      "build's";
+  for (Span U : F.UnwritableCounters)
+    if (InCopy(U))
+      warnAt(F.Plan, U.Begin,
+             std::string("this expands __COUNTER__, and the traced build cannot write the value "
+                         "it gets here into the twin's copy (a _Pragma in the expansion, or a "
+                         "call the twin routes inside it): the copy expands it again") +
+                 After);
+  for (Span U : F.AnnotationCounters)
+    if (InCopy(U))
+      warnAt(F.Plan, U.Begin,
+             std::string("this annotation's arguments expand __COUNTER__: the plain build never "
+                         "expands them and the twin's marker does") +
+                 After + "; compute the value outside the annotation");
 }
 
 /// The file's call graph with what the unit knows so far of other files' functions; true when
@@ -253,6 +298,7 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
     for (Edit &E : slotsParameterEdits(F.Buffer, K))
       F.TwinEdits.push_back(std::move(E));
   }
+  addCopyEdits(F);
   planTwins(F.Buffer, F.Lines, F.Model, Declared, F.TwinEdits, F.Options, F.Plan);
   std::set<int> ReachedHere;
   for (size_t H = 0; H < F.Model.Helpers.size(); ++H) {
@@ -268,6 +314,14 @@ void planKernels(TracedFile &F, UnitHelpers &Unit,
   }
   planHelperTwins(F.Buffer, F.Lines, F.Model, ReachedHere, F.UsesByHelper, F.TwinEdits, F.Options,
                   F.Plan);
+  std::vector<Span> Copied;
+  for (const auto &[Index, Info] : Declared)
+    for (const KernelDeclSite &D : F.Model.Kernels[Index].Decls)
+      Copied.push_back(D.Range);
+  for (int H : ReachedHere)
+    for (const KernelDeclSite &D : F.Model.Helpers[H].Decls)
+      Copied.push_back(D.Range);
+  warnCounters(F, Copied);
   // Kernels defined in another file of the unit launch through their twins too.
   std::map<int, TracedTwin> Reachable = F.Twins;
   for (size_t I = 0; I < F.Model.Kernels.size(); ++I)

@@ -35,11 +35,6 @@ bool conditionalsBalanced(llvm::StringRef Text) {
   return Depth == 0;
 }
 
-/// Spaces up to Offset's column: text placed after a #line keeps the columns of the source.
-std::string padTo(const LineIndex &Lines, unsigned Offset) {
-  return std::string(Lines.column(Offset) - 1, ' ');
-}
-
 /// Why the sample cannot be written (a problem added), or false: the model's problems were
 /// reported where they were found, the passes' disagreement and a cut #if are reported here.
 bool refused(llvm::StringRef Buffer, const Annotation &A, const AnnotationUse &U,
@@ -102,7 +97,8 @@ std::vector<Span> checkInside(const LineIndex &Lines, llvm::ArrayRef<Annotation>
 void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOptions &Options,
                 llvm::ArrayRef<Annotation> Annotations, const Annotation &A,
                 const AnnotationUse &U, llvm::ArrayRef<unsigned> TracedCalls,
-                std::vector<Edit> &TwinEdits, std::vector<Problem> &Problems) {
+                const std::vector<Edit> &CopyEdits, std::vector<Edit> &TwinEdits,
+                std::vector<Problem> &Problems) {
   if (refused(Buffer, A, U, Problems)) {
     TwinEdits.push_back({A.Statement, ""}); // dropped, as strip drops it
     return;
@@ -124,6 +120,11 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
     D.End = std::min(D.End, Copied.End);
   }
   std::vector<Edit> Deletions = lineKeepingDeletions(Buffer, Lines, Options, Strip);
+  for (const Edit &E : CopyEdits)
+    if (std::none_of(Deletions.begin(), Deletions.end(), [&](const Edit &D) {
+          return E.Range.Begin < D.Range.End && D.Range.Begin < E.Range.End;
+        }))
+      Deletions.push_back(E);
   std::string File = lineFile(Options);
   unsigned RestEnd = Lines.lineEnd(Copied.End);
   bool CodeAfter = !Buffer.substr(Copied.End, RestEnd - Copied.End).trim().empty();

@@ -152,6 +152,43 @@ std::vector<Edit> lineKeepingDeletions(llvm::StringRef Buffer, const LineIndex &
   return Edits;
 }
 
+std::string padTo(const LineIndex &Lines, unsigned Offset) {
+  return std::string(Lines.column(Offset) - 1, ' ');
+}
+
+std::vector<Edit> counterEdits(const LineIndex &Lines, const TracedOptions &Options,
+                               const std::vector<CounterUse> &Counters,
+                               llvm::ArrayRef<Span> Annotated, std::vector<Span> &Unwritable,
+                               std::vector<Span> &InAnnotations) {
+  std::vector<Edit> Edits;
+  for (const CounterUse &U : Counters) {
+    bool InAnnotation = std::any_of(Annotated.begin(), Annotated.end(), [&](Span A) {
+      return U.Written.Begin < A.End && A.Begin < U.Written.End;
+    });
+    if (InAnnotation) { // the plain build never expands it; the twin's marker does
+      InAnnotations.push_back(U.Written);
+      continue;
+    }
+    std::string Host = U.HostText.value_or(U.DeviceText.value_or(""));
+    std::string Device = U.DeviceText.value_or(Host);
+    if (Host.empty() || Device.empty()) {
+      Unwritable.push_back(U.Written);
+      continue;
+    }
+    std::string Text = Host;
+    bool Lined = Lines.line(U.Written.Begin) != Lines.line(U.Written.End);
+    if (Host != Device) {
+      Text = "\n#if defined(__CUDA_ARCH__)\n" + Device + "\n#else\n" + Host + "\n#endif";
+      Lined = true;
+    }
+    if (Lined) // the lines after it keep their numbers and columns
+      Text += "\n" + Lines.lineDirective(Lines.line(U.Written.End), lineFile(Options)) + "\n" +
+              padTo(Lines, U.Written.End);
+    Edits.push_back({U.Written, std::move(Text)});
+  }
+  return Edits;
+}
+
 std::string applyWithin(llvm::StringRef Buffer, Span R, const std::vector<Edit> &Edits) {
   std::vector<Edit> Inside;
   for (const Edit &E : Edits)
@@ -219,7 +256,8 @@ void planHelperTwins(llvm::StringRef Buffer, const LineIndex &Lines, const Sourc
                      const std::vector<Edit> &TwinEdits, const TracedOptions &Options,
                      TracedPlan &Plan) {
   for (const auto &[H, Uses] : UsesByHelper) {
-    if (Reached.count(H) || Uses.empty())
+    // A template the unit never instantiates is code it does not compile: nothing to say.
+    if (Reached.count(H) || Uses.empty() || Model.Helpers[H].NeverInstantiated)
       continue;
     bool DeclaresGroups = std::any_of(Uses.begin(), Uses.end(),
                                       [](const AnnotationUse *U) { return isGroupKind(U->Kind); });

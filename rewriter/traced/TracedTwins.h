@@ -41,6 +41,21 @@ std::vector<Edit> lineKeepingDeletions(llvm::StringRef Buffer, const LineIndex &
                                        const TracedOptions &Options,
                                        const std::vector<Span> &Deletions);
 
+/// Spaces up to Offset's column: text placed after a #line keeps the columns of the source.
+std::string padTo(const LineIndex &Lines, unsigned Offset);
+
+/// The edits every copy of the file's code takes (docs/design.md, "Traced contract"): each
+/// `__COUNTER__` the file expands outside the annotations (Annotated: their statements) is
+/// written as what the original got, so a copy moves the count for no line after it. Where the
+/// host and device compilations got different values, the copy holds both under
+/// `#if defined(__CUDA_ARCH__)`. A use no copy can write (a `_Pragma` in the expansion) is left
+/// out and its span added to Unwritable; one in an annotation, which the plain build never
+/// expands and the twin's marker does, to InAnnotations.
+std::vector<Edit> counterEdits(const LineIndex &Lines, const TracedOptions &Options,
+                               const std::vector<CounterUse> &Counters,
+                               llvm::ArrayRef<Span> Annotated, std::vector<Span> &Unwritable,
+                               std::vector<Span> &InAnnotations);
+
 /// Buffer[R] with the edits that lie inside R applied.
 std::string applyWithin(llvm::StringRef Buffer, Span R, const std::vector<Edit> &Edits);
 

@@ -10,7 +10,10 @@ For every annotated file that nvcc compiles with the annotations as the no-op ma
   * strip refuses it => `--verify-strip` refuses it too; `--verify-strip` never passes a file
     whose strip changes the PTX;
   * `--traced` accepts it (exit 0) => nvcc compiles the traced output (`-arch=sm_90a -c`, with
-    the runtime headers and the decode map, as the traced golden test compiles).
+    the runtime headers and the decode map, as the traced golden test compiles);
+  * and every function of the annotated file's PTX is in the traced output's PTX, line for line:
+    the twins are added beside the functions and change none of them (what `__COUNTER__`,
+    `__LINE__` and `__FILE__` give in code after a twin included).
 
 Inputs: generated cases (test/oracle/shapes.py), many per translation unit, each in a namespace
 of its own with its own macro names, so that one nvcc run per side checks a whole batch; a batch
@@ -29,6 +32,7 @@ Exit status: 0 when the property holds for every input, 1 when it does not, 2 on
 
 import argparse
 import concurrent.futures
+import difflib
 import random
 import shutil
 import sys
@@ -38,14 +42,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import shapes  # noqa: E402
-from tools import (CLANG_ERROR, INCLUDE_LINE, NVCC_ERROR, Batch, cases_in_ptx_diff,  # noqa: E402
-                   error_lines, ptx_diff, read, run, write)
+from tools import (CLANG_ERROR, INCLUDE_LINE, NAMESPACE_RE, NVCC_ERROR, Batch,  # noqa: E402
+                   cases_in_ptx_diff, error_lines, ptx_diff, ptx_functions, read, run, write)
 
 COUNTS = ["inputs", "discarded (annotated form does not compile)", "compiled",
           "strip accepted", "strip refused", "PTX differing",
           "verify-strip passing a refused or PTX-changing file", "traced accepted",
-          "traced refused", "traced failing to compile"]
-FAILURE_COUNTS = COUNTS[5], COUNTS[6], COUNTS[9]
+          "traced refused", "traced failing to compile",
+          "functions whose PTX the traced build changes"]
+FAILURE_COUNTS = COUNTS[5], COUNTS[6], COUNTS[9], COUNTS[10]
 
 
 class Oracle:
@@ -244,6 +249,7 @@ class Oracle:
                 continue
             ok, nv = self.compile_traced(d, "t.cu")
             if ok:
+                self.same_functions(d, batch, traced, by_index)
                 break
             # The traced file's #line directives point nvcc's errors at the batch's lines.
             suspects = {batch.key_at(l) for l in error_lines(NVCC_ERROR, nv, "t.cu")} - {None}
@@ -275,6 +281,31 @@ class Oracle:
             alive = [i for i in alive if i not in bad]
         self.count(COUNTS[7], len(ids) - len(refused))
         self.count(COUNTS[8], len(refused))
+
+    def same_functions(self, d, batch, traced, by_index):
+        """Every function of the annotated batch's PTX has the same PTX in the traced output."""
+        # Both compiled as `t.cu` from d, so that __FILE__ reads the same name on both sides
+        # (the traced file's #line directives name its source as given to trace-rewrite).
+        out = d / "traced"
+        p_rc, _, _ = run(self.nvcc_ptx + ["t.cu", "-o", "plain.ptx"], d)
+        t_rc, _, _ = run(self.nvcc_ptx + ["-I", str(out), "-I", str(d), "traced/t.cu", "-o",
+                                          "traced/t.ptx"], d)
+        if p_rc != 0 or t_rc != 0:
+            return  # compiled above for sm_90a only: nothing to compare at sm_90
+        theirs = ptx_functions(read(out / "t.ptx"))
+        for name, lines in sorted(ptx_functions(read(d / "plain.ptx")).items()):
+            if theirs.get(name) == lines:
+                continue
+            self.count(COUNTS[10])
+            m = NAMESPACE_RE.search(name)
+            case = int(m.group(1)) if m else None
+            where = f"case_{case}" if case is not None else f"batch_{batch.starts[0][1]}"
+            diff = "\n".join(difflib.unified_diff(lines, theirs.get(name, []), "plain", "traced",
+                                                  lineterm="", n=2))
+            self.fail("the traced build changes a function", f"{where}_{name[:40]}",
+                      f"{name} (in {where}, or moved by an earlier case of its batch):\n"
+                      f"{diff[:4000]}" + (self.shapes_of(case, by_index) if case is not None else ""),
+                      {"batch.cu": batch.text, "batch.traced.cu": traced})
 
     # The repository's annotated files, one by one (their own headers, flags and globals).
 

@@ -299,6 +299,21 @@ def s_sample_pragma_macro(rng, c):
     return f"  TRACE_SAMPLE(x[0] > 0);\n  {loop}"
 
 
+def s_counter(rng, c):
+    """`__COUNTER__` in an annotated body, written there and through macros (one pasting a name,
+    one call over two lines): the twin's copy must write what the original got, so that the code
+    after it sees the plain build's values (oracle.py compares every function's PTX)."""
+    defs = [c.define("CAT2", "a##b", "a, b"), c.define("CAT", f"{c.p}CAT2(a, b)", "a, b"),
+            c.define("ID", "x", "x"), c.define("CTR", "(__COUNTER__ + 1)")]
+    v = c.v()
+    forms = [f"  x[{v % 8}] = __COUNTER__;\n",
+             f"  x[{v % 8}] = {c.p}ID(__COUNTER__);\n",
+             f"  {{ int {c.p}CAT(u, __COUNTER__) = {v}; x[{v % 8}] = {v}; }}\n",
+             f"  x[{v % 8}] = {c.p}CTR +\n      {c.p}ID(\n      __COUNTER__);\n"]
+    picked = rng.sample(forms, rng.randint(1, 3))
+    return "".join(d + "\n" for d in defs) + "".join(picked) + f"  {_annotation(rng)}\n"
+
+
 BODY_SHAPES = {
     "comment_continuation": s_comment_continuation,
     "directive_body": s_directive_body,
@@ -316,6 +331,7 @@ BODY_SHAPES = {
     "pragma_loop": s_pragma_loop,
     "pragma_before_annotation": s_pragma_before_annotation,
     "sample_pragma_macro": s_sample_pragma_macro,
+    "counter": s_counter,
 }
 
 
@@ -410,6 +426,22 @@ def k_groups_together(rng, c, body):
             f'  TRACE_GROUPS("c", 128, 128);\n  {_range(rng)}\n  h(x);\n}}\n')
 
 
+def k_code_after(rng, c, body):
+    """The annotated kernel, then functions without a twin that read `__COUNTER__`, `__LINE__` and
+    `__FILE__`, some after a `#line` of the user's (the batch restores the numbering after the
+    case, not the name): what they read must not change in the traced build."""
+    v = c.v()
+    line = rng.choice(["", "#line 500\n", "# 700\n", '#line 900 "gen.y"\n'])
+    # __LINE__ only after a #line (strip removes lines, as if the annotations were never
+    # written), __FILE__ only after one that renames the file (each side compiles its own file).
+    lines = "  x[1] = __LINE__;\n" if line else ""
+    file = "  x[2] = (int)sizeof(__FILE__);\n" if "gen.y" in line else ""
+    after = (f"__device__ __noinline__ int after_d(int v) {{ return v + __COUNTER__; }}\n"
+             f"__global__ void after(int *x) {{\n  x[0] = __COUNTER__;\n{lines}{file}"
+             f"  x[3] = after_d({v});\n}}\n")
+    return f"__global__ void k(int *x) {{\n{body}}}\n{line}{after}"
+
+
 KERNEL_SHAPES = {
     "kernel": k_plain,
     "overload": k_overload,
@@ -421,6 +453,7 @@ KERNEL_SHAPES = {
     "device_only_call": k_device_only_call,
     "device_only_body": k_device_only_body,
     "groups_together": k_groups_together,
+    "code_after": k_code_after,
 }
 
 

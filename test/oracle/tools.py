@@ -36,6 +36,9 @@ class Batch:
             self.starts.append((line, key))
             self.text += text
             line += text.count("\n")
+            if "#line" in text or "\n# " in text:  # the fragment numbers its lines its own way
+                self.text += f"#line {line + 1}\n"
+                line += 1
 
     def key_at(self, line):
         found = None
@@ -79,6 +82,40 @@ def ptx_body(ptx):
 
 def ptx_diff(a, b, name_a, name_b):
     return list(difflib.unified_diff(ptx_body(a), ptx_body(b), name_a, name_b, lineterm="", n=2))
+
+
+FUNCTION_START = re.compile(r"\s*(?:\.visible\s+|\.weak\s+)?\.(?:entry|func)\b")
+FUNCTION_NAME = re.compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$%][\w$]*)")
+
+
+# Names nvcc numbers by the function's place in the file: its basic blocks, its local depot and
+# the call sequences of its comments.
+FUNCTION_NUMBERED = re.compile(r"(\$L__BB|__local_depot|callseq )[0-9]+")
+
+
+def ptx_functions(ptx):
+    """{name: lines} of every function defined in the PTX (prototypes left out), as ptx_body
+    reads them, with the names numbered by the function's place in the file made the same."""
+    out, current, depth, opened = {}, None, 0, False
+    for l in ptx_body(ptx):
+        l = FUNCTION_NUMBERED.sub(r"\1", l)
+        if current is None:
+            if FUNCTION_START.match(l):
+                m = FUNCTION_NAME.search(l)
+                current, depth, opened = (m.group(1) if m else l), 0, False
+                lines = [l]
+                if l.rstrip().endswith(";"):
+                    current = None
+            continue
+        lines.append(l)
+        depth += l.count("{") - l.count("}")
+        opened = opened or "{" in l
+        if not opened and l.rstrip().endswith(";"):
+            current = None  # a prototype
+        elif opened and depth <= 0:
+            out[current] = lines
+            current = None
+    return out
 
 
 def cases_in_ptx_diff(a, b):
