@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Annotates a pinned CUTLASS checkout's Hopper GEMM headers where their pipeline lives.
 
-    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas]
+    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas | --placement=roles|top|sample]
 
 Copies CUTLASS_DIR/include to OUT_DIR/include and inserts cutrace annotations, each on a line of
 its own, after anchor lines found in order (each anchor is searched from the previous one on), so
@@ -15,6 +15,13 @@ sum is a multiple of CUTRACE_BENCH_TILE_SAMPLE, a macro the traced builds define
 the condition folds to true; 8: one tile in 8). With
 --sample=ctas, the TRACE_SAMPLE stands before the producer's and the consumers' tile loops instead
 and keeps the CTAs whose blockIdx.x is a multiple of it.
+
+--placement=P annotates for the sweep (bench/cutlass/sweep.py) instead: the three warp-specialized
+kernels (plain, cooperative, ping-pong) and the SS, FP8 and RS mainloops, with the groups
+  roles   in each role's branch (a producer row, a row per consumer warpgroup);
+  top     together at the top of operator(), before the body's architecture guard;
+  sample  as roles, and a TRACE_SAMPLE(blockIdx.x % 8 == 0) before each mma() k-loop's
+          CUTLASS_PRAGMA_NO_UNROLL (one CTA in 8 records the loop).
 Exits 1, writing nothing, when an anchor is missing (another CUTLASS version).
 """
 import shutil
@@ -80,6 +87,52 @@ MAINLOOP = [
 
 MAINLOOP_FP8 = MAINLOOP[:4]  # its prologue is a loop: one wait there, one in the main loop
 
+# The sweep's placements (--placement).
+OPERATOR = 'operator()(Params const& params, char* smem_buf) {'
+DAG = 'TRACE_DAG("load_tile", "consume");'
+PRODUCER = 'TRACE_GROUP("producer", 0);'
+CONSUMERS = 'TRACE_GROUPS("consumer", 128, 128);'
+CONSUMER_BRANCH = ('else if (warp_group_role == WarpGroupRole::Consumer0 || '
+                   'warp_group_role == WarpGroupRole::Consumer1) {')
+ROLE_KERNELS = {
+    'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized.hpp': [
+        ('#pragma once', [INCLUDE]), (OPERATOR, [DAG]),
+        ('if (producer_warp_role == ProducerWarpRole::MainloopEpilogue) {', [PRODUCER]),
+        ('else if (warp_group_role == WarpGroupRole::Consumer) {', [CONSUMERS])],
+    'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_cooperative.hpp': [
+        ('#pragma once', [INCLUDE]), (OPERATOR, [DAG]),
+        ('if (producer_warp_role == ProducerWarpRole::Mainloop) {', [PRODUCER]),
+        (CONSUMER_BRANCH, [CONSUMERS])],
+    'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_pingpong.hpp': KERNEL_PINGPONG,
+}
+TOP_KERNELS = {rel: [('#pragma once', [INCLUDE]), (OPERATOR, [DAG, PRODUCER, CONSUMERS])]
+               for rel in ROLE_KERNELS}
+LOAD = ('pipeline.producer_acquire(smem_pipe_write);',
+        ['TRACE_RANGE("load_tile", "tma", smem_pipe_write.count());'])
+CONSUME = ('pipeline.consumer_wait(smem_pipe_read, barrier_token);',
+           ['TRACE_RANGE("consume", "mma", smem_pipe_read.count());'])
+K_LOOP_SAMPLE = ('CUTLASS_PRAGMA_NO_UNROLL', ['TRACE_SAMPLE(blockIdx.x % 8 == 0);'], BEFORE)
+SS = 'cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.hpp'
+FP8 = 'cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized_fp8.hpp'
+RS = 'cutlass/gemm/collective/sm90_mma_tma_gmma_rs_warpspecialized.hpp'
+
+
+def mainloops(sampled):
+    """Each mainloop's anchors in file order: its load's acquire, the waits of its prologue, the
+    k-loop (sampled: a TRACE_SAMPLE before its pragma) and the k-loop's wait."""
+    k_loop = [K_LOOP_SAMPLE] if sampled else []
+    head = [('#pragma once', [INCLUDE]), LOAD]
+    return {SS: head + [CONSUME, CONSUME] + k_loop + [CONSUME],
+            FP8: head + [CONSUME] + k_loop + [CONSUME],
+            RS: head + [CONSUME, CONSUME] + k_loop + [CONSUME]}
+
+
+PLACEMENTS = {
+    'roles': {**ROLE_KERNELS, **mainloops(False)},
+    'top': {**TOP_KERNELS, **mainloops(False)},
+    'sample': {**ROLE_KERNELS, **mainloops(True)},
+}
+
 FILES = {
     'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_cooperative.hpp': KERNEL_COOPERATIVE,
     'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_pingpong.hpp': KERNEL_PINGPONG,
@@ -123,6 +176,12 @@ def main(argv):
     src, out = Path(args[0]) / 'include', Path(args[1]) / 'include'
     with_dag = '--no-dag' not in argv
     files = dict(FILES)
+    placement = next((a.split('=', 1)[1] for a in argv if a.startswith('--placement=')), None)
+    if placement is not None:
+        if placement not in PLACEMENTS:
+            print(f'unknown placement {placement}: one of {", ".join(PLACEMENTS)}', file=sys.stderr)
+            return 2
+        files = dict(PLACEMENTS[placement])
     if '--sample=ctas' in argv:
         files['cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_cooperative.hpp'] = \
             KERNEL_COOPERATIVE_CTAS
@@ -140,7 +199,7 @@ def main(argv):
         (tmp / rel).write_text(text)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
-    for rel in FILES:
+    for rel in files:
         print(out / rel)
     return 0
 
