@@ -30,7 +30,7 @@ median_of() {
   for ((r = 0; r < reps; r++)); do
     /usr/bin/time -f "%e" -o "$src/t" "$@" >/dev/null 2>"$src/err" || ((${CLANG_MAY_FAIL:-0})) ||
       { echo "FAILED: $*" >&2; cat "$src/err" >&2; return 1; }
-    times+=("$(cat "$src/t")")
+    times+=("$(tail -n 1 "$src/t")")  # after "Command exited with non-zero status N"
   done
   printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((reps + 1) / 2))p"
 }
