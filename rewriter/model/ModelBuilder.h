@@ -5,6 +5,7 @@
 
 #include "model/SourceModel.h"
 #include "model/UnitCalls.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang {
 class ASTContext;
@@ -14,10 +15,18 @@ class Preprocessor;
 
 namespace cutrace {
 
+/// The files whose code can hold what File's model describes: File, and the files where a macro
+/// File defines is expanded (a launch or a call written in such a macro's body is File's).
+using FilesToVisit = llvm::DenseSet<const clang::FileEntry *>;
+
 /// The model of the translation unit's code written in File (the main file or one header); with
-/// AutoKernels, its kernels and their outermost loops for `--auto` too.
+/// AutoKernels, its kernels and their outermost loops for `--auto` too. Visit, when given, leaves
+/// out the declarations of other files (template patterns whose instances may be File's are
+/// still walked): a CUDA unit includes hundreds of headers, and a model is built per file that
+/// needs one.
 void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
-                const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels = false);
+                const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels = false,
+                const FilesToVisit *Visit = nullptr);
 
 } // namespace cutrace
 

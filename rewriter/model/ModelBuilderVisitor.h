@@ -4,6 +4,7 @@
 #ifndef CUTRACE_REWRITER_MODELBUILDERVISITOR_H
 #define CUTRACE_REWRITER_MODELBUILDERVISITOR_H
 
+#include "model/ModelBuilder.h"
 #include "model/SideEffects.h"
 #include "model/SourceModel.h"
 #include "model/UnitCalls.h"
@@ -21,11 +22,14 @@ using namespace clang;
 class ModelBuilder : public RecursiveASTVisitor<ModelBuilder> {
 public:
   ModelBuilder(ASTContext &Ctx, const Preprocessor &PP, SourceModel &Model, const FileEntry *Target,
-               const CallFacts &Calls)
+               const CallFacts &Calls, const FilesToVisit *Visit = nullptr)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), Model(Model), Target(Target), Calls(Calls),
-        Effects(Ctx) {}
+        Visit(Visit), Effects(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  /// Declarations of files outside Visit are left out (buildModel).
+  bool TraverseDecl(Decl *D);
 
   /// --auto: every kernel defined in the file, with its outermost loops
   /// (rewriter/model/AutoLoops.h).
@@ -103,6 +107,7 @@ private:
   SourceModel &Model;
   const FileEntry *Target; // the file the model describes
   const CallFacts &Calls;  // the translation unit's: which functions reach annotations
+  const FilesToVisit *Visit; // null: every declaration of the unit
   SideEffectJudge
       Effects; // rewriter/model/SideEffects.h: what payloads, leads and conditions may call
   llvm::DenseMap<const FunctionDecl *, int> KernelIds;

@@ -24,6 +24,21 @@ bool ModelBuilder::VisitCallExpr(CallExpr *Call) {
   return true;
 }
 
+bool ModelBuilder::TraverseDecl(Decl *D) {
+  if (D && Visit && !isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl, ExportDecl,
+                         TemplateDecl>(D)) {
+    // Instances carry their pattern's location, so an instance of another file's template
+    // whose pattern is written here (a partial specialization) is still walked.
+    SourceLocation At = D->getBeginLoc();
+    if (At.isValid()) {
+      const FileEntry *File = SM.getFileEntryForID(SM.getFileID(SM.getExpansionLoc(At)));
+      if (File && !Visit->contains(File))
+        return true;
+    }
+  }
+  return RecursiveASTVisitor::TraverseDecl(D);
+}
+
 void ModelBuilder::build(TranslationUnitDecl *TU) {
   TraverseDecl(TU);
   // Instantiations resolve the calls their pattern left dependent.
@@ -179,8 +194,9 @@ std::optional<unsigned> ModelBuilder::parenAfter(SourceLocation Loc) const {
 namespace cutrace {
 
 void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
-                const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels) {
-  builder::ModelBuilder Builder(Ctx, PP, Model, File, Calls);
+                const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels,
+                const FilesToVisit *Visit) {
+  builder::ModelBuilder Builder(Ctx, PP, Model, File, Calls, Visit);
   Builder.build(Ctx.getTranslationUnitDecl());
   if (AutoKernels)
     Builder.addAutoKernels(Ctx.getTranslationUnitDecl());

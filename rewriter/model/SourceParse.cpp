@@ -9,6 +9,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
@@ -101,26 +102,54 @@ private:
   }
 };
 
+/// Where each file's macros are expanded (nested expansions too): code written in a macro body
+/// belongs to the model of the file that defines the macro (FilesToVisit).
+class MacroReach : public PPCallbacks {
+public:
+  MacroReach(const SourceManager &SM,
+             llvm::DenseMap<const FileEntry *, FilesToVisit> &ExpandedIn)
+      : SM(SM), ExpandedIn(ExpandedIn) {}
+  void MacroExpands(const Token &Name, const MacroDefinition &MD, SourceRange,
+                    const MacroArgs *) override {
+    const MacroInfo *Info = MD.getMacroInfo();
+    if (!Info || Info->isBuiltinMacro())
+      return;
+    const FileEntry *Defined = SM.getFileEntryForID(SM.getFileID(Info->getDefinitionLoc()));
+    const FileEntry *Used =
+        SM.getFileEntryForID(SM.getFileID(SM.getExpansionLoc(Name.getLocation())));
+    if (Defined && Used && Defined != Used)
+      ExpandedIn[Defined].insert(Used);
+  }
+
+private:
+  const SourceManager &SM;
+  llvm::DenseMap<const FileEntry *, FilesToVisit> &ExpandedIn;
+};
+
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
-                CountersByFile &Counters, const Preprocessor &PP, bool AutoKernels)
-      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), Counters(Counters), PP(PP),
-        AutoKernels(AutoKernels) {}
+                CountersByFile &Counters,
+                const llvm::DenseMap<const FileEntry *, FilesToVisit> &ExpandedIn,
+                const Preprocessor &PP, bool AutoKernels)
+      : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), Counters(Counters),
+        ExpandedIn(ExpandedIn), PP(PP), AutoKernels(AutoKernels) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     Reached = true;
     const SourceManager &SM = Ctx.getSourceManager();
     const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
     CallFacts Calls = analyzeCalls(Ctx);
-    buildModel(Ctx, PP, Outcome.Model, Main, Calls, AutoKernels);
+    FilesToVisit MainFiles = filesOf(Main);
+    buildModel(Ctx, PP, Outcome.Model, Main, Calls, AutoKernels, &MainFiles);
     Outcome.Model.HostPass = Outcome.Pass == compat::CudaPass::Host;
     Outcome.Model.Includes = includesOf(Main);
     Outcome.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[Main];
     Outcome.Model.Counters = countersOf(Main);
     for (auto &[File, H] : selectHeaders(Ctx, Inclusions, Calls)) {
       H.Path = File->tryGetRealPathName().str();
+      FilesToVisit Files = filesOf(File);
       if (needsModel(H))
-        buildModel(Ctx, PP, H.Model, File, Calls);
+        buildModel(Ctx, PP, H.Model, File, Calls, false, &Files);
       H.Model.Includes = includesOf(File);
       H.Model.ReachedFromKernelElsewhere = Calls.ReachedFromKernelElsewhere[File];
       H.Model.Counters = countersOf(File);
@@ -136,8 +165,16 @@ private:
   bool &Reached;
   const std::vector<Inclusion> &Inclusions;
   CountersByFile &Counters;
+  const llvm::DenseMap<const FileEntry *, FilesToVisit> &ExpandedIn;
   const Preprocessor &PP;
   bool AutoKernels; // --auto: the main file's kernels and loops too
+
+  FilesToVisit filesOf(const FileEntry *File) const {
+    auto It = ExpandedIn.find(File);
+    FilesToVisit Files = It == ExpandedIn.end() ? FilesToVisit() : It->second;
+    Files.insert(File);
+    return Files;
+  }
 
   /// A header included several times (no guard) keeps its first inclusion's values; a device
   /// pass's text goes to DeviceText.
@@ -180,7 +217,9 @@ public:
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<TracedMacroWatcher>(Outcome.TestsTracedMacro));
     CI.getPreprocessor().addPPCallbacks(watchCounters(CI.getPreprocessor(), Counters));
-    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, Counters,
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<MacroReach>(CI.getSourceManager(), ExpandedIn));
+    return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, Counters, ExpandedIn,
                                            CI.getPreprocessor(), AutoKernels);
   }
 
@@ -190,6 +229,7 @@ private:
   bool AutoKernels;
   std::vector<Inclusion> Inclusions;
   CountersByFile Counters;
+  llvm::DenseMap<const FileEntry *, FilesToVisit> ExpandedIn; // a file's macros -> where used
 };
 
 } // namespace
