@@ -37,7 +37,7 @@ public:
         // Written in a file: the copy writes the value (read before the expansion takes it).
         close();
         unsigned Begin = SM.getFileOffset(Loc);
-        add(SM.getFileID(Loc), {{Begin, Begin + Name.getLength()}, true,
+        add(SM.getFileID(Loc), {{Begin, Begin + Name.getLength()},
                                 std::to_string(PP.getCounterValue()), std::nullopt});
       } else if (Open) {
         Open->HasCounter = true;
@@ -95,7 +95,7 @@ private:
       std::string Text;
       for (const Token &T : Open->Tokens)
         Text += (Text.empty() ? "" : " ") + PP.getSpelling(T);
-      add(Open->File, {Open->Written, false, Open->Spellable ? Text : "", std::nullopt});
+      add(Open->File, {Open->Written, Open->Spellable ? Text : "", std::nullopt});
     }
     Open.reset();
   }

@@ -102,7 +102,7 @@ void ModelBuilder::describeDefinitionElsewhere(const FunctionDecl *Definition,
   }
 }
 
-/// Whether no instantiation of the template F is, or belongs to, exists in this parse: F a function
+/// Whether this parse holds no instance of F, or of the class F is a member of: F a function
 /// template, or a member of a class template or of one of its partial specializations.
 static bool neverInstantiated(const FunctionDecl *F) {
   if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())

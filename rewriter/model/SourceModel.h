@@ -221,8 +221,7 @@ struct ClangDiagnostic {
 /// twin's copy of the code would expand it again and move the count for every line after it, so
 /// the copy writes what the original got instead (docs/design.md, "Traced contract").
 struct CounterUse {
-  Span Written;      // the `__COUNTER__` token, or the outermost macro invocation reaching it
-  bool Direct = true; // Written is the token itself
+  Span Written; // the `__COUNTER__` token, or the outermost macro invocation reaching it
   /// What the copy writes in Written's place, per pass: the value, or the invocation's expansion
   /// spelled token by token with the values in it; empty when it cannot be spelled (a `_Pragma`
   /// in the expansion); none when that pass did not expand it (an #if branch).
