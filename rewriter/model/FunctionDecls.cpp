@@ -28,6 +28,7 @@ bool ModelBuilder::VisitFunctionDecl(FunctionDecl *FD) {
     recordDeclaration(FD);
   if (!FD->doesThisDeclarationHaveABody() || !FD->getBody())
     return true;
+  recordReachingDefinition(FD);
   SourceRange Body = FD->getBody()->getSourceRange();
   std::optional<unsigned> Begin = writtenOffset(SM, Target, Body.getBegin());
   std::optional<unsigned> End = writtenOffset(SM, Target, Body.getEnd());
@@ -89,6 +90,15 @@ void ModelBuilder::recordDeclaration(const FunctionDecl *FD) {
   if (Canonical->isDefined(Definition) && Definition->getBody() &&
       !writtenOffset(SM, Target, Definition->getLocation()))
     describeDefinitionElsewhere(Definition, Model.Helpers[H]);
+}
+
+void ModelBuilder::recordReachingDefinition(const FunctionDecl *FD) {
+  if (FD->isTemplateInstantiation() || FD->hasAttr<CUDAGlobalAttr>() ||
+      !FD->hasAttr<CUDADeviceAttr>() || !writtenOffset(SM, Target, FD->getLocation()))
+    return;
+  const FunctionDecl *Canonical = patternOf(FD);
+  if (Calls.Reaching.contains(Canonical) && unroutable(FD).empty())
+    helperIndex(Canonical);
 }
 
 void ModelBuilder::describeDefinitionElsewhere(const FunctionDecl *Definition,

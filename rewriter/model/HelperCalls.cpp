@@ -74,6 +74,13 @@ bool ModelBuilder::describeCallee(const CallExpr *Call, HelperCall &C) {
     Last = Member->getEndLoc();
     C.ExplicitTemplateArgs = Member->hasExplicitTemplateArgs();
     C.ImplicitThis = Member->isImplicitAccess();
+    if (NestedNameSpecifierLoc Q = Member->getQualifierLoc(); C.ImplicitThis && Q) {
+      // `Kernel::operator()(args...)` in a class deriving from `Kernel`.
+      std::optional<Span> QS = writtenSpan(Q.getBeginLoc(), Q.getEndLoc());
+      if (!QS)
+        return false;
+      C.BaseQualifier = *QS;
+    }
     if (!C.ImplicitThis) {
       const Expr *Base = Member->getBase();
       std::optional<Span> O = writtenSpan(Base->getBeginLoc(), Base->getEndLoc());

@@ -160,6 +160,12 @@ private:
   /// one header, the annotated definition in a later one).
   void recordDeclaration(const FunctionDecl *FD);
 
+  /// A __device__ function defined here that reaches annotations, whoever calls it: a kernel of
+  /// another file may reach it (a pass-through wrapper such as FlashAttention-3's
+  /// `enable_sm90<Kernel>::operator()`, called from CUTLASS's `device_kernel`), and its twin is
+  /// written here.
+  void recordReachingDefinition(const FunctionDecl *FD);
+
   /// A callee defined in another file: which file, and the line of its body's '{', which name
   /// its twin's sites there (`<name>_<line>`).
   void describeDefinitionElsewhere(const FunctionDecl *Definition, KernelDecl &Helper) const;

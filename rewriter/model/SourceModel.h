@@ -170,6 +170,8 @@ struct HelperCall {
   Span Object;               // `obj` of `obj.f(x)`, `p` of `p->f(x)`, `op` of `op(x)`; empty for
                              // `f(x)` and `C::f(x)`
   Span Qualifier;            // `Op::` of `Op::f(x)`; empty if none
+  Span BaseQualifier;        // `Base::` of `Base::f(x)` naming a non-static member inside a
+                             // member (a base class's function called on *this)
   bool Arrow = false;        // `p->f(x)`
   bool ImplicitThis = false; // `f(x)` naming a non-static member inside a member
   bool ExplicitTemplateArgs = false;

@@ -131,6 +131,14 @@ CallFacts analyzeCalls(ASTContext &Ctx) {
   Graph.TraverseDecl(Ctx.getTranslationUnitDecl());
   CallFacts Facts;
   Facts.Reaching = Graph.reaching();
+  // A template reaches annotations when one of its instances does: a pattern's calls that a
+  // template parameter decides (`Kernel::operator()(args...)` in FlashAttention-3's
+  // `enable_sm90`) are edges of its instances only.
+  llvm::SmallVector<const FunctionDecl *, 32> Patterns;
+  for (const FunctionDecl *F : Facts.Reaching)
+    if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+      Patterns.push_back(Pattern->getCanonicalDecl());
+  Facts.Reaching.insert(Patterns.begin(), Patterns.end());
   Facts.KernelFiles = Graph.KernelFiles;
   Facts.KernelNames = Graph.KernelNames;
   for (auto &[Function, File] : Graph.Declarations)

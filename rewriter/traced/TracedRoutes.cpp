@@ -5,10 +5,11 @@ namespace cutrace {
 namespace {
 
 bool isStatic(const HelperCall &C) { return C.Qualifier.End > C.Qualifier.Begin; }
+bool onBase(const HelperCall &C) { return C.BaseQualifier.End > C.BaseQualifier.Begin; }
 
 /// `Op` of `Op::`, as a template argument (`typename A::B` for a nested name).
-std::string qualifierType(llvm::StringRef Buffer, const HelperCall &C) {
-  llvm::StringRef Q = Buffer.substr(C.Qualifier.Begin, C.Qualifier.size()).trim();
+std::string qualifierType(llvm::StringRef Buffer, Span Qualifier) {
+  llvm::StringRef Q = Buffer.substr(Qualifier.Begin, Qualifier.size()).trim();
   Q.consume_back("::");
   Q = Q.trim();
   bool Nested = Q.contains("::") && !Q.starts_with("typename ");
@@ -18,7 +19,10 @@ std::string qualifierType(llvm::StringRef Buffer, const HelperCall &C) {
 } // namespace
 
 std::string routeName(const HelperCall &C) {
-  if (C.CallOperator || C.Member == "operator()")
+  bool Call = C.CallOperator || C.Member == "operator()";
+  if (onBase(C))
+    return "cutrace_route_base_" + (Call ? std::string("call") : C.Member);
+  if (Call)
     return "cutrace_route_call";
   return std::string(isStatic(C) ? "cutrace_route_static_" : "cutrace_route_") + C.Member;
 }
@@ -33,7 +37,12 @@ std::string routeDefinition(const HelperCall &C, const std::string &TwinName) {
       Object + (C.CallOperator || C.Member == "operator()" ? "(" + Args + ")"
                                                            : "." + C.Member + "(" + Args + ")");
   std::string Params = "O &&o, A &&...a";
-  if (isStatic(C)) {
+  if (onBase(C)) {
+    // `Base::f(x)` on *this: the qualified name keeps the call to Base's own function.
+    Head = "template <class Q, class G, class O, class... A>\n__device__ __forceinline__ ";
+    Twin = Object + ".Q::" + TwinName + "(g, " + Args + ")";
+    Original = Object + ".Q::" + C.Member + "(" + Args + ")";
+  } else if (isStatic(C)) {
     Head = "template <class O, class G, class... A>\n__device__ __forceinline__ ";
     Twin = "O::" + TwinName + "(g, " + Args + ")";
     Original = "O::" + C.Member + "(" + Args + ")";
@@ -56,7 +65,11 @@ std::vector<Edit> routeEdits(llvm::StringRef Buffer, const HelperCall &C,
   std::string Route = routeName(C) + "(0, " + GroupVar + ", ";
   if (isStatic(C))
     return {{{C.Qualifier.Begin, C.LParen + 1},
-             routeName(C) + "<" + qualifierType(Buffer, C) + ">(0, " + GroupVar + Rest}};
+             routeName(C) + "<" + qualifierType(Buffer, C.Qualifier) + ">(0, " + GroupVar + Rest}};
+  if (onBase(C))
+    return {{{C.BaseQualifier.Begin, C.LParen + 1},
+             routeName(C) + "<" + qualifierType(Buffer, C.BaseQualifier) + ">(0, " + GroupVar +
+                 ", *this" + Rest}};
   if (C.Object.End > C.Object.Begin)
     return {{{C.Object.Begin, C.Object.Begin}, Route + (C.Arrow ? "*" : "")},
             {{C.Object.End, C.LParen + 1}, Rest}};
