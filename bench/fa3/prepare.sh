@@ -11,7 +11,8 @@
 #   2. strip of each annotated file gives FlashAttention-3's own back byte for byte;
 #   3. trace-rewrite --traced of every CUDA file the narrowed build compiles (one head dimension,
 #      one dtype, forward only: the FLASH_ATTENTION_DISABLE_* switches of bench/fa3/switches.sh),
-#      with setup.py's nvcc flags, into .carry/fa3/<placement>/traced/, timed (rewrite.txt);
+#      with setup.py's nvcc flags, into .carry/fa3/<placement>/traced/, timed (rewrite.txt); rows
+#      keep 4096 events (--max-events): a persistent CTA runs several tiles of 24 K/V steps each;
 #   4. FlashAttention-3's test needs pytest and einops, which the GPU machine may lack: pytest
 #      and its dependencies from Debian's packages (apt-get download) and einops from a git
 #      directory (EINOPS_GIT_DIR, default /work/.mirror/arogozhnikov+einops/repo) go to
@@ -43,7 +44,7 @@ for p in roles sample; do
   mkdir -p "$C/$p/traced"
   for cu in "${FA3_CUDA_SOURCES[@]}"; do
     start=$(date +%s.%N)
-    "$tool" --traced --cuda-gpu-arch=sm_90a "$W/hopper_$p/$cu" -o "$C/$p/traced/$(basename "$cu")" -- "${flags[@]}" \
+    "$tool" --traced --cuda-gpu-arch=sm_90a --max-events=4096 "$W/hopper_$p/$cu" -o "$C/$p/traced/$(basename "$cu")" -- "${flags[@]}" \
       -I"$W/hopper_$p" -I"$W/csrc/cutlass/include" -Iruntime/include 2>&1 | tee -a "$C/rewrite.txt"
     echo "$p $cu: traced in $(echo "$(date +%s.%N) - $start" | bc) s" | tee -a "$C/rewrite.txt"
   done

@@ -442,6 +442,22 @@ def k_code_after(rng, c, body):
     return f"__global__ void k(int *x) {{\n{body}}}\n{line}{after}"
 
 
+def k_pass_through(rng, c, body):
+    """The annotated code is a class's operator(), reached from a generic kernel only through
+    wrappers that hold no annotation: a template deriving from it whose call
+    `K::operator()(args...)` depends on its parameter (FlashAttention-3's enable_sm90), maybe
+    under a device guard, and a plain derived class calling `Work::operator()(x)`."""
+    guard = rng.choice([("", ""), ("#if defined(__CUDA_ARCH__)\n", "#endif\n")])
+    return (f"struct Work {{\n  __device__ void operator()(int *x) {{\n{body}  }}\n}};\n"
+            f"template <class K> struct wrap : K {{\n  template <class... A>\n"
+            f"  __device__ void operator()(A &&...a) {{\n{guard[0]}"
+            f"    K::operator()(static_cast<A &&>(a)...);\n{guard[1]}  }}\n}};\n"
+            f"struct fwd : Work {{\n  __device__ void operator()(int *x) {{ Work::operator()(x); }}\n}};\n"
+            f"template <class Op> __global__ void run(int *x) {{\n  Op op;\n  op(x);\n}}\n"
+            f"template __global__ void run<wrap<Work>>(int *);\n"
+            f"template __global__ void run<fwd>(int *);\n")
+
+
 KERNEL_SHAPES = {
     "kernel": k_plain,
     "overload": k_overload,
@@ -454,6 +470,7 @@ KERNEL_SHAPES = {
     "device_only_body": k_device_only_body,
     "groups_together": k_groups_together,
     "code_after": k_code_after,
+    "pass_through": k_pass_through,
 }
 
 
