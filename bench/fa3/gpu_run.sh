@@ -87,14 +87,14 @@ case ${1:-all} in
   test) test_ ;;
   measure) measure ;;
   all) build && test_ && measure ;;
-  build-detached) # the build in the background, for machines whose commands are time-limited:
-    # `build-wait` returns once it is done (or after $2 seconds, default 540)
-    setsid nohup bash "$0" build >"$out/build-detached.log" 2>&1 </dev/null & echo $! >"$out/build.pid"
-    echo "build started (pid $(cat "$out/build.pid"))" ;;
+  build-detached|all-detached) # in the background, for machines whose commands are
+    # time-limited: `build-wait` returns once it is done (or after $2 seconds, default 540)
+    setsid nohup bash "$0" "${1%-detached}" >"$out/detached.log" 2>&1 </dev/null & echo $! >"$out/build.pid"
+    echo "${1%-detached} started (pid $(cat "$out/build.pid"))" ;;
   build-wait)
     deadline=$(($(date +%s) + ${2:-540}))
     while kill -0 "$(cat "$out/build.pid")" 2>/dev/null && (($(date +%s) < deadline)); do sleep 5; done
     if kill -0 "$(cat "$out/build.pid")" 2>/dev/null; then echo "still building"; tail -3 "$out"/build_*.log; exit 3; fi
     cat "$out/results.md" ;;
-  *) echo "usage: bench/fa3/gpu_run.sh build|test|measure|all" >&2; exit 2 ;;
+  *) echo "usage: bench/fa3/gpu_run.sh build|test|measure|all|build-detached|all-detached|build-wait [S]" >&2; exit 2 ;;
 esac
