@@ -64,7 +64,7 @@ test_() {
   for q in roles sample; do
     for c in "" --causal; do
       (cd "$root/build-fa3/fa/hopper_$q" && CUTRACE_OUTPUT="$runs/${q}${c/--/_}" CUTRACE_LAUNCHES=first:2 \
-        python3 "$root/bench/fa3/run_attention.py" . --batch 1 --heads 16 --seqlen 4096 --iters 3) >"$out/run_$q${c/--/_}.log" 2>&1
+        python3 "$root/bench/fa3/run_attention.py" . --batch 1 --heads 16 --seqlen 4096 --iters 3 $c) >"$out/run_$q${c/--/_}.log" 2>&1
       say "- run_attention $q ${c:-non-causal} 1x4096x16: exit $? -- $(grep -E 'Passed|Failed' "$out/run_$q${c/--/_}.log" | tail -1) -- $(grep -h 'recorded' "$out/run_$q${c/--/_}.log" | tail -1)"
     done
   done

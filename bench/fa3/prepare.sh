@@ -32,6 +32,8 @@ rm -rf build-fa3 "$C" "$C.tgz" && mkdir -p "$W/csrc/cutlass" "$C/prefix/include"
 git --git-dir="$fa_git" archive "$fa_commit" hopper | tar -x -C "$W"
 git --git-dir="$cutlass_git" archive "$cutlass_commit" include | tar -x -C "$W/csrc/cutlass"
 echo "$fa_commit" >"$W/hopper/PINNED_COMMIT"
+# setup.py reads the repository's README.md as its long description
+git --git-dir="$fa_git" show "$fa_commit:README.md" >"$W/README.md"
 flags=(-std=c++17 -DCUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED -DCUTLASS_ENABLE_GDC_FOR_SM90
        -DCUTLASS_DEBUG_TRACE_LEVEL=0 -DNDEBUG "${FA3_DEFINES[@]}")
 for p in roles sample; do
