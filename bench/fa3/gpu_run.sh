@@ -14,6 +14,7 @@
 #                                  launches: roles with every launch recorded and with none (the
 #                                  original kernel), sample with every launch recorded
 # Results in $OUT/fa3/ (results.md, logs, run files). `all` runs the three in order.
+# FA3_PLACEMENTS="roles" builds and runs one placement only (build, test).
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 root=$PWD
@@ -40,7 +41,7 @@ build() {
       -DCMAKE_PREFIX_PATH="$root/.carry/fa3/prefix" -DCMAKE_INCLUDE_PATH="$root/.carry/fa3/prefix/include" &&
     cmake --build "$b" --target cutrace_shared -j8) >"$out/cmake.log" 2>&1 &
   local cm=$!
-  for p in roles sample; do
+  for p in ${FA3_PLACEMENTS:-roles sample}; do
     (cd build-fa3/fa/hopper_$p && env PYTORCH_NVCC=cutrace-nvcc PATH="$root/build-fa3/bin:$PATH" \
        CUTRACE_MODE=traced CUTRACE_PREPARED="$root/.carry/fa3/$p" CUTRACE_INCLUDE="$root/runtime/include" \
        LDFLAGS="-L$b/runtime -Wl,--no-as-needed -lcutrace -Wl,--as-needed -Wl,-rpath,$b/runtime" MAX_JOBS=4 NVCC_THREADS=2 \
@@ -48,7 +49,7 @@ build() {
   done
   wait $cm; say "- cmake libcutrace.so: exit $? ($(ls "$b"/runtime/libcutrace.so 2>/dev/null || echo missing))"
   wait
-  for p in roles sample; do
+  for p in ${FA3_PLACEMENTS:-roles sample}; do
     local so=$(ls build-fa3/fa/hopper_$p/flash_attn_3/_C*.so 2>/dev/null | head -1)
     say "- build $p: ${so:-FAILED} ($(grep -c 'cutrace-nvcc (replay, traced): 1' "$out/build_$p.log") CUDA files through cutrace-nvcc; libcutrace.so linked: $( [[ -n $so ]] && ldd "$so" | grep -c libcutrace))"
   done
@@ -61,7 +62,7 @@ test_() {
   (cd "$p" && CUTRACE_OUTPUT="$runs/test" PYTHONPATH=$(pyenv) timeout 400 python3 -m pytest -q -x \
      test_flash_attn.py -k "test_flash_attn_output" -p no:cacheprovider) >"$out/test.log" 2>&1
   say "- FlashAttention-3's test (roles, traced): exit $? -- $(tail -1 "$out/test.log")"
-  for q in roles sample; do
+  for q in ${FA3_PLACEMENTS:-roles sample}; do
     for c in "" --causal; do
       (cd "$root/build-fa3/fa/hopper_$q" && CUTRACE_OUTPUT="$runs/${q}${c/--/_}" CUTRACE_LAUNCHES=first:2 \
         python3 "$root/bench/fa3/run_attention.py" . --batch 1 --heads 16 --seqlen 4096 --iters 3 $c) >"$out/run_$q${c/--/_}.log" 2>&1
