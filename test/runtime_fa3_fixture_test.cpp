@@ -29,11 +29,16 @@ namespace {
 const std::string kDir = std::string(CUTRACE_TEST_DATA) + "/h100/fa3/";
 
 // Slices by name, per row label, of one CTA.
-using Counts = std::map<std::string, std::map<std::string, int>>;
+using Names = std::map<std::string, int>;
+using Counts = std::map<std::string, Names>;
+int countOf(const Names &n, const std::string &name) {
+  auto it = n.find(name);
+  return it == n.end() ? 0 : it->second;
+}
 std::map<uint32_t, Counts> countsByCta(const Trace &t) {
   std::map<uint32_t, Counts> out;
   for (const Row &r : t.rows) {
-    std::map<std::string, int> &c = out[r.cta][r.label];
+    Names &c = out[r.cta][r.label];
     for (const Slice &s : r.slices)
       ++c[s.name];
   }
@@ -56,12 +61,12 @@ TEST(Fa3Fixture, TheTestsLaunchesHaveAProducerRowAndARowPerConsumerWarpgroupInEv
       ASSERT_EQ(rows.size(), 3u) << "CTA " << cta;
       EXPECT_TRUE(rows.count("producer") && rows.count("consumer[wg1]") && rows.count("consumer[wg2]"))
           << "CTA " << cta;
-      const std::map<std::string, int> &p = rows.at("producer");
+      const Names &p = rows.at("producer");
       if (p.empty())
         continue; // the test's small problems leave most CTAs without a tile
       ++loading;
-      EXPECT_GT(p.count("load_k") ? p.at("load_k") : 0, 0) << "CTA " << cta;
-      EXPECT_EQ(p.at("load_k"), p.at("wait_k_slot")) << "CTA " << cta;
+      EXPECT_GT(countOf(p, "load_k"), 0) << "CTA " << cta;
+      EXPECT_EQ(countOf(p, "load_k"), countOf(p, "wait_k_slot")) << "CTA " << cta;
     }
     EXPECT_GT(loading, 0) << "launch " << l.sequence;
     for (const Row &r : l.trace.rows)
@@ -76,7 +81,7 @@ TEST(Fa3Fixture, SampledCtasRecordEveryKvStepOfBothWarpgroupsAndTheOthersNothing
     EXPECT_TRUE(l.trace.problems.empty()) << "launch " << l.sequence;
     int sampled = 0;
     for (const auto &[cta, rows] : countsByCta(l.trace)) {
-      const std::map<std::string, int> &p = rows.at("producer");
+      const Names &p = rows.at("producer");
       if (cta % 8 != 0) {
         for (const auto &[label, names] : rows)
           EXPECT_TRUE(names.empty()) << "CTA " << cta << " " << label << " is not sampled";
@@ -85,15 +90,13 @@ TEST(Fa3Fixture, SampledCtasRecordEveryKvStepOfBothWarpgroupsAndTheOthersNothing
       ++sampled;
       // 4096 keys in K/V tiles of 176: 24 loads of K and of V per tile; the steady-state step
       // runs for all but the first, in each consumer warpgroup.
-      ASSERT_GT(p.at("load_k"), 0) << "CTA " << cta;
-      EXPECT_EQ(p.at("load_k") % 24, 0) << "CTA " << cta;
-      EXPECT_EQ(p.at("load_v"), p.at("load_k")) << "CTA " << cta;
-      const int tiles = p.at("load_k") / 24;
-      for (const char *wg : {"consumer[wg1]", "consumer[wg2]"}) {
-        const std::map<std::string, int> &c = rows.at(wg);
+      const int loads = countOf(p, "load_k");
+      ASSERT_GT(loads, 0) << "CTA " << cta;
+      EXPECT_EQ(loads % 24, 0) << "CTA " << cta;
+      EXPECT_EQ(countOf(p, "load_v"), loads) << "CTA " << cta;
+      for (const char *wg : {"consumer[wg1]", "consumer[wg2]"})
         for (const char *name : {"wait_k", "qk", "softmax", "pv"})
-          EXPECT_EQ(c.count(name) ? c.at(name) : 0, 23 * tiles) << "CTA " << cta << " " << wg << " " << name;
-      }
+          EXPECT_EQ(countOf(rows.at(wg), name), 23 * (loads / 24)) << "CTA " << cta << " " << wg << " " << name;
     }
     EXPECT_EQ(sampled, 17) << "CTAs 0, 8, ..., 128 of 132";
   }

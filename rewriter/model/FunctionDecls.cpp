@@ -24,11 +24,9 @@ bool ModelBuilder::VisitFunctionDecl(FunctionDecl *FD) {
   if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition &&
       FD->hasAttr<CUDAGlobalAttr>())
     recordExplicitInstantiation(FD);
-  if (!FD->doesThisDeclarationHaveABody())
-    recordDeclaration(FD);
+  recordReaching(FD);
   if (!FD->doesThisDeclarationHaveABody() || !FD->getBody())
     return true;
-  recordReachingDefinition(FD);
   SourceRange Body = FD->getBody()->getSourceRange();
   std::optional<unsigned> Begin = writtenOffset(SM, Target, Body.getBegin());
   std::optional<unsigned> End = writtenOffset(SM, Target, Body.getEnd());
@@ -74,14 +72,16 @@ int ModelBuilder::helperIndex(const FunctionDecl *Canonical) {
   return It->second;
 }
 
-void ModelBuilder::recordDeclaration(const FunctionDecl *FD) {
+void ModelBuilder::recordReaching(const FunctionDecl *FD) {
   if (FD->isTemplateInstantiation() || !writtenOffset(SM, Target, FD->getLocation()))
     return;
   const FunctionDecl *Canonical = patternOf(FD), *Definition = nullptr;
   if (!Calls.Reaching.contains(Canonical))
     return;
   if (FD->hasAttr<CUDAGlobalAttr>()) {
-    kernelIndex(Canonical);
+    // A kernel defined here is known from its annotations, calls and launches.
+    if (!FD->doesThisDeclarationHaveABody())
+      kernelIndex(Canonical);
     return;
   }
   if (!FD->hasAttr<CUDADeviceAttr>() || !unroutable(FD).empty())
@@ -90,15 +90,6 @@ void ModelBuilder::recordDeclaration(const FunctionDecl *FD) {
   if (Canonical->isDefined(Definition) && Definition->getBody() &&
       !writtenOffset(SM, Target, Definition->getLocation()))
     describeDefinitionElsewhere(Definition, Model.Helpers[H]);
-}
-
-void ModelBuilder::recordReachingDefinition(const FunctionDecl *FD) {
-  if (FD->isTemplateInstantiation() || FD->hasAttr<CUDAGlobalAttr>() ||
-      !FD->hasAttr<CUDADeviceAttr>() || !writtenOffset(SM, Target, FD->getLocation()))
-    return;
-  const FunctionDecl *Canonical = patternOf(FD);
-  if (Calls.Reaching.contains(Canonical) && unroutable(FD).empty())
-    helperIndex(Canonical);
 }
 
 void ModelBuilder::describeDefinitionElsewhere(const FunctionDecl *Definition,

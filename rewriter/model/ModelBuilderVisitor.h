@@ -155,16 +155,13 @@ private:
   /// an annotation.
   void recordHelperCall(const CallExpr *Call);
 
-  /// A declaration written here of a kernel or __device__ function that reaches annotations: the
-  /// twin gets a declaration beside it, wherever the definition is (a forward declaration in
-  /// one header, the annotated definition in a later one).
-  void recordDeclaration(const FunctionDecl *FD);
-
-  /// A __device__ function defined here that reaches annotations, whoever calls it: a kernel of
-  /// another file may reach it (a pass-through wrapper such as FlashAttention-3's
-  /// `enable_sm90<Kernel>::operator()`, called from CUTLASS's `device_kernel`), and its twin is
-  /// written here.
-  void recordReachingDefinition(const FunctionDecl *FD);
+  /// A declaration or definition written here of a function that reaches annotations, whoever
+  /// calls it. A declaration gets the twin's declaration beside it, wherever the definition is (a
+  /// forward declaration in one header, the annotated definition in a later one); a __device__
+  /// definition gets its twin here even when only a kernel of another file reaches it (a
+  /// pass-through wrapper such as FlashAttention-3's `enable_sm90<Kernel>::operator()`, called
+  /// from CUTLASS's `device_kernel`).
+  void recordReaching(const FunctionDecl *FD);
 
   /// A callee defined in another file: which file, and the line of its body's '{', which name
   /// its twin's sites there (`<name>_<line>`).

@@ -6,6 +6,7 @@ namespace {
 
 bool isStatic(const HelperCall &C) { return C.Qualifier.End > C.Qualifier.Begin; }
 bool onBase(const HelperCall &C) { return C.BaseQualifier.End > C.BaseQualifier.Begin; }
+bool callsOperator(const HelperCall &C) { return C.CallOperator || C.Member == "operator()"; }
 
 /// `Op` of `Op::`, as a template argument (`typename A::B` for a nested name).
 std::string qualifierType(llvm::StringRef Buffer, Span Qualifier) {
@@ -19,10 +20,9 @@ std::string qualifierType(llvm::StringRef Buffer, Span Qualifier) {
 } // namespace
 
 std::string routeName(const HelperCall &C) {
-  bool Call = C.CallOperator || C.Member == "operator()";
   if (onBase(C))
-    return "cutrace_route_base_" + (Call ? std::string("call") : C.Member);
-  if (Call)
+    return "cutrace_route_base_" + (callsOperator(C) ? std::string("call") : C.Member);
+  if (callsOperator(C))
     return "cutrace_route_call";
   return std::string(isStatic(C) ? "cutrace_route_static_" : "cutrace_route_") + C.Member;
 }
@@ -34,8 +34,7 @@ std::string routeDefinition(const HelperCall &C, const std::string &TwinName) {
   std::string Object = "static_cast<O &&>(o)";
   std::string Twin = Object + "." + TwinName + "(g, " + Args + ")";
   std::string Original =
-      Object + (C.CallOperator || C.Member == "operator()" ? "(" + Args + ")"
-                                                           : "." + C.Member + "(" + Args + ")");
+      Object + (callsOperator(C) ? "(" + Args + ")" : "." + C.Member + "(" + Args + ")");
   std::string Params = "O &&o, A &&...a";
   if (onBase(C)) {
     // `Base::f(x)` on *this: the qualified name keeps the call to Base's own function.
