@@ -2,12 +2,17 @@
 // kernel whose name contains KERNEL, prints one line per role (a row's label up to its '[': every
 // consumer warpgroup is the role `consumer`): its rows, and the slices and instants of each name
 // summed over the run's launches. Exit status 1 when a role given as ROLE=NAME has no slice of
-// that name, 2 when the file cannot be read.
-//   sweep_rows FILE KERNEL [ROLE=NAME]...
+// that name, 2 when the file cannot be read. --launches adds a line per launch: its row capacity,
+// the most record slots a row attempted, the events dropped and the rows that overflowed
+// (bench/cutlass/gpu_rows.sh).
+//   sweep_rows FILE KERNEL [--launches] [ROLE=NAME]...
+#include <cutrace/completeness.h>
 #include <cutrace/run.h>
 #include <cutrace/run_trace.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -30,6 +35,7 @@ int main(int argc, char **argv) {
   std::map<std::string, std::map<std::string, uint64_t>> names; // role -> name -> count
   std::map<std::string, std::set<std::string>> rows;            // role -> row labels
   size_t launches = 0;
+  const bool per_launch = argc > 3 && std::strcmp(argv[3], "--launches") == 0;
   for (const cutrace::RunLaunch &stub : run->launches) {
     if (run->maps[stub.map].kernel.find(argv[2]) == std::string::npos)
       continue;
@@ -37,6 +43,16 @@ int main(int argc, char **argv) {
     if (!l)
       continue;
     ++launches;
+    if (per_launch) {
+      uint32_t most = 0;
+      for (const cutrace::Row &row : l->trace.rows)
+        most = std::max(most, row.attempted);
+      const cutrace::Completeness c = cutrace::completeness_of(l->trace);
+      std::printf("  launch %u: %zu rows of %u slots, fullest row attempted %u, %llu events dropped "
+                  "on %llu rows\n",
+                  l->launch_index, l->trace.rows.size(), l->trace.header.max_events, most,
+                  (unsigned long long)c.dropped_events, (unsigned long long)c.rows_overflowed);
+    }
     for (const cutrace::Row &row : l->trace.rows) {
       std::string role = row.label.substr(0, row.label.find('['));
       rows[role].insert(row.label);
@@ -54,7 +70,7 @@ int main(int argc, char **argv) {
     std::printf("\n");
   }
   int status = 0;
-  for (int i = 3; i < argc; ++i) {
+  for (int i = per_launch ? 4 : 3; i < argc; ++i) {
     std::string want = argv[i];
     size_t eq = want.find('=');
     std::string role = want.substr(0, eq), name = want.substr(eq + 1);

@@ -52,7 +52,7 @@ __global__ void pipeline(float *out, int k_tiles, cutrace::Slots *__cutrace_slot
     out[blockIdx.x * blockDim.x + threadIdx.x] = spin_work(200);
   }
   if (blockIdx.x == 0)
-    for (int i = 0; i < 300; ++i) // 2 + 300 events > 256: 46 dropped
+    for (int i = 0; i < 300; ++i) // 2 + 300 events > 256: 46 dropped at first
       __cutrace_g_block.instant(4, (i));
 
   cutrace::Group<256> __cutrace_g_producer(__cutrace_slots, 1, 2, (32));

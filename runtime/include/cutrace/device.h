@@ -179,7 +179,6 @@ __device__ __forceinline__ uint32_t cta_threads() { return blockDim.x * blockDim
 // decode map: a helper's twin takes the group as `G &` and writes `G::sites::<helper> + k`.
 template <uint32_t MaxEvents, Clock C = Clock::clock64, class Sites = void>
 class Group : private detail::StagingState<(CUTRACE_STAGING_SLOTS > 0 && MaxEvents > 0)> {
-  static_assert(MaxEvents < (1u << 31), "max events must be below 2^31");
 
 public:
   using sites = Sites;
@@ -304,10 +303,10 @@ public:
                                               int32_t payload, bool cond) {
     if constexpr (kCompact) {
       if constexpr (kNarrowRanges)
-        detail::CompactRow<MaxEvents>::narrow(compact_base(), compact_first(), cursor_, cond, site,
+        detail::CompactRow<kLimit>::narrow(compact_base(), compact_first(), cursor_, cond, site,
                                               payload, begin, end);
       else
-        detail::CompactRow<MaxEvents>::wide(compact_base(), compact_first(), cursor_, cond, site,
+        detail::CompactRow<kLimit>::wide(compact_base(), compact_first(), cursor_, cond, site,
                                             payload, begin, end);
     } else if constexpr (kNarrowRanges) {
       emit(cond, kRangeBit | (site & kSiteMask), end, begin, payload);
@@ -355,7 +354,7 @@ public:
   __device__ __forceinline__ void store_range_at(bool pred, uint32_t c, uint32_t site,
                                                  uint32_t begin, uint32_t end, int32_t payload) {
     static_assert(!kStaged, "rows stored by several threads are not staged");
-    const bool fits = pred && slots_ != nullptr && c + 1 < MaxEvents;
+    const bool fits = pred && slots_ != nullptr && c + 1 < kLimit;
     detail::store8_if(fits, slot(first_ + c), kRangeBit | kWideRange | (site & kSiteMask),
                       uint32_t(payload));
     detail::store8_if(fits, slot(first_ + c + 1), begin, end);
@@ -379,7 +378,7 @@ public:
 
 private:
   // The cursor counts the events a thread attempted; in threads that do not write the row it
-  // starts at kNotWriter, so one unsigned compare (`cursor_ < MaxEvents`) is both the writer
+  // starts at kNotWriter, so one unsigned compare (`cursor_ < kLimit`) is both the writer
   // test and the capacity test, and no separate flag stays live in the kernel.
   static constexpr uint32_t kNotWriter = 1u << 31;
   // CUTRACE_NARROW_RANGES=1 (a measurement switch, docs/recorder-designs.md): scoped
@@ -417,6 +416,17 @@ private:
   static constexpr int kCompactMode = CUTRACE_STAGING_SLOTS == 0 && kProbe == 0 ? 2 : 0;
 #endif
   static constexpr bool kCompact = kCompactMode != 0;
+  // Rows sized at launch (docs/FORMAT.md, "Row capacity"), with the default stores: the row's
+  // capacity is the launch's, buffer header word 3, read once where the group starts. The
+  // cursor then counts from kLimit - capacity, so the capacity test stays a compare with the
+  // constant kLimit and the record's address (first_ + cursor, first_ moved back as far) costs
+  // what it did: no register and no instruction more per event. The other stores (measurement
+  // switches) keep MaxEvents, the map's capacity, and the host sizes their rows so.
+  static constexpr bool kSizedAtLaunch = kCompactMode == 2;
+  static_assert(kSizedAtLaunch == bool(CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH),
+                "cutrace/map.h and cutrace/device.h disagree on which rows are sized at launch");
+  static constexpr uint32_t kLimit = kSizedAtLaunch ? kMaxRowCapacity : MaxEvents;
+  static_assert(MaxEvents <= kMaxRowCapacity, "max events must be at most 2^30");
   static_assert(kCompactMode >= 0 && kCompactMode <= 2, "CUTRACE_COMPACT must be 0, 1 or 2");
   __device__ __forceinline__ uint64_t compact_base() const {
     return kCompactMode == 1 ? at_ : reinterpret_cast<uint64_t>(slots_);
@@ -483,7 +493,7 @@ private:
     return reinterpret_cast<uint64_t>(slots_) + uint64_t(index) * kRecordBytes;
   }
 
-  // Keeps the first MaxEvents records; later ones only advance the cursor, so the end header
+  // Keeps the row's first records, as many as its capacity; later ones only advance the cursor, so the end header
   // reports how many were attempted. No global memory is read. A payload of 0 is not stored
   // (the decoder's default), so an annotation without one writes one record.
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload) {
@@ -496,7 +506,7 @@ private:
   __device__ __forceinline__ void record_at(uint32_t t, RecordKind kind, uint32_t site,
                                             int32_t payload, bool cond) {
     if constexpr (kCompact)
-      return detail::CompactRow<MaxEvents>::event(compact_base(), compact_first(), cursor_, cond,
+      return detail::CompactRow<kLimit>::event(compact_base(), compact_first(), cursor_, cond,
                                                   kind_head(kind, site), t, payload);
     emit(cond, kind_head(kind, site), t, t, payload);
   }
@@ -641,31 +651,58 @@ private:
   __device__ __forceinline__ void open(uint32_t row, uint32_t rows, bool writer,
                                        bool header_writer) {
     const uint32_t cta = cta_linear();
-    first_ = kBufferHeaderBytes / kRecordBytes + (cta * rows + row) * kRowSlots +
-             kRowHeaderBytes / kRecordBytes;
-    cursor_ = writer ? 0 : kNotWriter;
+    const uint32_t origin = kLimit - capacity();
+    const uint32_t first = kBufferHeaderBytes / kRecordBytes +
+                           (cta * rows + row) * row_slots(kLimit - origin) +
+                           kRowHeaderBytes / kRecordBytes;
+    // Slot indices wrap modulo 2^32: first_ + cursor is first + the event's index.
+    first_ = first - origin;
+    cursor_ = writer ? origin : origin | kNotWriter;
     at_ = slot(first_);
     if constexpr (kStaged)
       open_staging(row);
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
-    detail::store16_if(header_writer, slot(first_ - 8), kRowStartTag, detail::smid(),
+    detail::store16_if(header_writer, slot(first - 8), kRowStartTag, detail::smid(),
                        detail::lo(ns), detail::hi(ns));
-    detail::store16_if(header_writer, slot(first_ - 6), detail::lo(clk), detail::hi(clk), cta, row);
+    detail::store16_if(header_writer, slot(first - 6), detail::lo(clk), detail::hi(clk), cta, row);
+  }
+
+  // The row's capacity in slots: the launch's (buffer header word 3) when rows are sized at
+  // launch and the host wrote one, else MaxEvents. Read where the group starts and at its end.
+  __device__ __forceinline__ uint32_t capacity() const {
+    if constexpr (kSizedAtLaunch) {
+      const uint32_t launch =
+          slots_ != nullptr ? reinterpret_cast<const uint32_t *>(slots_)[3] : 0u;
+      return launch != 0 && launch <= kLimit ? launch : MaxEvents;
+    }
+    return MaxEvents;
+  }
+  __device__ __forceinline__ static uint32_t row_slots(uint32_t capacity) {
+    if constexpr (!kSizedAtLaunch)
+      return kRowSlots;
+    return uint32_t(row_stride_bytes(capacity) / kRecordBytes);
   }
 
   // The row's end header (docs/FORMAT.md, "Row header"), stored when `store` holds: `cursor`
   // events attempted, those past the capacity counted as dropped, the time `ns` / `clk`.
+  // `cursor` is the writer's, counted from kLimit - capacity.
   __device__ __forceinline__ void end_header(bool store, uint32_t cursor, uint64_t ns, uint64_t clk,
                                              uint32_t last) const {
-    const uint32_t dropped = cursor > MaxEvents ? cursor - MaxEvents : 0;
-    detail::store16_if(store, slot(first_ - 4), kRowEndTag, cursor, detail::lo(ns), detail::hi(ns));
-    detail::store16_if(store, slot(first_ - 2), detail::lo(clk), detail::hi(clk), dropped, last);
+    const uint32_t cap = capacity();
+    const uint32_t origin = kLimit - cap;
+    const uint32_t attempted = (cursor & ~kNotWriter) - origin;
+    const uint32_t dropped = attempted > cap ? attempted - cap : 0;
+    const uint32_t first = first_ + origin;
+    detail::store16_if(store, slot(first - 4), kRowEndTag, attempted, detail::lo(ns),
+                       detail::hi(ns));
+    detail::store16_if(store, slot(first - 2), detail::lo(clk), detail::hi(clk), dropped, last);
   }
 
   Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;    // 8-byte slot index of this row's record 0
-  uint32_t cursor_;   // events attempted so far (+ kNotWriter in threads that do not write)
+  uint32_t first_;    // 8-byte slot index of this row's record 0, less kLimit - capacity
+  uint32_t cursor_;   // kLimit - capacity + the slots attempted so far (+ kNotWriter in threads
+                      // that do not write)
   uint64_t at_ = 0;   // probe 2: the address of the next range; CUTRACE_COMPACT=1: the address of
                       // record 0 (dead code otherwise)
   uint32_t sink_ = 0; // probes 5, 6: what would be stored, kept live (0 otherwise: the end

@@ -32,6 +32,28 @@ CUTRACE_MAP_HD_ constexpr uint32_t slices_in(uint32_t threads, uint32_t size, ui
   return threads > first ? (threads - first + size - 1) / size : 0;
 }
 
+// The largest row capacity, in 8-byte slots: a traced kernel's cursor counts up to it
+// (cutrace/device.h).
+inline constexpr uint32_t kMaxRowCapacity = 1u << 30;
+
+} // namespace cutrace
+
+// Whether the traced kernels of a translation unit take each launch's row capacity from the
+// buffer header (docs/FORMAT.md, "Row capacity"): with the default stores, yes; with the
+// measurement switches that store otherwise (CUTRACE_COMPACT=0 or 1, the staged recorder, a
+// recorder probe) the rows hold the map's max_events. Decided by the flags the unit is compiled
+// with, which its decode maps carry to the host (KernelMap::rows_sized_at_launch).
+#if defined(CUTRACE_COMPACT)
+#define CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH (CUTRACE_COMPACT == 2)
+#elif (defined(CUTRACE_STAGING_SLOTS) && CUTRACE_STAGING_SLOTS > 0) ||                          \
+    (defined(CUTRACE_RECORDER_PROBE) && CUTRACE_RECORDER_PROBE != 0)
+#define CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH 0
+#else
+#define CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH 1
+#endif
+
+namespace cutrace {
+
 // One per annotated kernel, emitted by `trace-rewrite --traced` into `<file>.trace_map.h`.
 struct KernelMap {
   const char *kernel;  // kernel name as spelled
@@ -41,6 +63,9 @@ struct KernelMap {
   const char *json; // this kernel's decode map as JSON (docs/FORMAT.md, "Decode map")
   const SliceGroup *slice_groups = nullptr; // the TRACE_GROUPS groups, by increasing index
   uint32_t num_slice_groups = 0;
+  // Whether the host picks each launch's row capacity (at least max_events) or rows hold exactly
+  // max_events: from the flags of the unit that holds this map (see above).
+  bool rows_sized_at_launch = CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH;
 };
 
 // Rows per CTA of a launch with `block_threads` threads per CTA: one per TRACE_GROUP group, one

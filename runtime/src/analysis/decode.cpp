@@ -555,9 +555,11 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
 }
 
 void check_against_map(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan, Trace &t) {
-  if (map.max_events != h.max_events)
+  // A launch's rows hold at least the map's max_events: more when the host sized them at launch
+  // (docs/FORMAT.md, "Row capacity"), never fewer.
+  if (h.max_events < map.max_events)
     t.problems.push_back("decode map says max_events " + std::to_string(map.max_events) +
-                         ", buffer header says " + std::to_string(h.max_events));
+                         ", buffer header says only " + std::to_string(h.max_events));
   if (!map.any_sliced() && map.groups.size() != h.num_groups)
     t.problems.push_back("decode map has " + std::to_string(map.groups.size()) +
                          " groups, buffer header says " + std::to_string(h.num_groups));

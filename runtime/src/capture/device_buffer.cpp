@@ -64,21 +64,65 @@ DeviceInfo &device_info(int device) {
   return info;
 }
 
+// 64-byte blocks of pinned host memory that the headers' copies to the device read from: a copy
+// from pageable memory may wait for the stream, and each block must outlive its copy, so a
+// block goes back to the free list only when its buffer is released (after the kernel and the
+// read-back, or, for a CUDA graph's buffer, never). Blocks come 1,024 at a time.
+class PinnedHeaders {
+public:
+  static PinnedHeaders &instance() {
+    static PinnedHeaders *headers = new PinnedHeaders; // outlives the exit hooks that release
+    return *headers;
+  }
+  uint8_t *take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.empty()) {
+      constexpr size_t kBlocks = 1024;
+      void *p = nullptr;
+      if (cudaHostAlloc(&p, kBlocks * kBufferHeaderBytes, cudaHostAllocPortable) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+      }
+      for (size_t i = 0; i < kBlocks; ++i)
+        free_.push_back(static_cast<uint8_t *>(p) + i * kBufferHeaderBytes);
+    }
+    uint8_t *block = free_.back();
+    free_.pop_back();
+    return block;
+  }
+  void give(uint8_t *block) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.push_back(block);
+  }
+
+private:
+  std::mutex mu_;
+  std::vector<uint8_t *> free_;
+};
+
 } // namespace
 
 std::string cuda_error(const char *what, cudaError_t err) {
   return std::string(what) + ": " + cudaGetErrorString(err);
 }
 
+uint32_t DeviceBuffer::row_capacity_of(const KernelMap &map, uint32_t row_capacity) {
+  if (!map.rows_sized_at_launch || row_capacity == 0)
+    return map.max_events;
+  return std::min(std::max(row_capacity, map.max_events), kMaxRowCapacity);
+}
+
 Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, dim3 block,
-                                              cudaStream_t stream, Memory memory) {
+                                              cudaStream_t stream, Memory memory,
+                                              uint32_t row_capacity) {
   const bool mapped = memory == Memory::mapped;
   using E = Expected<DeviceBuffer>;
   const uint64_t ctas = uint64_t(grid.x) * grid.y * grid.z;
   // Rows per CTA follow from the block size when a group is sliced (one row per warp, ...).
   const uint32_t per_cta = rows_per_cta(map, block.x * block.y * block.z);
   const uint64_t rows = ctas * per_cta;
-  const uint64_t stride = row_stride_bytes(map.max_events);
+  const uint32_t capacity = row_capacity_of(map, row_capacity);
+  const uint64_t stride = row_stride_bytes(capacity);
   if (per_cta == 0)
     return E::failure("no row to record: every group of " + std::string(map.kernel) +
                       " is a TRACE_GROUPS group whose first thread is beyond this launch's " +
@@ -93,7 +137,7 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
 
   DeviceBuffer buf;
-  buf.header_ = BufferHeader::for_launch(per_cta, map.max_events, map.clock, g, b);
+  buf.header_ = BufferHeader::for_launch(per_cta, capacity, map.clock, g, b);
   buf.bytes_ = size_t(buf.header_.buffer_bytes());
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));
@@ -106,6 +150,7 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
       return E::failure(cuda_error("cudaHostAlloc (mapped trace buffer)", err));
     }
     std::memset(buf.host_, 0, buf.bytes_); // before the launch is queued: nothing reads it yet
+    encode_buffer_header(buf.header_, static_cast<uint8_t *>(buf.host_));
     // Header word 15 bit 0: the device stores every record straight to this memory, none staged
     // in shared memory, so a trap loses none (docs/FORMAT.md, "Buffer header"). read_back()
     // writes the header again, word 15 as 0.
@@ -128,14 +173,25 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   // Zeroed so that a record is recognisable as written even if the kernel never finishes.
   if (cudaError_t err = cudaMemsetAsync(buf.device_, 0, buf.bytes_, stream); err != cudaSuccess)
     return E::failure(cuda_error("cudaMemsetAsync", err));
+  // The header, for the row capacity the device reads in it.
+  buf.pinned_header_ = PinnedHeaders::instance().take();
+  if (buf.pinned_header_ == nullptr)
+    return E::failure("no pinned host memory for the trace buffer's header");
+  encode_buffer_header(buf.header_, buf.pinned_header_);
+  if (cudaError_t err = cudaMemcpyAsync(buf.device_, buf.pinned_header_, kBufferHeaderBytes,
+                                        cudaMemcpyHostToDevice, stream);
+      err != cudaSuccess)
+    return E::failure(cuda_error("copying the trace buffer's header", err));
   return E{std::move(buf), {}};
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
     : device_(other.device_), bytes_(other.bytes_), device_index_(other.device_index_),
-      pooled_(other.pooled_), host_(other.host_), header_(other.header_) {
+      pooled_(other.pooled_), host_(other.host_), pinned_header_(other.pinned_header_),
+      header_(other.header_) {
   other.device_ = nullptr;
   other.host_ = nullptr;
+  other.pinned_header_ = nullptr;
 }
 
 DeviceBuffer::~DeviceBuffer() { release(0); }
@@ -149,6 +205,9 @@ void DeviceBuffer::release(cudaStream_t stream) {
   else if (device_ != nullptr)
     cudaFree(device_);
   host_ = device_ = nullptr;
+  if (pinned_header_ != nullptr) // its copy ran before the kernel that released the buffer
+    PinnedHeaders::instance().give(pinned_header_);
+  pinned_header_ = nullptr;
 }
 
 PinnedStaging::~PinnedStaging() {
@@ -193,6 +252,19 @@ std::optional<std::string> copy_rows(uint8_t *to, const uint8_t *from, size_t wi
   return std::nullopt;
 }
 
+// The most record slots a row attempted: the end headers' counts of `rows` row headers, `pitch`
+// bytes apart.
+uint32_t most_attempted(const uint8_t *row_headers, size_t pitch, uint64_t rows) {
+  uint32_t most = 0;
+  for (uint64_t r = 0; r < rows; ++r) {
+    uint32_t end[2]; // the end tag and the slots attempted (little endian, as the host)
+    std::memcpy(end, row_headers + r * pitch + 32, sizeof end);
+    if (end[0] == kRowEndTag)
+      most = std::max(most, end[1]);
+  }
+  return most;
+}
+
 // `bytes` of pinned staging memory when there is some, else of `fallback`.
 uint8_t *host_memory(PinnedStaging *staging, size_t bytes, std::vector<uint8_t> &fallback) {
   if (uint8_t *p = staging ? staging->reserve(bytes) : nullptr)
@@ -215,11 +287,15 @@ Expected<std::vector<uint8_t>> DeviceBuffer::read_back_compact(cudaStream_t stre
 std::optional<std::string> DeviceBuffer::read_back_compact_into(cudaStream_t stream,
                                                                 std::vector<uint8_t> &out,
                                                                 PinnedStaging *staging,
-                                                                uint32_t *guess) const {
+                                                                uint32_t *guess,
+                                                                uint32_t *fullest) const {
   if (host_ != nullptr) { // mapped: the rows are in host memory already
     Expected<std::vector<uint8_t>> full = read_back();
     if (!full)
       return full.error;
+    if (fullest != nullptr)
+      *fullest = most_attempted(full->data() + kBufferHeaderBytes, header_.row_stride_bytes,
+                                header_.num_rows);
     out = compact_buffer(full->data(), full->size());
     return std::nullopt;
   }
@@ -242,6 +318,8 @@ std::optional<std::string> DeviceBuffer::read_back_compact_into(cudaStream_t str
                        stored_records(head + r * first_width, h.max_events).value_or(h.max_events));
   if (guess != nullptr)
     *guess = longest;
+  if (fullest != nullptr)
+    *fullest = most_attempted(head, first_width, rows);
   if (longest <= first) {
     compact_rows_into(h, {head, first_width, head + kRowHeaderBytes, first_width, first}, out);
     return std::nullopt;

@@ -33,10 +33,14 @@ private:
 class DeviceBuffer {
 public:
   // Allocates num_rows * row stride + header bytes from cutrace's own stream-ordered memory pool
-  // and queues the zeroing on `stream`: no device-wide synchronization, so a traced launch costs
-  // the host a few microseconds. The device never reads the header: the host keeps it and puts
-  // it in front of the rows at read-back. Fails on launches whose size does not fit the format's
-  // 32-bit fields.
+  // and queues the zeroing on `stream`, then the header (from pinned memory: the copy does not
+  // wait for the stream): no device-wide synchronization, so a traced launch costs the host a
+  // few microseconds. The device reads the header's row capacity (word 3) and word 15; the host
+  // keeps its own copy and puts it in front of the rows at read-back. Fails on launches whose
+  // size does not fit the format's 32-bit fields.
+  //
+  // `row_capacity`: the launch's record slots per row (docs/FORMAT.md, "Row capacity"); 0 or a
+  // kernel whose rows are not sized at launch: the map's max_events.
   //
   // `mapped`: the buffer lives in pinned host memory mapped into the device instead
   // (CUTRACE_MAPPED=1). Every record then crosses the host link, but what was written survives a
@@ -47,7 +51,10 @@ public:
   // mode to relaxed around the call).
   enum class Memory { pooled, mapped, persistent };
   static Expected<DeviceBuffer> allocate(const KernelMap &map, dim3 grid, dim3 block,
-                                         cudaStream_t stream, Memory memory = Memory::pooled);
+                                         cudaStream_t stream, Memory memory = Memory::pooled,
+                                         uint32_t row_capacity = 0);
+  // The row capacity a launch of `map` gets when asked for `row_capacity` (see allocate).
+  static uint32_t row_capacity_of(const KernelMap &map, uint32_t row_capacity);
   DeviceBuffer(DeviceBuffer &&other) noexcept;
   DeviceBuffer &operator=(DeviceBuffer &&) = delete;
   ~DeviceBuffer();
@@ -70,9 +77,12 @@ public:
                                                    PinnedStaging *staging = nullptr,
                                                    uint32_t *guess = nullptr) const;
   // The same into `out`, whose memory is reused (the drain's packed buffers); the error, if any.
+  // `fullest`, when given, is set to the most record slots a row attempted (its end header's
+  // count, stored or not): what the kernel's next launch needs.
   std::optional<std::string> read_back_compact_into(cudaStream_t stream, std::vector<uint8_t> &out,
                                                     PinnedStaging *staging = nullptr,
-                                                    uint32_t *guess = nullptr) const;
+                                                    uint32_t *guess = nullptr,
+                                                    uint32_t *fullest = nullptr) const;
   // Frees the device memory on `stream` (after the copies queued there); the object is empty.
   void release(cudaStream_t stream);
 
@@ -83,6 +93,7 @@ private:
   int device_index_ = 0;
   bool pooled_ = false;
   void *host_ = nullptr; // the mapped host allocation, when `mapped`
+  uint8_t *pinned_header_ = nullptr; // what the header's copy to the device reads
   BufferHeader header_;
 };
 

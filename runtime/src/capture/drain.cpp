@@ -29,8 +29,8 @@ void InFlightBudget::give(uint64_t bytes) {
   freed_.notify_all();
 }
 
-Drain::Drain(InFlightBudget &budget, File file, Sink sink)
-    : budget_(budget), file_(file), writes_(kWritesInFlight, std::move(sink)) {}
+Drain::Drain(InFlightBudget &budget, RowSizing &sizing, File file, Sink sink)
+    : budget_(budget), sizing_(sizing), file_(file), writes_(kWritesInFlight, std::move(sink)) {}
 
 Drain::~Drain() {
   {
@@ -144,6 +144,7 @@ void Drain::drain_one(InFlight &launch) {
   const uint64_t held = launch.buffer.bytes();
   std::vector<uint8_t> packed = writes_.spare_buffer();
   std::optional<std::string> error;
+  uint32_t fullest = 0;
   if (launch.done == nullptr) // the stream broke at close: the device is synchronized instead
     error = cudaDeviceSynchronize() == cudaSuccess
                 ? std::nullopt
@@ -152,7 +153,8 @@ void Drain::drain_one(InFlight &launch) {
     error = cuda_error("waiting for the launch", err);
   if (!error)
     error = launch.buffer.read_back_compact_into(copy_stream(device), packed, &staging_,
-                                                 &longest_row_[launch.map]);
+                                                 &longest_row_[launch.map], &fullest);
+  sizing_.saw(*launch.map, fullest);
   if (launch.done != nullptr)
     cudaEventDestroy(launch.done);
   launch.buffer.release(copy_stream(device));

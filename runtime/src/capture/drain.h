@@ -8,6 +8,7 @@
 #define CUTRACE_SRC_CAPTURE_DRAIN_H
 
 #include "device_buffer.h"
+#include "row_sizing.h"
 #include "run_file.h"
 #include "write_queue.h"
 
@@ -55,7 +56,8 @@ public:
   static constexpr size_t kWritesInFlight = 2;
   // The run file the devices are described in.
   using File = std::function<RunFile &()>;
-  Drain(InFlightBudget &budget, File file, Sink sink);
+  // `sizing` learns each drained launch's fullest row.
+  Drain(InFlightBudget &budget, RowSizing &sizing, File file, Sink sink);
   ~Drain();
 
   // Queues a closed launch (its `done` event recorded). Starts the thread at first use.
@@ -73,6 +75,7 @@ private:
   cudaStream_t copy_stream(int device);
 
   InFlightBudget &budget_;
+  RowSizing &sizing_;
   File file_;
   std::mutex mu_;
   std::condition_variable work_, idle_;

@@ -9,6 +9,7 @@
 #include "drain.h"
 #include "launch_selection.h"
 #include "outputs.h"
+#include "row_sizing.h"
 #include "run_file.h"
 #include "unrecorded.h"
 
@@ -53,8 +54,9 @@ class Session {
 public:
   Session()
       : budget_(megabytes_from_env("CUTRACE_POOL_MB", 1024)),
+        sizing_(megabytes_from_env("CUTRACE_LAUNCH_MB", 64), budget_.cap()),
         drain_(
-            budget_, [this]() -> RunFile & { return file(); },
+            budget_, sizing_, [this]() -> RunFile & { return file(); },
             [this](LaunchRecord &r, const KernelMap &map) { write(r, map); }) {
     enabled_ = !env_is("CUTRACE", "0");
     const char *dir = std::getenv("CUTRACE_OUTPUT");
@@ -106,7 +108,8 @@ public:
       ++disk_skipped_;
       return nullptr;
     }
-    const uint64_t bytes = buffer_bytes(map, grid, block);
+    const uint32_t capacity = row_capacity(map, grid, block);
+    const uint64_t bytes = buffer_bytes(map, grid, block, capacity);
     if (!budget_.take(bytes, !skip_when_full_, pool_waits_)) {
       ++pool_skipped_;
       return nullptr;
@@ -114,7 +117,7 @@ public:
     std::lock_guard<std::mutex> lock(mu_);
     std::optional<InFlight> launch =
         start(map, grid, block, stream, index,
-              mapped_ ? DeviceBuffer::Memory::mapped : DeviceBuffer::Memory::pooled);
+              mapped_ ? DeviceBuffer::Memory::mapped : DeviceBuffer::Memory::pooled, capacity);
     if (!launch) {
       budget_.give(bytes);
       return nullptr;
@@ -194,10 +197,17 @@ private:
     return it->second;
   }
 
-  static uint64_t buffer_bytes(const KernelMap &map, dim3 grid, dim3 block) {
+  // The launch's row capacity (docs/guide.md, "Row capacity").
+  uint32_t row_capacity(const KernelMap &map, dim3 grid, dim3 block) const {
+    const uint64_t rows = uint64_t(grid.x) * grid.y * grid.z *
+                          rows_per_cta(map, block.x * block.y * block.z);
+    return DeviceBuffer::row_capacity_of(map, sizing_.capacity(map, rows));
+  }
+
+  static uint64_t buffer_bytes(const KernelMap &map, dim3 grid, dim3 block, uint32_t capacity) {
     const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    return BufferHeader::for_launch(rows_per_cta(map, block.x * block.y * block.z),
-                                    map.max_events, map.clock, g, b)
+    return BufferHeader::for_launch(rows_per_cta(map, block.x * block.y * block.z), capacity,
+                                    map.clock, g, b)
         .buffer_bytes();
   }
 
@@ -244,8 +254,9 @@ private:
 
   // Allocates and zeroes the buffer (queued on `stream`) and fills the launch's record; under mu_.
   std::optional<InFlight> start(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
-                                uint32_t index, DeviceBuffer::Memory memory) {
-    Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, stream, memory);
+                                uint32_t index, DeviceBuffer::Memory memory, uint32_t capacity) {
+    Expected<DeviceBuffer> buf =
+        DeviceBuffer::allocate(map, grid, block, stream, memory, capacity);
     if (!buf) {
       std::fprintf(stderr, "cutrace: %s: %s; this launch is not traced\n", map.kernel,
                    buf.error.c_str());
@@ -278,7 +289,8 @@ private:
     cudaThreadExchangeStreamCaptureMode(&mode);
     std::lock_guard<std::mutex> lock(mu_);
     std::optional<InFlight> launch =
-        start(map, grid, block, stream, index, DeviceBuffer::Memory::persistent);
+        start(map, grid, block, stream, index, DeviceBuffer::Memory::persistent,
+              row_capacity(map, grid, block));
     cudaThreadExchangeStreamCaptureMode(&mode);
     if (!launch)
       return nullptr;
@@ -453,6 +465,7 @@ private:
   std::mutex file_mu_;
   std::unique_ptr<RunFile> run_;
   InFlightBudget budget_;
+  RowSizing sizing_;
   Drain drain_;
 };
 

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# On a GPU machine (sm_90a), from the repository root, after bench/cutlass/sweep.py here for the
+# configuration (placements roles, top and sample) and bench/cutlass/prepare_rows.sh, with
+# .carry/sweep.tgz and .carry/rows carried: a persistent cooperative CUTLASS GEMM at S^3
+# recorded with the default settings (docs/guide.md, "Row capacity").
+#   1. builds bench/cutlass/sweep_gemm.cu plain and traced for each placement, and `top` once
+#      more against the recorder headers of .carry/rows/include (the tree before rows were
+#      sized at launch: what the sizing costs the kernel);
+#   2. records `top` (groups at the top of operator(), one range per k-tile in the consumers'
+#      mma()) for 3 launches with the defaults, then with CUTRACE_LAUNCH_MB=1 (the first launch
+#      overflows, the later ones are sized from it); sweep_rows says each launch's row capacity,
+#      its fullest row and what was dropped;
+#   3. ncu kernel durations (--clock-control none, gpu__time_duration.sum) of 6 launches each:
+#      plain, every build traced, and `top` with CUTRACE_LAUNCHES=none (recording off).
+# Writes $OUT/rows.tgz (results.md, the two run files, ncu's CSVs, logs).
+#   bash bench/cutlass/gpu_rows.sh            (ROWS_CONFIG, ROWS_MNK: default bf16_coop_256x128_c1, 8192)
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+started=$(date +%s)
+CFG=${ROWS_CONFIG:-bf16_coop_256x128_c1}
+S=${ROWS_MNK:-8192}
+C=$PWD/.carry/sweep
+W=$PWD/build-cutlass/sweep
+R=$PWD/build-rows-gpu
+O=${OUT:-$R/out}/rows
+[[ -f $C/configs.txt || ! -f $C.tgz ]] || tar -xzf "$C.tgz"
+[[ -f $C/configs.txt ]] || { echo "no $C: run bench/cutlass/sweep.py here first"; exit 2; }
+[[ -d .carry/rows/include/cutrace ]] || { echo "no .carry/rows: run bench/cutlass/prepare_rows.sh"; exit 2; }
+rm -rf "$R" && mkdir -p "$R/logs" "$R/bin" "$R/runs" "$R/plain" "$O"
+tar -xzf "$C/cutlass.tgz" -C "$R/plain"
+mkdir -p "$W/util" && tar -xzf "$C/cutlass.tgz" -C "$W/util" --strip-components=2 tools/util/include
+placements="roles top sample"
+for p in $placements; do
+  rm -rf "$W/ann_$p" && mkdir -p "$W/ann_$p" && tar -xzf "$C/cutlass.tgz" -C "$W/ann_$p" include
+  cp -r "$C/overlay_$p/include/." "$W/ann_$p/include/"
+done
+bash test/device/build_runtime_gpp.sh "$R/rt" "$R/logs/runtime.txt" -I"$C/json" || exit 1
+g++ -std=c++17 -O2 -Iruntime/include -I"$C/json" bench/cutlass/sweep_rows.cpp "$R/rt/libcutrace_analysis.a" \
+  "$R/rt/libcutrace_format.a" -lpthread -o "$R/bin/sweep_rows" || exit 1
+defs=$(grep "^$CFG " "$C/configs.txt" | cut -d' ' -f2-)
+NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG $defs)
+LIBS=("$R/rt/libcutrace.a" "$R/rt/libcutrace_analysis.a" "$R/rt/libcutrace_format.a" -lpthread -lcuda)
+jobs_file=$R/jobs.txt
+echo "nvcc ${NVFLAGS[*]} -I$R/plain/include -I$R/plain/tools/util/include bench/cutlass/sweep_gemm.cu -o $R/bin/plain >$R/logs/build_plain.txt 2>&1" >"$jobs_file"
+traced() { # NAME PLACEMENT RUNTIME_INCLUDE
+  local T=$C/traced/$CFG.$2
+  echo "nvcc ${NVFLAGS[*]} -DCUTRACE_TRACED -I$W/ann_$2/include -I$W/util/include -I$3 -I$T $T/sweep_gemm.traced.cu ${LIBS[*]} -o $R/bin/$1 >$R/logs/build_$1.txt 2>&1" >>"$jobs_file"
+}
+for p in $placements; do traced "$p" "$p" runtime/include; done
+traced top_before top "$PWD/.carry/rows/include"
+xargs -P "$(nproc)" -I{} bash -c '{}' <"$jobs_file"
+echo "built in $(($(date +%s) - started)) s"
+log() { echo "$*" | tee -a "$O/results.md"; }
+log "# $CFG at ${S}^3 on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+for b in plain $placements top_before; do
+  [[ -x $R/bin/$b ]] || log "BUILD FAILED: $b: $(grep -m1 error "$R/logs/build_$b.txt" | cut -c1-200)"
+done
+# 2. Row capacity with the defaults, then with a first launch too small.
+record() { # NAME ENV...
+  local name=$1
+  shift
+  env "$@" SWEEP_MNK=$S SWEEP_LAUNCHES=3 CUTRACE_OUTPUT=$R/runs/$name CUTRACE_LAUNCHES=all \
+    CUTRACE_FORMAT=ctrace CUTRACE_COMPRESS=delta timeout 300 "$R/bin/top" >"$R/logs/run_$name.txt" 2>&1
+  log ""
+  log "## top, 3 launches, $* (exit $?)"
+  log "$(grep -E '^(Passed|Failed)|^cutrace:' "$R/logs/run_$name.txt" | sed 's/^/    /')"
+  local f
+  f=$(ls "$R/runs/$name"/*.ctrace 2>/dev/null | head -1)
+  [[ -n $f ]] || { log "    no run file"; return; }
+  cp "$f" "$O/$name.ctrace"
+  log "$("$R/bin/sweep_rows" "$f" device_kernel --launches producer=load_tile consumer=consume 2>&1 | sed 's/^/    /')"
+}
+record default CUTRACE_PER_LAUNCH=0
+record first_launch_1mb CUTRACE_LAUNCH_MB=1
+# 3. Kernel durations.
+log ""
+log "## ncu gpu__time_duration.sum, 6 launches each (us: median of launches 2-6, then each)"
+measure() { # NAME BINARY ENV...
+  local name=$1 bin=$2
+  shift 2
+  env "$@" SWEEP_MNK=$S SWEEP_LAUNCHES=6 CUTRACE_OUTPUT=$R/runs/ncu_$name CUTRACE_LAUNCHES=all \
+    CUTRACE_FORMAT=ctrace timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum \
+    --kernel-name regex:device_kernel --csv "$R/bin/$bin" >"$O/ncu_$name.csv" 2>"$R/logs/ncu_$name.txt"
+  python3 - "$O/ncu_$name.csv" "$name" <<'PY' | tee -a "$O/results.md"
+import csv, statistics, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head, body = rows[0], rows[1:]
+col = head.index("Metric Value")
+unit = body[0][head.index("Metric Unit")] if body else "?"
+v = [float(r[col].replace(",", "")) for r in body]
+scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(unit, float("nan"))
+us = [x * scale for x in v]
+print(f"- {sys.argv[2]}: {statistics.median(us[1:]) if len(us) > 1 else float('nan'):.1f} "
+      f"({', '.join(f'{x:.1f}' for x in us)})")
+PY
+}
+measure plain plain
+measure off top CUTRACE_LAUNCHES=none
+measure top top
+measure top_before top_before
+measure roles roles
+measure sample sample
+tar -czf "$O/logs.tgz" -C "$R" logs
+log ""
+log "device time of this script: $(($(date +%s) - started)) s"
+tar -czf "${OUT:-$R/out}/rows.tgz" -C "$O" .

@@ -1,0 +1,42 @@
+// How many record slots each row of a recorded launch gets (docs/guide.md, "Row capacity").
+// The decode map's max_events is the floor. A kernel's first launch gets a share of a per-launch
+// budget on top (CUTRACE_LAUNCH_MB, 64 by default: 240 rows of a persistent GEMM hold ~35,000
+// slots each); every later launch also holds what the fullest row of its earlier launches tried
+// to store, plus a quarter. The bytes moved back follow the records, not the capacity
+// (DeviceBuffer::read_back_compact), so a roomy row costs device memory only.
+#ifndef CUTRACE_SRC_CAPTURE_ROW_SIZING_H
+#define CUTRACE_SRC_CAPTURE_ROW_SIZING_H
+
+#include <cutrace/map.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace cutrace {
+
+class RowSizing {
+public:
+  // `launch_bytes`: the budget a launch's rows share; `most_bytes`: what no launch exceeds
+  // (the in-flight pool), however full its kernel's rows were before.
+  RowSizing(uint64_t launch_bytes, uint64_t most_bytes)
+      : launch_bytes_(launch_bytes), most_bytes_(most_bytes) {}
+
+  // The capacity of each of the `rows` rows of a launch of `map` (at least its max_events, at
+  // most kMaxRowCapacity); max_events itself when the kernel's rows are not sized at launch.
+  uint32_t capacity(const KernelMap &map, uint64_t rows) const;
+  // A launch of `map` drained: its fullest row attempted `slots` record slots.
+  void saw(const KernelMap &map, uint32_t slots);
+
+private:
+  uint32_t slots_within(uint64_t bytes, uint64_t rows) const;
+
+  uint64_t launch_bytes_, most_bytes_;
+  mutable std::mutex mu_;
+  std::map<std::string, uint32_t> fullest_; // by kernel name: the most slots a row attempted
+};
+
+} // namespace cutrace
+
+#endif // CUTRACE_SRC_CAPTURE_ROW_SIZING_H

@@ -1,0 +1,75 @@
+// Row capacity per launch (docs/guide.md, "Row capacity"): the map's max_events is the floor, a
+// kernel's first launch shares the per-launch budget, later ones hold what earlier rows needed.
+#include "capture/row_sizing.h"
+
+#include <gtest/gtest.h>
+
+namespace cutrace {
+namespace {
+
+constexpr uint64_t kMiB = uint64_t(1) << 20;
+
+KernelMap map_named(const char *kernel, uint32_t max_events, bool sized = true) {
+  KernelMap map{kernel, 1, max_events, Clock::clock64, "{}"};
+  map.rows_sized_at_launch = sized;
+  return map;
+}
+
+// The slots a row of `rows` rows gets from `bytes`: what is left after the headers, even.
+uint32_t share(uint64_t bytes, uint64_t rows) {
+  return uint32_t((bytes / rows - kRowHeaderBytes) / kRecordBytes) & ~1u;
+}
+
+TEST(RowSizing, AFirstLaunchSharesTheLaunchBudgetAmongItsRows) {
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  const KernelMap gemm = map_named("gemm", 1024);
+  // 120 persistent CTAs of two rows: 34,944 slots each, where example 48's consumers need ~17,400.
+  EXPECT_EQ(sizing.capacity(gemm, 240), share(64 * kMiB, 240));
+  EXPECT_EQ(sizing.capacity(gemm, 240), 34944u);
+  // The whole launch stays within the budget.
+  EXPECT_LE(240 * row_stride_bytes(sizing.capacity(gemm, 240)), 64 * kMiB);
+}
+
+TEST(RowSizing, TheMapsMaxEventsIsTheFloor) {
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  // A million rows: the budget's share is 0 slots; the build's 1024 stay.
+  EXPECT_EQ(sizing.capacity(map_named("wide", 1024), 1u << 20), 1024u);
+  EXPECT_EQ(sizing.capacity(map_named("wide", 5000), 1u << 20), 5000u);
+}
+
+TEST(RowSizing, RowsNotSizedAtLaunchHoldExactlyMaxEvents) {
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  const KernelMap staged = map_named("staged", 1024, /*sized=*/false);
+  EXPECT_EQ(sizing.capacity(staged, 8), 1024u);
+  sizing.saw(staged, 100000);
+  EXPECT_EQ(sizing.capacity(staged, 8), 1024u);
+}
+
+TEST(RowSizing, LaterLaunchesHoldWhatTheFullestRowNeededAndAQuarterMore) {
+  RowSizing sizing(1 * kMiB, 1024 * kMiB); // 1 MiB over 240 rows: 538 slots, below the floor
+  const KernelMap gemm = map_named("gemm", 1024);
+  EXPECT_EQ(sizing.capacity(gemm, 240), 1024u);
+  sizing.saw(gemm, 17408);
+  EXPECT_EQ(sizing.capacity(gemm, 240), 17408u + 17408u / 4 + 2);
+  // A launch with fewer events teaches nothing smaller.
+  sizing.saw(gemm, 300);
+  EXPECT_EQ(sizing.capacity(gemm, 240), 17408u + 17408u / 4 + 2);
+  // Another kernel keeps its own history.
+  EXPECT_EQ(sizing.capacity(map_named("other", 1024), 240), 1024u);
+}
+
+TEST(RowSizing, NoLaunchOutgrowsThePoolHoweverFullItsRowsWere) {
+  RowSizing sizing(1 * kMiB, 64 * kMiB);
+  const KernelMap gemm = map_named("gemm", 1024);
+  sizing.saw(gemm, 1u << 29);
+  const uint32_t slots = sizing.capacity(gemm, 240);
+  EXPECT_EQ(slots, share(64 * kMiB, 240));
+  EXPECT_LE(240 * row_stride_bytes(slots), 64 * kMiB);
+  // Never past what the device's cursor counts to.
+  RowSizing roomy(1 * kMiB, uint64_t(1) << 44);
+  roomy.saw(gemm, kMaxRowCapacity);
+  EXPECT_EQ(roomy.capacity(gemm, 1), kMaxRowCapacity);
+}
+
+} // namespace
+} // namespace cutrace
