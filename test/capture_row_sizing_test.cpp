@@ -58,6 +58,17 @@ TEST(RowSizing, LaterLaunchesHoldWhatTheFullestRowNeededAndAQuarterMore) {
   EXPECT_EQ(sizing.capacity(map_named("other", 1024), 240), 1024u);
 }
 
+TEST(RowSizing, OnceALaunchDrainedTheBudgetNoLongerApplies) {
+  // A kernel of small rows does not take the budget's memory (and its zeroing) on every launch.
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  const KernelMap small = map_named("small", 1024);
+  EXPECT_EQ(sizing.capacity(small, 8), share(64 * kMiB, 8));
+  sizing.saw(small, 40);
+  EXPECT_EQ(sizing.capacity(small, 8), 1024u);
+  sizing.saw(small, 2000);
+  EXPECT_EQ(sizing.capacity(small, 8), 2000u + 500u + 2);
+}
+
 TEST(RowSizing, NoLaunchOutgrowsThePoolHoweverFullItsRowsWere) {
   RowSizing sizing(1 * kMiB, 64 * kMiB);
   const KernelMap gemm = map_named("gemm", 1024);

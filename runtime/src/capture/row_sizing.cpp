@@ -1,6 +1,7 @@
 #include "row_sizing.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace cutrace {
 
@@ -18,15 +19,16 @@ uint32_t RowSizing::slots_within(uint64_t bytes, uint64_t rows) const {
 uint32_t RowSizing::capacity(const KernelMap &map, uint64_t rows) const {
   if (!map.rows_sized_at_launch)
     return map.max_events;
-  uint32_t fullest = 0;
+  std::optional<uint32_t> fullest;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (const auto it = fullest_.find(map.kernel); it != fullest_.end())
       fullest = it->second;
   }
-  // A quarter more than the fullest row needed: a later launch of a larger problem still fits.
-  const uint64_t learned = fullest ? uint64_t(fullest) + fullest / 4 + 2 : 0;
-  const uint64_t wanted = std::max<uint64_t>(slots_within(launch_bytes_, rows), learned);
+  // Before any launch of the kernel drained: a share of the launch budget. After: what its
+  // fullest row needed and a quarter more, so a later launch of a larger problem still fits.
+  const uint64_t wanted = fullest ? uint64_t(*fullest) + *fullest / 4 + 2
+                                  : slots_within(launch_bytes_, rows);
   const uint64_t most = slots_within(most_bytes_, rows);
   const uint64_t slots = std::max<uint64_t>(map.max_events, std::min(wanted, most));
   return uint32_t(std::min<uint64_t>(slots, kMaxRowCapacity));

@@ -1,9 +1,10 @@
 // How many record slots each row of a recorded launch gets (docs/guide.md, "Row capacity").
-// The decode map's max_events is the floor. A kernel's first launch gets a share of a per-launch
-// budget on top (CUTRACE_LAUNCH_MB, 64 by default: 240 rows of a persistent GEMM hold ~35,000
-// slots each); every later launch also holds what the fullest row of its earlier launches tried
-// to store, plus a quarter. The bytes moved back follow the records, not the capacity
-// (DeviceBuffer::read_back_compact), so a roomy row costs device memory only.
+// The decode map's max_events is the floor. Until a launch of the kernel has drained, its launches
+// share a per-launch budget among their rows (CUTRACE_LAUNCH_MB, 64 by default: 240 rows of a
+// persistent GEMM hold ~35,000 slots each); from then on each holds what the fullest row of the
+// kernel's drained launches tried to store, plus a quarter. So only a kernel's first launches
+// take (and zero) the budget's memory; the bytes moved back follow the records, not the
+// capacity (DeviceBuffer::read_back_compact).
 #ifndef CUTRACE_SRC_CAPTURE_ROW_SIZING_H
 #define CUTRACE_SRC_CAPTURE_ROW_SIZING_H
 
@@ -24,7 +25,8 @@ public:
       : launch_bytes_(launch_bytes), most_bytes_(most_bytes) {}
 
   // The capacity of each of the `rows` rows of a launch of `map` (at least its max_events, at
-  // most kMaxRowCapacity); max_events itself when the kernel's rows are not sized at launch.
+  // most kMaxRowCapacity and what keeps the launch within `most_bytes`); max_events itself when
+  // the kernel's rows are not sized at launch.
   uint32_t capacity(const KernelMap &map, uint64_t rows) const;
   // A launch of `map` drained: its fullest row attempted `slots` record slots.
   void saw(const KernelMap &map, uint32_t slots);
