@@ -69,6 +69,15 @@ TEST(RowSizing, OnceALaunchDrainedTheBudgetNoLongerApplies) {
   EXPECT_EQ(sizing.capacity(small, 8), 2000u + 500u + 2);
 }
 
+TEST(RowSizing, AGraphsLaunchTakesNoShareOfTheBudget) {
+  // Its buffer lives as long as the process: the build's rows, or what a drained launch needed.
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  const KernelMap node = map_named("node", 1024);
+  EXPECT_EQ(sizing.capacity(node, 240, /*share_budget=*/false), 1024u);
+  sizing.saw(node, 4000);
+  EXPECT_EQ(sizing.capacity(node, 240, /*share_budget=*/false), 5002u);
+}
+
 TEST(RowSizing, NoLaunchOutgrowsThePoolHoweverFullItsRowsWere) {
   RowSizing sizing(1 * kMiB, 64 * kMiB);
   const KernelMap gemm = map_named("gemm", 1024);

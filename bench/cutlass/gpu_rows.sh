@@ -11,7 +11,10 @@
 #      overflows, the later ones are sized from it); sweep_rows says each launch's row capacity,
 #      its fullest row and what was dropped;
 #   3. ncu kernel durations (--clock-control none, gpu__time_duration.sum) of 6 launches each:
-#      plain, every build traced, and `top` with CUTRACE_LAUNCHES=none (recording off).
+#      plain, every build traced, and `top` with CUTRACE_LAUNCHES=none (recording off);
+#   4. when .carry/sweep/tutorial_samples/ is there (bench/cutlass/tutorial_samples.sh), the CuTe
+#      Hopper tutorial GEMM at 4096^3 by ncu, 16 launches each: plain, every k-tile recorded,
+#      sampled before the k-loop, sampled by CTA for the whole kernel, and recording off.
 # Writes $OUT/rows.tgz (results.md, the two run files, ncu's CSVs, logs).
 #   bash bench/cutlass/gpu_rows.sh            (ROWS_CONFIG, ROWS_MNK: default bf16_coop_256x128_c1, 8192)
 set -uo pipefail
@@ -48,6 +51,16 @@ traced() { # NAME PLACEMENT RUNTIME_INCLUDE
 }
 for p in $placements; do traced "$p" "$p" runtime/include; done
 traced top_before top "$PWD/.carry/rows/include"
+TS=$C/tutorial_samples
+tutorial() { # NAME TRACED_SOURCE
+  echo "nvcc ${NVFLAGS[*]} -DCUTRACE_TRACED -I$W/ann_roles/include -I$W/util/include -Iruntime/include -I$(dirname "$2") $2 ${LIBS[*]} -o $R/bin/tutorial_$1 >$R/logs/build_tutorial_$1.txt 2>&1" >>"$jobs_file"
+}
+if [[ -d $TS ]]; then
+  echo "nvcc ${NVFLAGS[*]} -I$R/plain/include -I$R/plain/tools/util/include $C/tutorial/plain/wgmma_tma_sm90.cu -o $R/bin/tutorial_plain >$R/logs/build_tutorial_plain.txt 2>&1" >>"$jobs_file"
+  tutorial all "$C/tutorial/wgmma_tma_sm90.traced.cu"
+  tutorial loop "$TS/loop/wgmma_tma_sm90.traced.cu"
+  tutorial cta "$TS/cta/wgmma_tma_sm90.traced.cu"
+fi
 xargs -P "$(nproc)" -I{} bash -c '{}' <"$jobs_file"
 echo "built in $(($(date +%s) - started)) s"
 log() { echo "$*" | tee -a "$O/results.md"; }
@@ -80,7 +93,8 @@ measure() { # NAME BINARY ENV...
   shift 2
   env "$@" SWEEP_MNK=$S SWEEP_LAUNCHES=6 CUTRACE_OUTPUT=$R/runs/ncu_$name CUTRACE_LAUNCHES=all \
     CUTRACE_FORMAT=ctrace timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum \
-    --kernel-name regex:device_kernel --csv "$R/bin/$bin" >"$O/ncu_$name.csv" 2>"$R/logs/ncu_$name.txt"
+    --kernel-name regex:${KERNEL:-device_kernel} --launch-count 16 --csv "$R/bin/$bin" $ARGS \
+    >"$O/ncu_$name.csv" 2>"$R/logs/ncu_$name.txt"
   python3 - "$O/ncu_$name.csv" "$name" <<'PY' | tee -a "$O/results.md"
 import csv, statistics, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
@@ -94,12 +108,24 @@ print(f"- {sys.argv[2]}: {statistics.median(us[1:]) if len(us) > 1 else float('n
       f"({', '.join(f'{x:.1f}' for x in us)})")
 PY
 }
+ARGS=""
 measure plain plain
 measure off top CUTRACE_LAUNCHES=none
 measure top top
 measure top_before top_before
 measure roles roles
 measure sample sample
+if [[ -d $TS ]]; then
+  log ""
+  log "## CuTe tutorial GEMM 4096^3, ncu gpu__time_duration.sum, 16 launches each (us: median of 2-16, then each)"
+  export KERNEL=gemm_device ARGS="4096 4096 4096"
+  for v in plain all loop cta; do
+    [[ -x $R/bin/tutorial_$v ]] || { log "- $v: BUILD FAILED: $(grep -m1 error "$R/logs/build_tutorial_$v.txt" | cut -c1-200)"; continue; }
+    measure "tutorial_$v" "tutorial_$v"
+  done
+  [[ -x $R/bin/tutorial_all ]] && measure tutorial_off tutorial_all CUTRACE_LAUNCHES=none
+  unset KERNEL ARGS
+fi
 tar -czf "$O/logs.tgz" -C "$R" logs
 log ""
 log "device time of this script: $(($(date +%s) - started)) s"

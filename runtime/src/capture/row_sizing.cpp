@@ -16,7 +16,7 @@ uint32_t RowSizing::slots_within(uint64_t bytes, uint64_t rows) const {
   return uint32_t(std::min<uint64_t>(slots, kMaxRowCapacity)) & ~1u;
 }
 
-uint32_t RowSizing::capacity(const KernelMap &map, uint64_t rows) const {
+uint32_t RowSizing::capacity(const KernelMap &map, uint64_t rows, bool share_budget) const {
   if (!map.rows_sized_at_launch)
     return map.max_events;
   std::optional<uint32_t> fullest;
@@ -27,8 +27,9 @@ uint32_t RowSizing::capacity(const KernelMap &map, uint64_t rows) const {
   }
   // Before any launch of the kernel drained: a share of the launch budget. After: what its
   // fullest row needed and a quarter more, so a later launch of a larger problem still fits.
-  const uint64_t wanted = fullest ? uint64_t(*fullest) + *fullest / 4 + 2
-                                  : slots_within(launch_bytes_, rows);
+  const uint64_t wanted = fullest        ? uint64_t(*fullest) + *fullest / 4 + 2
+                          : share_budget ? slots_within(launch_bytes_, rows)
+                                         : 0;
   const uint64_t most = slots_within(most_bytes_, rows);
   const uint64_t slots = std::max<uint64_t>(map.max_events, std::min(wanted, most));
   return uint32_t(std::min<uint64_t>(slots, kMaxRowCapacity));

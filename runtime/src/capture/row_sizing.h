@@ -26,8 +26,10 @@ public:
 
   // The capacity of each of the `rows` rows of a launch of `map` (at least its max_events, at
   // most kMaxRowCapacity and what keeps the launch within `most_bytes`); max_events itself when
-  // the kernel's rows are not sized at launch.
-  uint32_t capacity(const KernelMap &map, uint64_t rows) const;
+  // the kernel's rows are not sized at launch. `share_budget` false: no share of the launch
+  // budget before a launch drained (a CUDA graph's launch, whose buffer lives as long as the
+  // process: a graph of many kernels would hold the budget many times over).
+  uint32_t capacity(const KernelMap &map, uint64_t rows, bool share_budget = true) const;
   // A launch of `map` drained: its fullest row attempted `slots` record slots.
   void saw(const KernelMap &map, uint32_t slots);
 

@@ -197,11 +197,12 @@ private:
     return it->second;
   }
 
-  // The launch's row capacity (docs/guide.md, "Row capacity").
-  uint32_t row_capacity(const KernelMap &map, dim3 grid, dim3 block) const {
+  // The launch's row capacity (docs/guide.md, "Row capacity"); a graph's launch takes no share
+  // of the launch budget.
+  uint32_t row_capacity(const KernelMap &map, dim3 grid, dim3 block, bool in_graph = false) const {
     const uint64_t rows = uint64_t(grid.x) * grid.y * grid.z *
                           rows_per_cta(map, block.x * block.y * block.z);
-    return DeviceBuffer::row_capacity_of(map, sizing_.capacity(map, rows));
+    return DeviceBuffer::row_capacity_of(map, sizing_.capacity(map, rows, !in_graph));
   }
 
   static uint64_t buffer_bytes(const KernelMap &map, dim3 grid, dim3 block, uint32_t capacity) {
@@ -290,7 +291,7 @@ private:
     std::lock_guard<std::mutex> lock(mu_);
     std::optional<InFlight> launch =
         start(map, grid, block, stream, index, DeviceBuffer::Memory::persistent,
-              row_capacity(map, grid, block));
+              row_capacity(map, grid, block, /*in_graph=*/true));
     cudaThreadExchangeStreamCaptureMode(&mode);
     if (!launch)
       return nullptr;

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Here, from the repository root, after bench/cutlass/sweep.py (placement roles: the annotated CuTe
+# Hopper tutorial GEMM in build-cutlass/sweep/tutorial/): the tutorial with two more placements of
+# one sample, rewritten traced into .carry/sweep/tutorial_samples/<variant>/ (carried inside
+# .carry/sweep.tgz, which this script refreshes; bench/cutlass/gpu_rows.sh builds and times them):
+#   loop  TRACE_SAMPLE(blockIdx.x % 8 == 0); before the consumer's k-loop (its CUTE_NO_UNROLL
+#         after it), as docs/annotations.md shows a sample;
+#   cta   TRACE_SAMPLE_REST(blockIdx.x % 8 == 0); right after the TRACE_GROUP: one CTA in 8 runs
+#         the recording copy of the whole kernel, the others the plain one.
+# Each variant's strip must give CUTLASS's tutorial back byte for byte; ptxas's registers and
+# spills of every kernel are written to .carry/sweep/tutorial_samples/ptxas.txt.
+#   bash bench/cutlass/tutorial_samples.sh [BUILD_DIR]
+set -euo pipefail
+B=${1:-build}
+W=$PWD/build-cutlass/sweep
+T=$W/tutorial/wgmma_tma_sm90.cu
+O=$PWD/.carry/sweep/tutorial_samples
+rm -rf "$O" && mkdir -p "$O"
+variant() { # NAME ANCHOR LINE
+  mkdir -p "$O/$1"
+  python3 - "$T" "$O/$1/wgmma_tma_sm90.cu" "$2" "$3" <<'PY'
+import sys
+src, dst, anchor, line = sys.argv[1:]
+text = open(src).read()
+at = text.index(anchor)
+start = text.rfind("\n", 0, at) + 1
+indent = text[start:at] if anchor.startswith("CUTE_NO_UNROLL") else text[start:at]
+if anchor.startswith("CUTE_NO_UNROLL"):   # before the anchor's line
+    text = text[:start] + indent + line + "\n" + text[start:]
+else:                                     # after the anchor's line
+    end = text.index("\n", at) + 1
+    text = text[:end] + indent + line + "\n" + text[end:]
+open(dst, "w").write(text)
+PY
+  "$B/bin/trace-rewrite" "$O/$1/wgmma_tma_sm90.cu" -o "$O/$1/stripped.cu"
+  cmp "$O/$1/stripped.cu" .carry/sweep/tutorial/plain/wgmma_tma_sm90.cu
+  rm "$O/$1/stripped.cu"
+  "$B/bin/trace-rewrite" --traced "$O/$1/wgmma_tma_sm90.cu" --cuda-gpu-arch=sm_90a \
+    -o "$O/$1/wgmma_tma_sm90.traced.cu" -- -std=c++17 -I"$W/ann_roles/include" \
+    -I"$W/util/include" -I"$PWD/runtime/include" >"$O/$1/rewrite.txt" 2>&1
+}
+variant loop "CUTE_NO_UNROLL
+  while (k_tile_count > -K_PIPE_MAX)" 'TRACE_SAMPLE(blockIdx.x % 8 == 0);'
+variant cta 'TRACE_GROUP("cta", 0);' 'TRACE_SAMPLE_REST(blockIdx.x % 8 == 0);'
+for v in all loop cta; do
+  src=$O/$v/wgmma_tma_sm90.traced.cu
+  [[ $v == all ]] && src=.carry/sweep/tutorial/wgmma_tma_sm90.traced.cu
+  echo "## $v" >>"$O/ptxas.txt"
+  /usr/local/cuda/bin/nvcc -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a \
+    --expt-relaxed-constexpr -DNDEBUG -DCUTRACE_TRACED -I"$W/ann_roles/include" -I"$W/util/include" \
+    -Iruntime/include -I"$(dirname "$src")" -Xptxas -v -cubin "$src" -o /dev/null 2>&1 |
+    grep -E "Compiling entry|registers|spill|C75" >>"$O/ptxas.txt" || true
+done
+cat "$O/ptxas.txt"
+tar -czf .carry/sweep.tgz .carry/sweep
