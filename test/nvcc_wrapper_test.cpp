@@ -284,6 +284,92 @@ TEST(LoopCost, ReportNamesEachLoopThatGainsAndWarnsAboveTheLimitWithWgmma) {
       << Loud;
 }
 
+// A CuTe-style template kernel: most of its instructions come from a header (cute.hpp), its
+// k-loop's back edge is in the kernel's own file (t.cu:20), and an inline asm wait opens and
+// closes a scope of its own with braces at the line's start, as CUTLASS's asm text writes them.
+constexpr const char *CuteStylePtx = R"(
+.visible .entry _ZN4cute6kernelIiEEvPf(
+	.param .u64 p
+)
+{
+	.loc	1 12 3
+	mov.u32 	%r1, 0;
+$L__BB0_1:
+	.loc	2 40 7, function_name $L__info_string0, inlined_at 1 21 5
+	add.s32 	%r2, %r2, 3;
+	mul.lo.s32 	%r3, %r2, 5;
+	// begin inline asm
+{
+.reg .pred P1;
+LAB_WAIT:
+mbarrier.try_wait.parity.shared::cta.b64 P1, [%r4], %r5;
+@P1 bra DONE;
+bra LAB_WAIT;
+DONE:
+}
+	// end inline asm
+	.loc	2 41 7, function_name $L__info_string0, inlined_at 1 21 5
+	wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 0;
+	.loc	1 20 3
+	setp.lt.s32 	%p1, %r1, 8;
+	@%p1 bra 	$L__BB0_1;
+	ret;
+}
+.visible .entry _ZN4cute21kernel_cutrace_tracedIiEEvPfPN7cutrace5SlotsE(
+	.param .u64 p
+)
+{
+	.loc	1 12 3
+	mov.u32 	%r1, 0;
+$L__BB1_1:
+	.loc	3 300 3
+	mov.u64 	%rd5, %clock64;
+	.loc	2 40 7, function_name $L__info_string0, inlined_at 1 21 5
+	add.s32 	%r2, %r2, 3;
+	mul.lo.s32 	%r3, %r2, 5;
+	// begin inline asm
+{
+.reg .pred P1;
+LAB_WAIT:
+mbarrier.try_wait.parity.shared::cta.b64 P1, [%r4], %r5;
+@P1 bra DONE;
+bra LAB_WAIT;
+DONE:
+}
+	// end inline asm
+	.loc	2 41 7, function_name $L__info_string0, inlined_at 1 21 5
+	wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 0;
+	.loc	3 310 3
+	st.global.v2.u32 	[%rd6], {%r8, %r9};
+	.loc	1 20 3
+	setp.lt.s32 	%p1, %r1, 8;
+	@%p1 bra 	$L__BB1_1;
+	ret;
+}
+	.file	1 "/src/t.cu"
+	.file	2 "/opt/cutlass/include/cute/cute.hpp"
+	.file	3 "/opt/cutrace/include/cutrace/device.h"
+)";
+
+TEST(LoopCost, AKernelOfInlineAsmScopesAndHeaderCodeHasItsLoopAtItsOwnLine) {
+  std::vector<cutrace::PtxFunction> Functions = cutrace::ptxFunctions(CuteStylePtx);
+  ASSERT_EQ(Functions.size(), 2u);
+  // The asm's `}` at the line's start does not end the function: its loop is found.
+  ASSERT_EQ(Functions[0].Loops.size(), 1u);
+  EXPECT_EQ(Functions[0].Loops[0].File, "/src/t.cu"); // not cute.hpp, where most code is from
+  EXPECT_EQ(Functions[0].Loops[0].Line, 20u);
+  std::vector<cutrace::LoopCost> Costs = cutrace::loopCosts(CuteStylePtx);
+  ASSERT_EQ(Costs.size(), 1u);
+  EXPECT_EQ(Costs[0].Plain + 2, Costs[0].Traced);
+  EXPECT_TRUE(Costs[0].Wgmma);
+  // A nested template name is shown as its qualified name.
+  const std::string Report = cutrace::loopCostReport(Costs, "sm_90a", 1);
+  EXPECT_NE(Report.find("/src/t.cu:20: note: cutrace: recording adds 2 PTX instructions to this "
+                        "loop of 'cute::kernel<...>'"),
+            std::string::npos)
+      << Report;
+}
+
 TEST(LoopCost, PtxCommandKeepsTheFlagsAndDropsOutputsInputsAndLinkInputs) {
   std::vector<std::string> Args = cutrace::ptxArguments(
       {"-std=c++17", "-arch=sm_90a", "-c", "gen/a.cu", "gen/b.cu", "-o", "a.o", "-MD", "-MF",

@@ -5,8 +5,9 @@
 # .carry/sweep.tgz, which this script refreshes; bench/cutlass/gpu_rows.sh builds and times them):
 #   loop  TRACE_SAMPLE(blockIdx.x % 8 == 0); before the consumer's k-loop (its CUTE_NO_UNROLL
 #         after it), as docs/annotations.md shows a sample;
-#   cta   TRACE_SAMPLE_REST(blockIdx.x % 8 == 0); right after the TRACE_GROUP: one CTA in 8 runs
-#         the recording copy of the whole kernel, the others the plain one.
+#   cta   TRACE_SAMPLE_REST(blockIdx.x % 8 == 0); right after the shared memory's declarations
+#         (a sample may not copy a __shared__ declaration): one CTA in 8 runs the recording copy
+#         of the rest of the kernel, the others the plain one.
 # Each variant's strip must give CUTLASS's tutorial back byte for byte; ptxas's registers and
 # spills of every kernel are written to .carry/sweep/tutorial_samples/ptxas.txt.
 #   bash bench/cutlass/tutorial_samples.sh [BUILD_DIR]
@@ -24,7 +25,7 @@ src, dst, anchor, line = sys.argv[1:]
 text = open(src).read()
 at = text.index(anchor)
 start = text.rfind("\n", 0, at) + 1
-indent = text[start:at] if anchor.startswith("CUTE_NO_UNROLL") else text[start:at]
+indent = text[start:at]
 if anchor.startswith("CUTE_NO_UNROLL"):   # before the anchor's line
     text = text[:start] + indent + line + "\n" + text[start:]
 else:                                     # after the anchor's line
@@ -41,7 +42,8 @@ PY
 }
 variant loop "CUTE_NO_UNROLL
   while (k_tile_count > -K_PIPE_MAX)" 'TRACE_SAMPLE(blockIdx.x % 8 == 0);'
-variant cta 'TRACE_GROUP("cta", 0);' 'TRACE_SAMPLE_REST(blockIdx.x % 8 == 0);'
+variant cta 'SharedStorage& smem = *reinterpret_cast<SharedStorage*>(shared_memory);' \
+  'TRACE_SAMPLE_REST(blockIdx.x % 8 == 0);'
 for v in all loop cta; do
   src=$O/$v/wgmma_tma_sm90.traced.cu
   [[ $v == all ]] && src=.carry/sweep/tutorial/wgmma_tma_sm90.traced.cu

@@ -91,13 +91,27 @@ std::string plainName(llvm::StringRef Twin) {
   return "";
 }
 
-/// `_Z13ws_wgmma_gemmPK6__halfS1_Pfiii` -> `ws_wgmma_gemm`; other forms stay as they are.
+/// `_Z13ws_wgmma_gemmPK6__halfS1_Pfiii` -> `ws_wgmma_gemm`, a nested name
+/// `_ZN7cutlass13device_kernelI...` -> `cutlass::device_kernel<...>` (template arguments are
+/// not spelled out); other forms stay as they are.
 std::string shownName(llvm::StringRef Mangled) {
   llvm::StringRef Rest = Mangled;
-  unsigned Length = 0;
-  if (!Rest.consume_front("_Z") || Rest.consumeInteger(10, Length) || Length > Rest.size())
+  if (!Rest.consume_front("_Z"))
     return Mangled.str();
-  return Rest.take_front(Length).str();
+  const bool Nested = Rest.consume_front("N");
+  std::string Name;
+  unsigned Length = 0;
+  while (!Rest.empty() && llvm::isDigit(Rest.front())) {
+    if (Rest.consumeInteger(10, Length) || Length > Rest.size())
+      return Mangled.str();
+    Name += (Name.empty() ? "" : "::") + Rest.take_front(Length).str();
+    Rest = Rest.drop_front(Length);
+    if (!Nested)
+      break;
+  }
+  if (Name.empty())
+    return Mangled.str();
+  return Rest.starts_with("I") ? Name + "<...>" : Name;
 }
 
 } // namespace
@@ -127,9 +141,18 @@ std::vector<PtxFunction> ptxFunctions(llvm::StringRef Ptx) {
     llvm::StringMap<size_t> Labels; // label -> index of the instruction after it
     std::vector<std::pair<size_t, size_t>> Loops;
     Instruction At;
-    for (++L; L < Lines.size() && Lines[L].rtrim() != "}"; ++L) {
+    // The body ends where its braces balance: inline asm (CUTLASS's barrier waits) opens and
+    // closes scopes of its own, their `}` at the line's start as the asm text wrote it.
+    int Depth = 0;
+    bool Opened = false;
+    for (++L; L < Lines.size(); ++L) {
+      llvm::StringRef Code = Lines[L].split("//").first;
+      Depth += int(Code.count('{')) - int(Code.count('}'));
+      Opened = Opened || Code.contains('{');
+      if (Opened && Depth <= 0)
+        break;
       llvm::StringRef T = Lines[L].trim();
-      if (T.empty() || T.starts_with("//") || T == "{")
+      if (T.empty() || T.starts_with("//") || T == "{" || T == "}")
         continue;
       if (T.consume_front(".loc")) {
         T = T.ltrim();
@@ -163,7 +186,10 @@ std::vector<PtxFunction> ptxFunctions(llvm::StringRef Ptx) {
       llvm::ArrayRef<Instruction> Range(Body.data() + Begin, End - Begin + 1);
       Loop.Instructions = Range.size();
       Loop.Wgmma = llvm::any_of(Range, [](const Instruction &I) { return I.Wgmma; });
-      placeLoop(Loop, Range, Home, Files);
+      // The loop statement's file is its back edge's (a CuTe kernel's instructions come mostly
+      // from headers, a CUTLASS collective's k-loop lives in one); else the function's.
+      const Instruction &Back = Body[End];
+      placeLoop(Loop, Range, Back.Line && userFile(Files, Back.File) ? Back.File : Home, Files);
       F.Loops.push_back(std::move(Loop));
     }
     Functions.push_back(std::move(F));
