@@ -125,6 +125,18 @@ if [[ -d $TS ]]; then
   done
   [[ -x $R/bin/tutorial_all ]] && measure tutorial_off tutorial_all CUTRACE_LAUNCHES=none
   unset KERNEL ARGS
+  # The SASS of each build's gemm_device kernels: instructions, HGMMA and those waiting on the
+  # one before (gsb0), local memory traffic, the warpgroup waits.
+  log ""
+  log "## tutorial SASS per kernel (cuobjdump -sass): instructions, HGMMA, HGMMA with gsb0, LDL/STL, WARPGROUP.DEPBAR"
+  for v in plain all loop cta; do
+    [[ -x $R/bin/tutorial_$v ]] || continue
+    cuobjdump -sass "$R/bin/tutorial_$v" >"$R/logs/sass_tutorial_$v.txt" 2>&1
+    awk -v v="$v" '/Function : /{if (f != "") print v, f, n, h, g, l, d; f = $3; n = h = g = l = d = 0; next}
+      /^ +\/\*[0-9a-f]+\*\//{n++; if (/HGMMA/) {h++; if (/gsb0/) g++} if (/ LDL| STL/) l++; if (/WARPGROUP.DEPBAR/) d++}
+      END{if (f != "") print v, f, n, h, g, l, d}' "$R/logs/sass_tutorial_$v.txt" |
+      grep gemm_device | sed -E 's/_Z[0-9]+(gemm_device[a-z_]*)I[^ ]*/\1/' | sed 's/^/    /' | tee -a "$O/results.md"
+  done
 fi
 tar -czf "$O/logs.tgz" -C "$R" logs
 log ""
