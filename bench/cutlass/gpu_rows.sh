@@ -13,7 +13,7 @@
 #   3. ncu kernel durations (--clock-control none, gpu__time_duration.sum) of 6 launches each:
 #      plain, every build traced, and `top` with CUTRACE_LAUNCHES=none (recording off);
 #   4. when .carry/sweep/tutorial_samples/ is there (bench/cutlass/tutorial_samples.sh), the CuTe
-#      Hopper tutorial GEMM at 4096^3 by ncu, 16 launches each: plain, every k-tile recorded,
+#      Hopper tutorial GEMM at 4096^3 by ncu, 10 launches each: plain, every k-tile recorded,
 #      sampled before the k-loop, sampled by CTA for the whole kernel, and recording off.
 # Writes $OUT/rows.tgz (results.md, the two run files, ncu's CSVs, logs).
 #   bash bench/cutlass/gpu_rows.sh            (ROWS_CONFIG, ROWS_MNK: default bf16_coop_256x128_c1, 8192)
@@ -93,7 +93,7 @@ measure() { # NAME BINARY ENV...
   shift 2
   env "$@" SWEEP_MNK=$S SWEEP_LAUNCHES=6 CUTRACE_OUTPUT=$R/runs/ncu_$name CUTRACE_LAUNCHES=all \
     CUTRACE_FORMAT=ctrace timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum \
-    --kernel-name regex:${KERNEL:-device_kernel} --launch-count 16 --csv "$R/bin/$bin" $ARGS \
+    --kernel-name regex:${KERNEL:-device_kernel} --launch-count ${LAUNCHES:-16} --csv "$R/bin/$bin" $ARGS \
     >"$O/ncu_$name.csv" 2>"$R/logs/ncu_$name.txt"
   python3 - "$O/ncu_$name.csv" "$name" <<'PY' | tee -a "$O/results.md"
 import csv, statistics, sys
@@ -117,14 +117,14 @@ measure roles roles
 measure sample sample
 if [[ -d $TS ]]; then
   log ""
-  log "## CuTe tutorial GEMM 4096^3, ncu gpu__time_duration.sum, 16 launches each (us: median of 2-16, then each)"
-  export KERNEL=gemm_device ARGS="4096 4096 4096"
+  log "## CuTe tutorial GEMM 4096^3, ncu gpu__time_duration.sum, 10 launches each (us: median of 2-10, then each)"
+  export KERNEL=gemm_device ARGS="4096 4096 4096" LAUNCHES=10
   for v in plain all loop cta; do
     [[ -x $R/bin/tutorial_$v ]] || { log "- $v: BUILD FAILED: $(grep -m1 error "$R/logs/build_tutorial_$v.txt" | cut -c1-200)"; continue; }
     measure "tutorial_$v" "tutorial_$v"
   done
   [[ -x $R/bin/tutorial_all ]] && measure tutorial_off tutorial_all CUTRACE_LAUNCHES=none
-  unset KERNEL ARGS
+  unset KERNEL ARGS LAUNCHES
   # The SASS of each build's gemm_device kernels: instructions, HGMMA and those waiting on the
   # one before (gsb0), local memory traffic, the warpgroup waits.
   log ""
