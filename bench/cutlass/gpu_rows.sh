@@ -72,8 +72,8 @@ done
 record() { # NAME ENV...
   local name=$1
   shift
-  env "$@" SWEEP_MNK=$S SWEEP_LAUNCHES=3 CUTRACE_OUTPUT=$R/runs/$name CUTRACE_LAUNCHES=all \
-    CUTRACE_FORMAT=ctrace CUTRACE_COMPRESS=delta timeout 300 "$R/bin/top" >"$R/logs/run_$name.txt" 2>&1
+  env SWEEP_MNK=$S SWEEP_LAUNCHES=3 CUTRACE_OUTPUT=$R/runs/$name CUTRACE_LAUNCHES=all \
+    CUTRACE_FORMAT=ctrace CUTRACE_COMPRESS=delta "$@" timeout 300 "$R/bin/top" >"$R/logs/run_$name.txt" 2>&1
   log ""
   log "## top, 3 launches, $* (exit $?)"
   log "$(grep -E '^(Passed|Failed)|^cutrace:' "$R/logs/run_$name.txt" | sed 's/^/    /')"
@@ -91,8 +91,8 @@ log "## ncu gpu__time_duration.sum, 6 launches each (us: median of launches 2-6,
 measure() { # NAME BINARY ENV...
   local name=$1 bin=$2
   shift 2
-  env "$@" SWEEP_MNK=$S SWEEP_LAUNCHES=6 CUTRACE_OUTPUT=$R/runs/ncu_$name CUTRACE_LAUNCHES=all \
-    CUTRACE_FORMAT=ctrace timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum \
+  env SWEEP_MNK=$S SWEEP_LAUNCHES=6 CUTRACE_OUTPUT=$R/runs/ncu_$name CUTRACE_LAUNCHES=all \
+    CUTRACE_FORMAT=ctrace "$@" timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum \
     --kernel-name regex:${KERNEL:-device_kernel} --launch-count ${LAUNCHES:-16} --csv "$R/bin/$bin" $ARGS \
     >"$O/ncu_$name.csv" 2>"$R/logs/ncu_$name.txt"
   python3 - "$O/ncu_$name.csv" "$name" <<'PY' | tee -a "$O/results.md"
