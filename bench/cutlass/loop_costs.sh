@@ -17,7 +17,7 @@ cost() { # NAME ARGS...
   shift
   echo "## $name"
   "$N" --cutrace-cost -std=c++17 -arch=sm_90a --expt-relaxed-constexpr -DNDEBUG -c "$@" \
-    -o "$O/$name.o" 2>&1 | grep -E "cutrace: (recording adds|.*instructions added|.*loop only)|error" |
+    -o "$O/$name.o" 2>&1 | grep -E "cutrace: (recording adds|.*instructions added|.*copy of this loop)|error" |
     sed 's/^.*\/\([^/]*:[0-9]*:\)/\1/'
   echo
 }
