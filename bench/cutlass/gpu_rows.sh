@@ -43,14 +43,21 @@ g++ -std=c++17 -O2 -Iruntime/include -I"$C/json" bench/cutlass/sweep_rows.cpp "$
 defs=$(grep "^$CFG " "$C/configs.txt" | cut -d' ' -f2-)
 NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG $defs)
 LIBS=("$R/rt/libcutrace.a" "$R/rt/libcutrace_analysis.a" "$R/rt/libcutrace_format.a" -lpthread -lcuda)
+# The builds the row capacity needs first (jobs.txt), the others (jobs2.txt) alongside: the runs
+# of section 2 start once the first are built, so a short device lease still brings them back.
 jobs_file=$R/jobs.txt
 echo "nvcc ${NVFLAGS[*]} -I$R/plain/include -I$R/plain/tools/util/include bench/cutlass/sweep_gemm.cu -o $R/bin/plain >$R/logs/build_plain.txt 2>&1" >"$jobs_file"
 traced() { # NAME PLACEMENT RUNTIME_INCLUDE
   local T=$C/traced/$CFG.$2
   echo "nvcc ${NVFLAGS[*]} -DCUTRACE_TRACED -I$W/ann_$2/include -I$W/util/include -I$3 -I$T $T/sweep_gemm.traced.cu ${LIBS[*]} -o $R/bin/$1 >$R/logs/build_$1.txt 2>&1" >>"$jobs_file"
 }
-for p in $placements; do traced "$p" "$p" runtime/include; done
+traced top top runtime/include
 traced top_before top "$PWD/.carry/rows/include"
+first_jobs=$jobs_file
+jobs_file=$R/jobs2.txt
+: >"$jobs_file"
+traced roles roles runtime/include
+traced sample sample runtime/include
 TS=$C/tutorial_samples
 tutorial() { # NAME TRACED_SOURCE
   echo "nvcc ${NVFLAGS[*]} -DCUTRACE_TRACED -I$W/ann_roles/include -I$W/util/include -Iruntime/include -I$(dirname "$2") $2 ${LIBS[*]} -o $R/bin/tutorial_$1 >$R/logs/build_tutorial_$1.txt 2>&1" >>"$jobs_file"
@@ -61,11 +68,13 @@ if [[ -d $TS ]]; then
   tutorial loop "$TS/loop/wgmma_tma_sm90.traced.cu"
   tutorial cta "$TS/cta/wgmma_tma_sm90.traced.cu"
 fi
-xargs -P "$(nproc)" -I{} bash -c '{}' <"$jobs_file"
-echo "built in $(($(date +%s) - started)) s"
+xargs -P "$(nproc)" -I{} bash -c '{}' <"$jobs_file" &
+second_builds=$!
+xargs -P "$(nproc)" -I{} bash -c '{}' <"$first_jobs"
+echo "first builds done in $(($(date +%s) - started)) s"
 log() { echo "$*" | tee -a "$O/results.md"; }
 log "# $CFG at ${S}^3 on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-for b in plain $placements top_before; do
+for b in plain top top_before; do
   [[ -x $R/bin/$b ]] || log "BUILD FAILED: $b: $(grep -m1 error "$R/logs/build_$b.txt" | cut -c1-200)"
 done
 # 2. Row capacity with the defaults, then with a first launch too small.
@@ -85,6 +94,7 @@ record() { # NAME ENV...
 }
 record default CUTRACE_PER_LAUNCH=0
 record first_launch_1mb CUTRACE_LAUNCH_MB=1
+tar -czf "${OUT:-$R/out}/rows.tgz" -C "$O" . # so far
 # 3. Kernel durations.
 log ""
 log "## ncu gpu__time_duration.sum, 6 launches each (us: median of launches 2-6, then each)"
@@ -113,8 +123,12 @@ measure plain plain
 measure off top CUTRACE_LAUNCHES=none
 measure top top
 measure top_before top_before
-measure roles roles
-measure sample sample
+wait "$second_builds"
+log "(all builds done at $(($(date +%s) - started)) s)"
+for b in roles sample; do
+  if [[ -x $R/bin/$b ]]; then measure "$b" "$b"
+  else log "BUILD FAILED: $b: $(grep -m1 error "$R/logs/build_$b.txt" | cut -c1-200)"; fi
+done
 if [[ -d $TS ]]; then
   log ""
   log "## CuTe tutorial GEMM 4096^3, ncu gpu__time_duration.sum, 10 launches each (us: median of 2-10, then each)"
