@@ -16,7 +16,8 @@
 #      Hopper tutorial GEMM at 4096^3 by ncu, 10 launches each: plain, every k-tile recorded,
 #      sampled before the k-loop, sampled by CTA for the whole kernel, and recording off.
 # Writes $OUT/rows.tgz (results.md, the two run files, ncu's CSVs, logs).
-#   bash bench/cutlass/gpu_rows.sh            (ROWS_CONFIG, ROWS_MNK: default bf16_coop_256x128_c1, 8192)
+#   bash bench/cutlass/gpu_rows.sh            (ROWS_CONFIG, ROWS_MNK: default bf16_coop_256x128_c1, 8192;
+#                                              ROWS_ONLY=1: plain, top and top_before only)
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 started=$(date +%s)
@@ -68,6 +69,7 @@ if [[ -d $TS ]]; then
   tutorial loop "$TS/loop/wgmma_tma_sm90.traced.cu"
   tutorial cta "$TS/cta/wgmma_tma_sm90.traced.cu"
 fi
+[[ ${ROWS_ONLY:-0} == 1 ]] && : >"$jobs_file" # ROWS_ONLY=1: sections 1-3 for plain, top, top_before only
 xargs -P "$(nproc)" -I{} bash -c '{}' <"$jobs_file" &
 second_builds=$!
 xargs -P "$(nproc)" -I{} bash -c '{}' <"$first_jobs"
