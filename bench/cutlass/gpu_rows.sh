@@ -27,23 +27,11 @@ C=$PWD/.carry/sweep
 W=$PWD/build-cutlass/sweep
 R=$PWD/build-rows-gpu
 O=${OUT:-$R/out}/rows
-[[ -f $C/configs.txt || ! -f $C.tgz ]] || tar -xzf "$C.tgz"
-[[ -f $C/configs.txt ]] || { echo "no $C: run bench/cutlass/sweep.py here first"; exit 2; }
 [[ -d .carry/rows/include/cutrace ]] || { echo "no .carry/rows: run bench/cutlass/prepare_rows.sh"; exit 2; }
-rm -rf "$R" && mkdir -p "$R/logs" "$R/bin" "$R/runs" "$R/plain" "$O"
-tar -xzf "$C/cutlass.tgz" -C "$R/plain"
-mkdir -p "$W/util" && tar -xzf "$C/cutlass.tgz" -C "$W/util" --strip-components=2 tools/util/include
 placements="roles top sample"
-for p in $placements; do
-  rm -rf "$W/ann_$p" && mkdir -p "$W/ann_$p" && tar -xzf "$C/cutlass.tgz" -C "$W/ann_$p" include
-  cp -r "$C/overlay_$p/include/." "$W/ann_$p/include/"
-done
-bash test/device/build_runtime_gpp.sh "$R/rt" "$R/logs/runtime.txt" -I"$C/json" || exit 1
-g++ -std=c++17 -O2 -Iruntime/include -I"$C/json" bench/cutlass/sweep_rows.cpp "$R/rt/libcutrace_analysis.a" \
-  "$R/rt/libcutrace_format.a" -lpthread -o "$R/bin/sweep_rows" || exit 1
+source bench/cutlass/sweep_setup.sh
 defs=$(grep "^$CFG " "$C/configs.txt" | cut -d' ' -f2-)
 NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG $defs)
-LIBS=("$R/rt/libcutrace.a" "$R/rt/libcutrace_analysis.a" "$R/rt/libcutrace_format.a" -lpthread -lcuda)
 # The builds the row capacity needs first (jobs.txt), the others (jobs2.txt) alongside: the runs
 # of section 2 start once the first are built, so a short device lease still brings them back.
 jobs_file=$R/jobs.txt
