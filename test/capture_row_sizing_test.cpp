@@ -1,8 +1,11 @@
 // Row capacity per launch (docs/guide.md, "Row capacity"): the map's max_events is the floor, a
 // kernel's first launch shares the per-launch budget, later ones hold what earlier rows needed.
+#include "capture/outputs.h"
 #include "capture/row_sizing.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 namespace cutrace {
 namespace {
@@ -89,6 +92,20 @@ TEST(RowSizing, NoLaunchOutgrowsThePoolHoweverFullItsRowsWere) {
   RowSizing roomy(1 * kMiB, uint64_t(1) << 44);
   roomy.saw(gemm, kMaxRowCapacity);
   EXPECT_EQ(roomy.capacity(gemm, 1), kMaxRowCapacity);
+}
+
+TEST(RowSizing, ALaunchBudgetOfZeroIsTakenWhereZeroMeansSomething) {
+  // CUTRACE_LAUNCH_MB=0: the build's rows only; a pool or a disk bound of 0 stays refused.
+  ::setenv("CUTRACE_TEST_SIZE_MB", "0", 1);
+  EXPECT_EQ(megabytes_from_env("CUTRACE_TEST_SIZE_MB", 64, /*zero_ok=*/true), 0u);
+  EXPECT_EQ(megabytes_from_env("CUTRACE_TEST_SIZE_MB", 64), 64 * kMiB);
+  ::setenv("CUTRACE_TEST_SIZE_MB", "lots", 1);
+  EXPECT_EQ(megabytes_from_env("CUTRACE_TEST_SIZE_MB", 64, /*zero_ok=*/true), 64 * kMiB);
+  ::setenv("CUTRACE_TEST_SIZE_MB", "3", 1);
+  EXPECT_EQ(megabytes_from_env("CUTRACE_TEST_SIZE_MB", 64, /*zero_ok=*/true), 3 * kMiB);
+  ::unsetenv("CUTRACE_TEST_SIZE_MB");
+  RowSizing none(0, 1024 * kMiB);
+  EXPECT_EQ(none.capacity(map_named("k", 256), 8), 256u);
 }
 
 } // namespace

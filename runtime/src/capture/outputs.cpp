@@ -45,13 +45,13 @@ std::string plain_file_name(const std::string &name, const char *fallback) {
   return out.empty() ? fallback : out;
 }
 
-uint64_t megabytes_from_env(const char *name, uint64_t fallback_mb) {
+uint64_t megabytes_from_env(const char *name, uint64_t fallback_mb, bool zero_ok) {
   const char *v = std::getenv(name);
   if (v == nullptr || *v == '\0')
     return fallback_mb << 20;
   char *end = nullptr;
   const unsigned long long mb = std::strtoull(v, &end, 10);
-  if (*end != '\0' || mb == 0 || mb > (1ull << 40)) {
+  if (end == v || *end != '\0' || (mb == 0 && !zero_ok) || mb > (1ull << 40)) {
     std::fprintf(stderr, "cutrace: %s=\"%s\" is not a size in MB; using %llu\n", name, v,
                  (unsigned long long)fallback_mb);
     return fallback_mb << 20;

@@ -50,8 +50,9 @@ public:
 std::string plain_file_name(const std::string &name, const char *fallback);
 
 // The environment variable `name` as a size in MB, returned in bytes; `fallback_mb` when it is
-// unset or empty. A value that is not a positive number of MB is said on stderr, then ignored.
-uint64_t megabytes_from_env(const char *name, uint64_t fallback_mb);
+// unset or empty. A value that is not a positive number of MB (or, with `zero_ok`, 0) is said on
+// stderr, then ignored.
+uint64_t megabytes_from_env(const char *name, uint64_t fallback_mb, bool zero_ok = false);
 
 // The raw dump (`.ctrace`); needs no decoding.
 std::unique_ptr<LaunchOutput> ctrace_output();

@@ -54,7 +54,7 @@ class Session {
 public:
   Session()
       : budget_(megabytes_from_env("CUTRACE_POOL_MB", 1024)),
-        sizing_(megabytes_from_env("CUTRACE_LAUNCH_MB", 64), budget_.cap()),
+        sizing_(megabytes_from_env("CUTRACE_LAUNCH_MB", 64, /*zero_ok=*/true), budget_.cap()),
         drain_(
             budget_, sizing_, [this]() -> RunFile & { return file(); },
             [this](LaunchRecord &r, const KernelMap &map) { write(r, map); }) {
