@@ -48,10 +48,11 @@ int main(int argc, char **argv) {
       for (const cutrace::Row &row : l->trace.rows)
         most = std::max(most, row.attempted);
       const cutrace::Completeness c = cutrace::completeness_of(l->trace);
-      std::printf("  launch %u: %zu rows of %u slots, fullest row attempted %u, %llu events dropped "
-                  "on %llu rows\n",
-                  l->launch_index, l->trace.rows.size(), l->trace.header.max_events, most,
-                  (unsigned long long)c.dropped_events, (unsigned long long)c.rows_overflowed);
+      std::printf(
+          "  launch %u: %zu rows of %u slots, fullest row attempted %u, %llu events dropped "
+          "on %llu rows\n",
+          l->launch_index, l->trace.rows.size(), l->trace.header.max_events, most,
+          (unsigned long long)c.dropped_events, (unsigned long long)c.rows_overflowed);
     }
     for (const cutrace::Row &row : l->trace.rows) {
       std::string role = row.label.substr(0, row.label.find('['));

@@ -304,10 +304,10 @@ public:
     if constexpr (kCompact) {
       if constexpr (kNarrowRanges)
         detail::CompactRow<kLimit>::narrow(compact_base(), compact_first(), cursor_, cond, site,
-                                              payload, begin, end);
+                                           payload, begin, end);
       else
         detail::CompactRow<kLimit>::wide(compact_base(), compact_first(), cursor_, cond, site,
-                                            payload, begin, end);
+                                         payload, begin, end);
     } else if constexpr (kNarrowRanges) {
       emit(cond, kRangeBit | (site & kSiteMask), end, begin, payload);
     } else {
@@ -493,9 +493,9 @@ private:
     return reinterpret_cast<uint64_t>(slots_) + uint64_t(index) * kRecordBytes;
   }
 
-  // Keeps the row's first records, as many as its capacity; later ones only advance the cursor, so the end header
-  // reports how many were attempted. No global memory is read. A payload of 0 is not stored
-  // (the decoder's default), so an annotation without one writes one record.
+  // Keeps the row's first records, as many as its capacity; later ones only advance the cursor, so
+  // the end header reports how many were attempted. No global memory is read. A payload of 0 is not
+  // stored (the decoder's default), so an annotation without one writes one record.
   __device__ __forceinline__ void record(RecordKind kind, uint32_t site, int32_t payload) {
     record_at(now32(), kind, site, payload, true);
   }
@@ -507,7 +507,7 @@ private:
                                             int32_t payload, bool cond) {
     if constexpr (kCompact)
       return detail::CompactRow<kLimit>::event(compact_base(), compact_first(), cursor_, cond,
-                                                  kind_head(kind, site), t, payload);
+                                               kind_head(kind, site), t, payload);
     emit(cond, kind_head(kind, site), t, t, payload);
   }
 
@@ -663,8 +663,8 @@ private:
       open_staging(row);
     const uint64_t ns = detail::globaltimer();
     const uint64_t clk = detail::cycles();
-    detail::store16_if(header_writer, slot(first - 8), kRowStartTag, detail::smid(),
-                       detail::lo(ns), detail::hi(ns));
+    detail::store16_if(header_writer, slot(first - 8), kRowStartTag, detail::smid(), detail::lo(ns),
+                       detail::hi(ns));
     detail::store16_if(header_writer, slot(first - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 

@@ -45,7 +45,7 @@ inline constexpr uint32_t kMaxRowCapacity = 1u << 30;
 // with, which its decode maps carry to the host (KernelMap::rows_sized_at_launch).
 #if defined(CUTRACE_COMPACT)
 #define CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH (CUTRACE_COMPACT == 2)
-#elif (defined(CUTRACE_STAGING_SLOTS) && CUTRACE_STAGING_SLOTS > 0) ||                          \
+#elif (defined(CUTRACE_STAGING_SLOTS) && CUTRACE_STAGING_SLOTS > 0) ||                             \
     (defined(CUTRACE_RECORDER_PROBE) && CUTRACE_RECORDER_PROBE != 0)
 #define CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH 0
 #else

@@ -92,7 +92,7 @@ private:
   size_t bytes_ = 0;
   int device_index_ = 0;
   bool pooled_ = false;
-  void *host_ = nullptr; // the mapped host allocation, when `mapped`
+  void *host_ = nullptr;             // the mapped host allocation, when `mapped`
   uint8_t *pinned_header_ = nullptr; // what the header's copy to the device reads
   BufferHeader header_;
 };

@@ -200,8 +200,8 @@ private:
   // The launch's row capacity (docs/guide.md, "Row capacity"); a graph's launch takes no share
   // of the launch budget.
   uint32_t row_capacity(const KernelMap &map, dim3 grid, dim3 block, bool in_graph = false) const {
-    const uint64_t rows = uint64_t(grid.x) * grid.y * grid.z *
-                          rows_per_cta(map, block.x * block.y * block.z);
+    const uint64_t rows =
+        uint64_t(grid.x) * grid.y * grid.z * rows_per_cta(map, block.x * block.y * block.z);
     return DeviceBuffer::row_capacity_of(map, sizing_.capacity(map, rows, !in_graph));
   }
 
@@ -256,8 +256,7 @@ private:
   // Allocates and zeroes the buffer (queued on `stream`) and fills the launch's record; under mu_.
   std::optional<InFlight> start(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
                                 uint32_t index, DeviceBuffer::Memory memory, uint32_t capacity) {
-    Expected<DeviceBuffer> buf =
-        DeviceBuffer::allocate(map, grid, block, stream, memory, capacity);
+    Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, stream, memory, capacity);
     if (!buf) {
       std::fprintf(stderr, "cutrace: %s: %s; this launch is not traced\n", map.kernel,
                    buf.error.c_str());
