@@ -17,20 +17,16 @@ W=$PWD/build-cutlass/sweep
 T=$W/tutorial/wgmma_tma_sm90.cu
 O=$PWD/.carry/sweep/tutorial_samples
 rm -rf "$O" && mkdir -p "$O"
-variant() { # NAME ANCHOR LINE
+variant() { # NAME before|after ANCHOR LINE: LINE on a line of its own before or after ANCHOR's
   mkdir -p "$O/$1"
-  python3 - "$T" "$O/$1/wgmma_tma_sm90.cu" "$2" "$3" <<'PY'
+  python3 - "$T" "$O/$1/wgmma_tma_sm90.cu" "$2" "$3" "$4" <<'PY'
 import sys
-src, dst, anchor, line = sys.argv[1:]
+src, dst, where, anchor, line = sys.argv[1:]
 text = open(src).read()
 at = text.index(anchor)
 start = text.rfind("\n", 0, at) + 1
-indent = text[start:at]
-if anchor.startswith("CUTE_NO_UNROLL"):   # before the anchor's line
-    text = text[:start] + indent + line + "\n" + text[start:]
-else:                                     # after the anchor's line
-    end = text.index("\n", at) + 1
-    text = text[:end] + indent + line + "\n" + text[end:]
+at_line = start if where == "before" else text.index("\n", at) + 1
+text = text[:at_line] + text[start:at] + line + "\n" + text[at_line:]
 open(dst, "w").write(text)
 PY
   "$B/bin/trace-rewrite" "$O/$1/wgmma_tma_sm90.cu" -o "$O/$1/stripped.cu"
@@ -40,9 +36,9 @@ PY
     -o "$O/$1/wgmma_tma_sm90.traced.cu" -- -std=c++17 -I"$W/ann_roles/include" \
     -I"$W/util/include" -I"$PWD/runtime/include" >"$O/$1/rewrite.txt" 2>&1
 }
-variant loop "CUTE_NO_UNROLL
+variant loop before "CUTE_NO_UNROLL
   while (k_tile_count > -K_PIPE_MAX)" 'TRACE_SAMPLE(blockIdx.x % 8 == 0);'
-variant cta 'SharedStorage& smem = *reinterpret_cast<SharedStorage*>(shared_memory);' \
+variant cta after 'SharedStorage& smem = *reinterpret_cast<SharedStorage*>(shared_memory);' \
   'TRACE_SAMPLE_REST(blockIdx.x % 8 == 0);'
 for v in all loop cta; do
   src=$O/$v/wgmma_tma_sm90.traced.cu

@@ -100,16 +100,18 @@ private:
   std::vector<uint8_t *> free_;
 };
 
+// The row capacity a launch of `map` gets when asked for `row_capacity` (see allocate): the
+// layout the kernel's device code can hold, whatever the caller asked.
+uint32_t row_capacity_of(const KernelMap &map, uint32_t row_capacity) {
+  if (!map.rows_sized_at_launch || row_capacity == 0)
+    return map.max_events;
+  return std::min(std::max(row_capacity, map.max_events), kMaxRowCapacity);
+}
+
 } // namespace
 
 std::string cuda_error(const char *what, cudaError_t err) {
   return std::string(what) + ": " + cudaGetErrorString(err);
-}
-
-uint32_t DeviceBuffer::row_capacity_of(const KernelMap &map, uint32_t row_capacity) {
-  if (!map.rows_sized_at_launch || row_capacity == 0)
-    return map.max_events;
-  return std::min(std::max(row_capacity, map.max_events), kMaxRowCapacity);
 }
 
 Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, dim3 block,

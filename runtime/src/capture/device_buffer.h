@@ -53,8 +53,6 @@ public:
   static Expected<DeviceBuffer> allocate(const KernelMap &map, dim3 grid, dim3 block,
                                          cudaStream_t stream, Memory memory = Memory::pooled,
                                          uint32_t row_capacity = 0);
-  // The row capacity a launch of `map` gets when asked for `row_capacity` (see allocate).
-  static uint32_t row_capacity_of(const KernelMap &map, uint32_t row_capacity);
   DeviceBuffer(DeviceBuffer &&other) noexcept;
   DeviceBuffer &operator=(DeviceBuffer &&) = delete;
   ~DeviceBuffer();

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 
 namespace cutrace {
 
+namespace {
+
 // The most slots per row that keep `rows` rows (headers included) within `bytes`, even.
-uint32_t RowSizing::slots_within(uint64_t bytes, uint64_t rows) const {
+uint32_t slots_within(uint64_t bytes, uint64_t rows) {
   if (rows == 0)
     return kMaxRowCapacity;
   const uint64_t per_row = bytes / rows;
@@ -16,13 +19,15 @@ uint32_t RowSizing::slots_within(uint64_t bytes, uint64_t rows) const {
   return uint32_t(std::min<uint64_t>(slots, kMaxRowCapacity)) & ~1u;
 }
 
+} // namespace
+
 uint32_t RowSizing::capacity(const KernelMap &map, uint64_t rows, bool share_budget) const {
   if (!map.rows_sized_at_launch)
     return map.max_events;
   std::optional<uint32_t> fullest;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (const auto it = fullest_.find(map.kernel); it != fullest_.end())
+    if (const auto it = fullest_.find(std::string_view(map.kernel)); it != fullest_.end())
       fullest = it->second;
   }
   // Before any launch of the kernel drained: a share of the launch budget. After: what its

@@ -11,6 +11,7 @@
 #include <cutrace/map.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -34,11 +35,11 @@ public:
   void saw(const KernelMap &map, uint32_t slots);
 
 private:
-  uint32_t slots_within(uint64_t bytes, uint64_t rows) const;
-
   uint64_t launch_bytes_, most_bytes_;
   mutable std::mutex mu_;
-  std::map<std::string, uint32_t> fullest_; // by kernel name: the most slots a row attempted
+  // By kernel name (looked up without a copy of it on every launch): the most slots a row of a
+  // drained launch attempted.
+  std::map<std::string, uint32_t, std::less<>> fullest_;
 };
 
 } // namespace cutrace

@@ -202,7 +202,7 @@ private:
   uint32_t row_capacity(const KernelMap &map, dim3 grid, dim3 block, bool in_graph = false) const {
     const uint64_t rows =
         uint64_t(grid.x) * grid.y * grid.z * rows_per_cta(map, block.x * block.y * block.z);
-    return DeviceBuffer::row_capacity_of(map, sizing_.capacity(map, rows, !in_graph));
+    return sizing_.capacity(map, rows, !in_graph);
   }
 
   static uint64_t buffer_bytes(const KernelMap &map, dim3 grid, dim3 block, uint32_t capacity) {
