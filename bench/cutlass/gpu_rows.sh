@@ -14,7 +14,8 @@
 #      plain, every build traced, and `top` with CUTRACE_LAUNCHES=none (recording off);
 #   4. when .carry/sweep/tutorial_samples/ is there (bench/cutlass/tutorial_samples.sh), the CuTe
 #      Hopper tutorial GEMM at 4096^3 by ncu, 10 launches each: plain, every k-tile recorded,
-#      sampled before the k-loop, sampled by CTA for the whole kernel, and recording off.
+#      sampled (1 CTA in 8, in 64) before the k-loop, sampled by CTA for the whole kernel, and
+#      recording off.
 # Writes $OUT/rows.tgz (results.md, the two run files, ncu's CSVs, logs).
 #   bash bench/cutlass/gpu_rows.sh            (ROWS_CONFIG, ROWS_MNK: default bf16_coop_256x128_c1, 8192;
 #                                              ROWS_ONLY=1: plain, top and top_before only)
@@ -54,8 +55,7 @@ tutorial() { # NAME TRACED_SOURCE
 if [[ -d $TS ]]; then
   echo "nvcc ${NVFLAGS[*]} -I$R/plain/include -I$R/plain/tools/util/include $C/tutorial/plain/wgmma_tma_sm90.cu -o $R/bin/tutorial_plain >$R/logs/build_tutorial_plain.txt 2>&1" >>"$jobs_file"
   tutorial all "$C/tutorial/wgmma_tma_sm90.traced.cu"
-  tutorial loop "$TS/loop/wgmma_tma_sm90.traced.cu"
-  tutorial cta "$TS/cta/wgmma_tma_sm90.traced.cu"
+  for v in loop8 loop64 cta8 cta64; do tutorial "$v" "$TS/$v/wgmma_tma_sm90.traced.cu"; done
 fi
 [[ ${ROWS_ONLY:-0} == 1 ]] && : >"$jobs_file" # ROWS_ONLY=1: sections 1-3 for plain, top, top_before only
 xargs -P "$(nproc)" -I{} bash -c '{}' <"$jobs_file" &
@@ -123,7 +123,7 @@ if [[ -d $TS ]]; then
   log ""
   log "## CuTe tutorial GEMM 4096^3, ncu gpu__time_duration.sum, 10 launches each (us: median of 2-10, then each)"
   export KERNEL=gemm_device ARGS="4096 4096 4096" LAUNCHES=10
-  for v in plain all loop cta; do
+  for v in plain all loop8 loop64 cta8 cta64; do
     [[ -x $R/bin/tutorial_$v ]] || { log "- $v: BUILD FAILED: $(grep -m1 error "$R/logs/build_tutorial_$v.txt" | cut -c1-200)"; continue; }
     measure "tutorial_$v" "tutorial_$v"
   done
@@ -133,7 +133,7 @@ if [[ -d $TS ]]; then
   # one before (gsb0), local memory traffic, the warpgroup waits.
   log ""
   log "## tutorial SASS per kernel (cuobjdump -sass): instructions, HGMMA, HGMMA with gsb0, LDL/STL, WARPGROUP.DEPBAR"
-  for v in plain all loop cta; do
+  for v in plain all loop8 loop64 cta8 cta64; do
     [[ -x $R/bin/tutorial_$v ]] || continue
     cuobjdump -sass "$R/bin/tutorial_$v" >"$R/logs/sass_tutorial_$v.txt" 2>&1
     awk -v v="$v" '/Function : /{if (f != "") print v, f, n, h, g, l, d; f = $3; n = h = g = l = d = 0; next}

@@ -3,11 +3,11 @@
 # Hopper tutorial GEMM in build-cutlass/sweep/tutorial/): the tutorial with two more placements of
 # one sample, rewritten traced into .carry/sweep/tutorial_samples/<variant>/ (carried inside
 # .carry/sweep.tgz, which this script refreshes; bench/cutlass/gpu_rows.sh builds and times them):
-#   loop  TRACE_SAMPLE(blockIdx.x % 8 == 0); before the consumer's k-loop (its CUTE_NO_UNROLL
-#         after it), as docs/annotations.md shows a sample;
-#   cta   TRACE_SAMPLE_REST(blockIdx.x % 8 == 0); right after the shared memory's declarations
-#         (a sample may not copy a __shared__ declaration): one CTA in 8 runs the recording copy
-#         of the rest of the kernel, the others the plain one.
+#   loopN  TRACE_SAMPLE(<linear CTA index> % N == 0); before the consumer's k-loop (its
+#          CUTE_NO_UNROLL after it), as docs/annotations.md shows a sample (N = 8, 64);
+#   ctaN   TRACE_SAMPLE_REST(<linear CTA index> % N == 0); right after the shared memory's
+#          declarations (a sample may not copy a __shared__ declaration): one CTA in N runs the
+#          recording copy of the rest of the kernel, the others the plain one.
 # Each variant's strip must give CUTLASS's tutorial back byte for byte; ptxas's registers and
 # spills of every kernel are written to .carry/sweep/tutorial_samples/ptxas.txt.
 #   bash bench/cutlass/tutorial_samples.sh [BUILD_DIR]
@@ -36,11 +36,14 @@ PY
     -o "$O/$1/wgmma_tma_sm90.traced.cu" -- -std=c++17 -I"$W/ann_roles/include" \
     -I"$W/util/include" -I"$PWD/runtime/include" >"$O/$1/rewrite.txt" 2>&1
 }
-variant loop before "CUTE_NO_UNROLL
-  while (k_tile_count > -K_PIPE_MAX)" 'TRACE_SAMPLE(blockIdx.x % 8 == 0);'
-variant cta after 'SharedStorage& smem = *reinterpret_cast<SharedStorage*>(shared_memory);' \
-  'TRACE_SAMPLE_REST(blockIdx.x % 8 == 0);'
-for v in all loop cta; do
+# One CTA in N by its linear index (the grid is 2-D: blockIdx.x alone would give 1 in 32 at most).
+for n in 8 64; do
+  variant "loop$n" before "CUTE_NO_UNROLL
+  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE((blockIdx.x + blockIdx.y * gridDim.x) % $n == 0);"
+  variant "cta$n" after 'SharedStorage& smem = *reinterpret_cast<SharedStorage*>(shared_memory);' \
+    "TRACE_SAMPLE_REST((blockIdx.x + blockIdx.y * gridDim.x) % $n == 0);"
+done
+for v in all loop8 loop64 cta8 cta64; do
   src=$O/$v/wgmma_tma_sm90.traced.cu
   [[ $v == all ]] && src=.carry/sweep/tutorial/wgmma_tma_sm90.traced.cu
   echo "## $v" >>"$O/ptxas.txt"

@@ -81,6 +81,7 @@ sample_loops() { # sample_loops <condition on the CTA's tile number, written as 
     { echo "prepare_recorder6.sh: the k-loops of hopper_pipeline.cu were not found" >&2; exit 1; }
 }
 variant t8 sample_loops '@ % 8 == 0'
+variant t64 sample_loops '@ % 64 == 0'
 variant t0 sample_loops 'm < 0'
 variant t1 sample_loops 'm >= 0'
 # The SGEMM has one tile per CTA: its whole k-loop recorded in every 8th CTA of the grid.
