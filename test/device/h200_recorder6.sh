@@ -32,6 +32,9 @@
 #         `.relaxed.cta` instead of the default `.release.cta` (prepare_recorder6.sh makes it):
 #         whether the record stores cost because the arrive after them must order them (hopper
 #         only; the original kernel in the same binary gets the same arrives, so on / off compares)
+#   <v>pre  build <v> against the recorder headers of .carry/rows/include (bench/cutlass/
+#         prepare_rows.sh: the tree before rows were sized at launch and kept a ring of their last
+#         records), linked with this tree's runtime: the recorder's own cost side by side
 # Programs, by `ncu --clock-control none --metrics gpu__time_duration.sum` per launch:
 #   hopper  examples/hopper_pipeline 4096^3, original kernel and twin interleaved (--repeat),
 #           R6_ROUNDS processes per build, the builds taken in turn; plus the never-annotated build
@@ -56,6 +59,7 @@ variants=${R6_VARIANTS-"c2 a b ab c2cs d p2 p3"}
 flags_of() {
   case $1 in
   *rel) flags_of "${1%rel}" ;;
+  *pre) flags_of "${1%pre}" ;;
   s[0-9]*br) echo -DCUTRACE_COMPACT=2 -DCUTRACE_RANGE_IF_BRANCH=1 ;;
   c2 | a | b | ab | *cons | *prod | s[0-9]* | v[0-9]* | t[0-9]*) echo -DCUTRACE_COMPACT=2 ;;
   c2cs) echo -DCUTRACE_COMPACT=2 -DCUTRACE_EVICT_FIRST=1 ;;
@@ -69,6 +73,7 @@ flags_of() {
 source_of() { # source_of <variant> <generated dir>: the dir of that variant's copy
   case $1 in
   *rel) source_of "${1%rel}" "$2" ;;
+  *pre) source_of "${1%pre}" "$2" ;;
   s[0-9]*br) source_of "${1%br}" "$2" ;;
   a | b | ab | *cons | *prod | s[0-9]* | v[0-9]* | t[0-9]*) echo "$G/${2}_$1" ;;
   *) echo "$G/$2" ;;
@@ -84,7 +89,11 @@ build() { # build <variant> <name> <source> [nvcc options]
   shift 3
   mkdir -p "$B/$v"
   # shellcheck disable=SC2046
-  nvcc -std=c++17 -O3 -arch=sm_90a -Xptxas -v -I"$N/runtime/include" -I"$N/.carry/include" \
+  # <variant>pre: the recorder headers of .carry/rows/include (bench/cutlass/prepare_rows.sh: the
+  # tree before rows were sized at launch), for a side-by-side cost of this tree's recorder.
+  local inc=$N/runtime/include
+  [[ $v == *pre ]] && inc=$N/.carry/rows/include
+  nvcc -std=c++17 -O3 -arch=sm_90a -Xptxas -v -I"$inc" -I"$N/.carry/include" \
     -I"$N/examples/common" $(flags_of "$v") "$@" "$src" "${RT[@]}" -o "$B/$v/$name" \
     >"$out/logs/build_${v}_$name.txt" 2>&1 || echo "build $v $name FAILED" | tee -a "$out/summary.txt"
 }
