@@ -262,10 +262,10 @@ TEST(Decode, BadMagicIsRejected) {
 
 TEST(Decode, UnsupportedVersionIsRejected) {
   BufferBuilder b(1, 2, 8);
-  put32(b.bytes, 4, kRingFormatVersion + 1);
+  put32(b.bytes, 4, kRecordFormatVersion + 1);
   Trace t = decode_bytes(test_map(8), b.bytes);
   EXPECT_TRUE(t.rows.empty());
-  EXPECT_NE(all_problems(t).find("buffer format version 5 is not supported"), std::string::npos)
+  EXPECT_NE(all_problems(t).find("buffer format version 4 is not supported"), std::string::npos)
       << all_problems(t);
 }
 

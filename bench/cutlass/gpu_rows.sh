@@ -93,7 +93,7 @@ measure() { # NAME BINARY ENV...
   shift 2
   env SWEEP_MNK=$S SWEEP_LAUNCHES=6 CUTRACE_OUTPUT=$R/runs/ncu_$name CUTRACE_LAUNCHES=all \
     CUTRACE_FORMAT=ctrace "$@" timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum \
-    --kernel-name regex:${KERNEL:-device_kernel} --launch-count ${LAUNCHES:-16} --csv "$R/bin/$bin" $ARGS \
+    --kernel-name-base demangled --kernel-name regex:${KERNEL:-device_kernel} --launch-count ${LAUNCHES:-16} --csv "$R/bin/$bin" $ARGS \
     >"$O/ncu_$name.csv" 2>"$R/logs/ncu_$name.txt"
   python3 - "$O/ncu_$name.csv" "$name" <<'PY' | tee -a "$O/results.md"
 import csv, statistics, sys

@@ -1,16 +1,14 @@
 // check_ctrace: verifies the invariants of recorded .ctrace files (docs/FORMAT.md) and prints a
 // short report per file. Exit status 1 on any violation, 2 on bad usage.
 //
-//   check_ctrace [--expect NAME=COUNT]... [--expect-last NAME=PAYLOAD]... [--expect-dropped N]
-//                [--expect-flows N] FILE...
+//   check_ctrace [--expect NAME=COUNT]... [--expect-dropped N] [--expect-flows N] FILE...
 //
 // Checked for every file: the container and map parse and decode without problems; in every
 // row, records are valid and their timestamps non-decreasing and inside the row's start/end;
 // the row header names its own (CTA, group); all rows of a CTA report one SM; the dropped count
-// equals attempted - max_events (version 4: the records the row's ring wrote over); closed rows that dropped nothing have no incomplete slices
+// equals attempted - max_events; closed rows that dropped nothing have no incomplete slices
 // (a row that dropped events lost the ENDs of its open ranges); no unmatched ends.
-// NAME=COUNT compares the number of slices plus instants named NAME over the whole file;
-// --expect-last NAME=PAYLOAD the largest payload among them (a full row keeps its last records).
+// NAME=COUNT compares the number of slices plus instants named NAME over the whole file.
 #include "../support/buffer_builder.h"
 #include <cutrace/ctrace.h>
 #include <cutrace/run.h>
@@ -30,7 +28,6 @@ struct Expectations {
   std::map<std::string, uint64_t> counts;
   std::optional<uint64_t> dropped;
   std::optional<uint64_t> flows;
-  std::map<std::string, int64_t> last_payloads; // --expect-last NAME=PAYLOAD
 };
 
 struct Checker {
@@ -87,14 +84,7 @@ void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Chec
     const uint64_t hi = h.clock == Clock::clock64 ? read64(row + 48) : read64(row + 40);
     uint64_t prev = lo;
     const std::string where = "row " + std::to_string(r);
-    // A version-4 row that wrote to its ring (docs/FORMAT.md, "When a row fills"): its first
-    // part's whole records here, in time order; the ring's cells are checked decoded.
-    const bool ring = closed && h.version >= kRingFormatVersion &&
-                      ring_cells_written(read32(row + 36), h.max_events) != 0;
-    const uint32_t walk =
-        ring ? std::min(rows[r].capacity, linear_slots(h.max_events) - kRingMargin)
-             : rows[r].capacity;
-    for (uint32_t i = 0; i < walk; ++i) {
+    for (uint32_t i = 0; i < rows[r].capacity; ++i) {
       const uint8_t *rec = rows[r].records + uint64_t(i) * h.record_bytes();
       const uint32_t head = read32(rec);
       if (head == 0)
@@ -130,10 +120,7 @@ void check_raw_rows(const BufferHeader &h, const std::vector<uint8_t> &buf, Chec
     }
     if (closed) {
       const uint32_t attempted = read32(row + 36), dropped = read32(row + 56);
-      const uint32_t want = h.version >= kRingFormatVersion ? ring_dropped(attempted, h.max_events)
-                            : attempted > h.max_events         ? attempted - h.max_events
-                                                               : 0;
-      if (dropped != want)
+      if (dropped != (attempted > h.max_events ? attempted - h.max_events : 0))
         c.fail(where + ": dropped " + std::to_string(dropped) + " but attempted " +
                std::to_string(attempted));
       if (hi < lo)
@@ -154,11 +141,6 @@ void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
   check_raw_rows(t.header, raw->buffer, c);
 
   std::map<std::string, uint64_t> counts;
-  std::map<std::string, int64_t> last_payload; // the largest payload of each name
-  auto saw_payload = [&last_payload](const std::string &name, int32_t payload) {
-    auto [it, fresh] = last_payload.emplace(name, payload);
-    it->second = std::max<int64_t>(it->second, payload);
-  };
   uint64_t started = 0, closed = 0, stored = 0, dropped = 0, incomplete = 0, unmatched = 0;
   double ghz_min = 1e9, ghz_max = 0, t0 = 1e300, t1 = 0, e0 = 1e300, e1 = -1e300;
   std::map<uint32_t, uint32_t> cta_sm;
@@ -182,7 +164,6 @@ void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
              " and " + std::to_string(row.smid));
     for (const Slice &s : row.slices) {
       ++counts[s.name];
-      saw_payload(s.name, s.payload);
       e0 = std::min(e0, s.begin_ns);
       e1 = std::max(e1, s.end_ns);
       incomplete += s.incomplete;
@@ -195,20 +176,12 @@ void check_launch(const Ctrace *raw, const Expectations &expect, Checker &c) {
     }
     for (const Instant &i : row.instants) {
       ++counts[i.name];
-      saw_payload(i.name, i.payload);
       e0 = std::min(e0, i.ns);
       e1 = std::max(e1, i.ns);
     }
   }
   if (unmatched)
     c.fail(std::to_string(unmatched) + " unmatched ENDs");
-  for (const auto &[name, want] : expect.last_payloads) {
-    const auto it = last_payload.find(name);
-    if (it == last_payload.end() || it->second != want)
-      c.fail("largest payload of " + name + ": " +
-             (it == last_payload.end() ? std::string("none") : std::to_string(it->second)) +
-             ", expected " + std::to_string(want));
-  }
 
   std::printf("  kernel %s, grid %ux%ux%u, block %ux%ux%u, %s, launch %u\n", t.kernel.c_str(),
               t.header.grid[0], t.header.grid[1], t.header.grid[2], t.header.block[0],
@@ -270,8 +243,8 @@ void check_file(const std::string &path, const Expectations &expect, Checker &c)
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: check_ctrace [--expect NAME=COUNT]... [--expect-last NAME=PAYLOAD]... "
-                       "[--expect-dropped N] [--expect-flows N] FILE.ctrace...\n");
+  std::fprintf(stderr, "usage: check_ctrace [--expect NAME=COUNT]... [--expect-dropped N] "
+                       "[--expect-flows N] FILE.ctrace...\n");
   return 2;
 }
 
@@ -282,18 +255,14 @@ int main(int argc, char **argv) {
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if ((arg == "--expect" || arg == "--expect-last" || arg == "--expect-dropped" ||
-         arg == "--expect-flows") &&
+    if ((arg == "--expect" || arg == "--expect-dropped" || arg == "--expect-flows") &&
         i + 1 < argc) {
       const std::string value = argv[++i];
-      if (arg == "--expect" || arg == "--expect-last") {
+      if (arg == "--expect") {
         const size_t eq = value.find('=');
         if (eq == std::string::npos)
           return usage();
-        if (arg == "--expect")
-          expect.counts[value.substr(0, eq)] = std::strtoull(value.c_str() + eq + 1, nullptr, 10);
-        else
-          expect.last_payloads[value.substr(0, eq)] = std::strtoll(value.c_str() + eq + 1, nullptr, 10);
+        expect.counts[value.substr(0, eq)] = std::strtoull(value.c_str() + eq + 1, nullptr, 10);
       } else if (arg == "--expect-dropped") {
         expect.dropped = std::strtoull(value.c_str(), nullptr, 10);
       } else {

@@ -5,8 +5,7 @@
 // every payload's data word, the end header's attempted and dropped counts. The events mix one-,
 // two- and three-slot records, ranges of 40,000 spun cycles (long: an EXT in the narrow form) and
 // empty ones, payloads that are a constant 0 and ones that vary, in rows of capacities that
-// overflow in the middle of a record, and (with the default stores) the ring those rows keep of
-// their last records. Built once per recorder (the default stores,
+// overflow in the middle of a record. Built once per recorder (the default stores,
 // CUTRACE_COMPACT=1, 2), with wide RANGEs and with narrow ones, so all are held to one model:
 //   nvcc -std=c++17 -O3 -arch=sm_90a -Iruntime/include [-DCUTRACE_COMPACT=1] \
 //        [-DCUTRACE_NARROW_RANGES=1] test/device/compact_check.cu -o compact_check
@@ -65,65 +64,41 @@ struct Slot {
   bool operator==(const Slot &o) const { return head == o.head && data == o.data; }
 };
 
-// Rows sized at launch (the default stores) keep a ring of their last records at their end
-// (docs/FORMAT.md, "When a row fills"); the buffer's word 3 is 0 here, so the device takes M.
-constexpr bool kRing = CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH;
-
 struct Model {
   uint32_t max_events, cursor = 0;
-  uint32_t linear = kRing ? cutrace::linear_slots(max_events) : max_events;
-  uint32_t cells = kRing ? cutrace::ring_cells(max_events) : 0;
   std::vector<Slot> slots;
   explicit Model(uint32_t m) : max_events(m), slots(m) {}
   void put(uint32_t at, uint32_t head, uint32_t data) {
-    if (at < linear)
+    if (at < max_events)
       slots[at] = {head, data};
   }
   static uint32_t head(cutrace::RecordKind kind, uint32_t site) {
     return uint32_t(kind) << cutrace::kKindShift | site;
   }
-  // A record that started at `c`, as one ring cell when it reaches the ring.
-  void ring(uint32_t c, Slot first, Slot second) {
-    if (!kRing || c + cutrace::kRingMargin < linear)
-      return;
-    const uint32_t written = c < linear ? 0 : (c - linear) / 2;
-    if (cells != 0) {
-      slots[linear + 2 * (written & (cells - 1))] = first;
-      slots[linear + 2 * (written & (cells - 1)) + 1] = second;
-    }
-    cursor = linear + 2 * written + 2;
-  }
   void event(cutrace::RecordKind kind, uint32_t site, int32_t payload) {
-    const uint32_t c = cursor;
-    put(c, head(kind, site), 0);
-    const Slot paid{head(cutrace::RecordKind::payload, site), uint32_t(payload)};
+    put(cursor, head(kind, site), 0);
     if (payload != 0)
-      put(c + 1, paid.head, paid.data);
+      put(cursor + 1, head(cutrace::RecordKind::payload, site), uint32_t(payload));
     cursor += 1 + (payload != 0);
-    ring(c, {head(kind, site), 0}, payload != 0 ? paid : Slot{});
   }
   void range(uint32_t site, int32_t payload, bool long_range) {
-    const uint32_t c = cursor;
-    const uint32_t wide = cutrace::kRangeBit | cutrace::kWideRange | site;
     if (!kNarrow) { // its head, then its times (compared as 0)
-      put(c, wide, uint32_t(payload));
+      put(cursor, cutrace::kRangeBit | cutrace::kWideRange | site, uint32_t(payload));
       cursor += 2;
-    } else {
-      const uint32_t length = long_range ? cutrace::kRangeLong : 0;
-      put(c, cutrace::kRangeBit | length << cutrace::kRangeLengthShift | site, 0);
-      if (long_range)
-        put(c + 1, head(cutrace::RecordKind::ext, site), 0);
-      const uint32_t p = c + 1 + long_range;
-      if (payload != 0)
-        put(p, head(cutrace::RecordKind::payload, site), uint32_t(payload));
-      cursor = p + (payload != 0);
+      return;
     }
-    ring(c, {wide, uint32_t(payload)}, Slot{}); // a wide RANGE in the ring, either form
+    const uint32_t length = long_range ? cutrace::kRangeLong : 0;
+    put(cursor, cutrace::kRangeBit | length << cutrace::kRangeLengthShift | site, 0);
+    if (long_range)
+      put(cursor + 1, head(cutrace::RecordKind::ext, site), 0);
+    const uint32_t p = cursor + 1 + long_range;
+    if (payload != 0)
+      put(p, head(cutrace::RecordKind::payload, site), uint32_t(payload));
+    cursor = p + (payload != 0);
   }
 };
 
-// `ring_at`: the ring's first slot (records there start at even offsets from it).
-std::vector<Slot> read_slots(const uint8_t *row, uint32_t m, uint32_t ring_at) {
+std::vector<Slot> read_slots(const uint8_t *row, uint32_t m) {
   auto word = [](const uint8_t *p, uint32_t i) {
     uint32_t v;
     std::memcpy(&v, p + 4 * i, 4);
@@ -135,8 +110,6 @@ std::vector<Slot> read_slots(const uint8_t *row, uint32_t m, uint32_t ring_at) {
     const uint8_t *slot = row + cutrace::kRowHeaderBytes + s * 8;
     uint32_t head = word(slot, 0);
     const uint32_t data = word(slot, 1);
-    if (s == ring_at)
-      times = false; // a record cut at the first part's end: the ring's cell starts here
     if (times) {
       times = false;
       continue; // compared as {0, 0}
@@ -188,10 +161,8 @@ template <uint32_t M> bool check(const char *what, int n) {
     uint32_t attempted, dropped;
     std::memcpy(&attempted, row + 36, 4);
     std::memcpy(&dropped, row + 56, 4);
-    const std::vector<Slot> got = read_slots(row, M, model.linear);
-    const uint32_t want_dropped = kRing                 ? cutrace::ring_dropped(model.cursor, M)
-                                  : model.cursor > M ? model.cursor - M
-                                                     : 0;
+    const std::vector<Slot> got = read_slots(row, M);
+    const uint32_t want_dropped = model.cursor > M ? model.cursor - M : 0;
     if (got != model.slots || attempted != model.cursor || dropped != want_dropped) {
       if (differing == 0)
         for (uint32_t s = 0; s < M; ++s)
@@ -222,8 +193,6 @@ int main() {
   ok &= check<4096>("room for every record", 60);
   ok &= check<37>("odd capacity, overflow", 40);
   ok &= check<64>("even capacity, overflow", 40);
-  ok &= check<1000>("the ring laps many times", 600);
-  ok &= check<16>("two ring cells", 30);
   ok &= check<3>("capacity 3", 5);
   ok &= check<5>("capacity 5", 5);
   ok &= check<6>("capacity 6", 5);

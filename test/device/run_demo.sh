@@ -29,22 +29,19 @@ CUTRACE_LAUNCH_MB=0 CUTRACE_PER_LAUNCH=1 CUTRACE_RAW=1 CUTRACE_FORMAT=ctrace \
 ls -l "$OUT/traces"
 
 # pipeline: 8 CTAs x 6 tiles, CTAs 3 and 7 return inside tile 2 (3 tiles, no epi);
-# CTA 0's block row records its range (2 slots), then 300 spins (spin 0 one slot, spins 1-299
-# two: their payload): 601 slots. The first launch's 256 slots are a first part of 192 and a
-# ring of 32 cells (docs/FORMAT.md, "When a row fills"): spins 0-93 start before slot 189 and
-# stay in the first part, spins 94-299 go to the ring, which keeps the last 32 (268-299): 126
-# spins, 174 dropped, the end header's attempted count 192 + 2 * 206 = 604. A launch recorded
-# after that one drained is sized from it (604 + 151 + 2 = 757 slots before a ring of 64 cells:
-# 885) and keeps all 300: pipeline_2, after a flush. pipeline_1 was queued right behind the
-# first, before it drained, so it normally has 256 slots too (either is right).
+# CTA 0's block row records its range (2 slots), then 300 spins (spin 0 one slot, spins 1-299 two:
+# their payload): 601 slots attempted. The first launch's 256 slots keep the range and spins
+# 0-127 (spin 127 without its payload, split at the row's end) and drop 345 slots; a launch
+# recorded after that one drained is sized from it (601 + 150 + 2 slots) and keeps all 300:
+# pipeline_2, after a flush. pipeline_1 was queued right behind the first, before it drained,
+# so it normally has 256 slots too (either is right).
 # Flows load->epi: one per CTA that reached epi.
 check_pipeline() { # FILE SPINS DROPPED
   "$OUT/check_ctrace" --expect load=8 --expect tile=42 --expect iter=42 --expect epi=6 \
-    --expect spin=$2 --expect-last spin=299 --expect-dropped $3 --expect-flows 6 \
-    "$OUT/traces/$1.ctrace"
+    --expect spin=$2 --expect-dropped $3 --expect-flows 6 "$OUT/traces/$1.ctrace"
 }
-check_pipeline pipeline 126 174
-check_pipeline pipeline_1 126 174 || check_pipeline pipeline_1 300 0
+check_pipeline pipeline 128 345
+check_pipeline pipeline_1 128 345 || check_pipeline pipeline_1 300 0
 check_pipeline pipeline_2 300 0
 # ticker: 8 CTAs x 4 steps, one tick per step; nothing dropped.
 "$OUT/check_ctrace" --expect step=32 --expect tick=32 --expect-dropped 0 \

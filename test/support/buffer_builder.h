@@ -51,11 +51,7 @@ public:
     put32(bytes, at + 36, attempted);
     put64(bytes, at + 40, ns);
     put64(bytes, at + 48, cycles);
-    const uint32_t max = header_.max_events;
-    put32(bytes, at + 56,
-          header_.version >= kRingFormatVersion ? ring_dropped(attempted, max)
-          : attempted > max                     ? attempted - max
-                                                : 0);
+    put32(bytes, at + 56, attempted > header_.max_events ? attempted - header_.max_events : 0);
   }
 
   std::vector<uint8_t> bytes;
@@ -102,23 +98,19 @@ public:
 // is one record written at its end: wide (16 bytes: head and payload, begin and end; what the
 // device writes) or narrow (8 bytes, CUTRACE_NARROW_RANGES: head with its length and its end;
 // one of 2^14 - 1 ticks or more followed by its EXT record).
-// Version 4 (`version` kRingFormatVersion): the same records in rows that keep a ring of their
-// last records once their first part is full (docs/FORMAT.md, "When a row fills"), as
-// cutrace/device_compact.h writes them: the first part's stores as before, and a record that
-// starts kRingMargin slots or fewer before the part's end also as one two-slot cell.
 class Buffer8Builder : public RowsBuilder {
 public:
   Buffer8Builder(uint32_t ctas, uint32_t groups, uint32_t max_events, Clock clock = Clock::clock64,
-                 uint32_t threads = 64, uint32_t version = kRecordFormatVersion)
-      : RowsBuilder(ctas, groups, max_events, clock, threads, version) {}
+                 uint32_t threads = 64)
+      : RowsBuilder(ctas, groups, max_events, clock, threads, kRecordFormatVersion) {}
 
   size_t record_at(uint32_t cta, uint32_t group, uint32_t i) const {
     return row_at(cta, group) + kRowHeaderBytes + size_t(i) * kRecordBytes;
   }
-  // One slot: stored while there is room (the first part, in version 4), always counted.
+  // One slot: stored while there is room, always counted.
   void slot(uint32_t cta, uint32_t group, uint32_t head, uint32_t data) {
     uint32_t &cursor = this->cursor(cta, group);
-    if (cursor < linear()) {
+    if (cursor < header_.max_events) {
       put32(bytes, record_at(cta, group, cursor), head);
       put32(bytes, record_at(cta, group, cursor) + 4, data);
     }
@@ -129,25 +121,17 @@ public:
   }
   void event(uint32_t cta, uint32_t group, RecordKind kind, uint32_t site, int32_t payload,
              uint64_t ts) {
-    const uint32_t c = cursor(cta, group);
-    const bool paid = payload != 0 && kind != RecordKind::end;
     slot(cta, group, head(kind, site), uint32_t(ts));
-    if (paid)
+    if (payload != 0 && kind != RecordKind::end)
       slot(cta, group, head(RecordKind::payload, site), uint32_t(payload));
-    ring(cta, group, c, head(kind, site), uint32_t(ts), paid ? head(RecordKind::payload, site) : 0,
-         paid ? uint32_t(payload) : 0);
   }
   void range(uint32_t cta, uint32_t group, uint32_t site, int32_t payload, uint64_t begin,
              uint64_t end) {
-    const uint32_t c = cursor(cta, group);
     slot(cta, group, kRangeBit | kWideRange | site, uint32_t(payload));
     slot(cta, group, uint32_t(begin), uint32_t(end));
-    ring(cta, group, c, kRangeBit | kWideRange | site, uint32_t(payload), uint32_t(begin),
-         uint32_t(end));
   }
   void narrow_range(uint32_t cta, uint32_t group, uint32_t site, int32_t payload, uint64_t begin,
                     uint64_t end) {
-    const uint32_t c = cursor(cta, group);
     const uint32_t length = uint32_t(end) - uint32_t(begin);
     const uint32_t shown = length < kRangeLong ? length : kRangeLong;
     slot(cta, group, kRangeBit | shown << kRangeLengthShift | site, uint32_t(end));
@@ -155,30 +139,6 @@ public:
       slot(cta, group, head(RecordKind::ext, site), uint32_t(begin));
     if (payload != 0)
       slot(cta, group, head(RecordKind::payload, site), uint32_t(payload));
-    ring(cta, group, c, kRangeBit | kWideRange | site, uint32_t(payload), uint32_t(begin),
-         uint32_t(end));
-  }
-
-private:
-  bool rings() const { return header_.version >= kRingFormatVersion; }
-  uint32_t linear() const {
-    return rings() ? linear_slots(header_.max_events) : header_.max_events;
-  }
-  // The record that started at cursor `c`, as the ring's next cell when it reaches the ring.
-  void ring(uint32_t cta, uint32_t group, uint32_t c, uint32_t w0, uint32_t w1, uint32_t w2,
-            uint32_t w3) {
-    if (!rings() || c + kRingMargin < linear())
-      return;
-    const uint32_t cells = ring_cells(header_.max_events);
-    const uint32_t written = c < linear() ? 0 : (c - linear()) / 2;
-    if (cells != 0) {
-      const size_t at = record_at(cta, group, linear() + 2 * (written & (cells - 1)));
-      put32(bytes, at, w0);
-      put32(bytes, at + 4, w1);
-      put32(bytes, at + 8, w2);
-      put32(bytes, at + 12, w3);
-    }
-    cursor(cta, group) = linear() + 2 * written + 2;
   }
 };
 

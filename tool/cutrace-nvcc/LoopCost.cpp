@@ -19,7 +19,6 @@ constexpr llvm::StringLiteral SlotsParameter = "PN7cutrace5SlotsE"; // cutrace::
 struct Instruction {
   unsigned File = 0, Line = 0; // the .loc in effect; 0 when none
   bool Wgmma = false;
-  bool Cold = false; // in the branch a full row takes (see PtxLoop)
 };
 
 /// The name an .entry line declares: `.visible .entry _Z1kPf(` -> `_Z1kPf`.
@@ -147,10 +146,6 @@ std::vector<PtxFunction> ptxFunctions(llvm::StringRef Ptx) {
     int Depth = 0;
     bool Opened = false;
     for (++L; L < Lines.size(); ++L) {
-      if (Lines[L].contains("cutrace-cold-begin"))
-        At.Cold = true;
-      else if (Lines[L].contains("cutrace-cold-end"))
-        At.Cold = false;
       llvm::StringRef Code = Lines[L].split("//").first;
       Depth += int(Code.count('{')) - int(Code.count('}'));
       Opened = Opened || Code.contains('{');
@@ -189,7 +184,7 @@ std::vector<PtxFunction> ptxFunctions(llvm::StringRef Ptx) {
     for (auto [Begin, End] : Loops) {
       PtxLoop Loop;
       llvm::ArrayRef<Instruction> Range(Body.data() + Begin, End - Begin + 1);
-      Loop.Instructions = unsigned(llvm::count_if(Range, [](const Instruction &I) { return !I.Cold; }));
+      Loop.Instructions = Range.size();
       Loop.Wgmma = llvm::any_of(Range, [](const Instruction &I) { return I.Wgmma; });
       // The loop statement's file is its back edge's (a CuTe kernel's instructions come mostly
       // from headers, a CUTLASS collective's k-loop lives in one); else the function's.

@@ -12,9 +12,7 @@
 namespace cutrace {
 
 /// One loop of a PTX function: the instructions from its header label to its back edge (an
-/// inner loop's are counted in the outer one too), less those of the branch a full row takes
-/// (between the recorder's `cutrace-cold-begin` and `cutrace-cold-end` marks in the PTX:
-/// cutrace/device_compact.h, ring_store), which no iteration runs until its row is full.
+/// inner loop's are counted in the outer one too).
 struct PtxLoop {
   std::string File; // the source file of the loop's first line (.file of its .loc lines)
   unsigned Line = 0;

@@ -27,9 +27,6 @@ struct Completeness {
   // The most record slots a row that dropped events attempted: the --max-events that keeps every
   // event of this trace (a derived figure: not compared by ==).
   uint32_t slots_needed = 0;
-  // Buffer version 4: the rows that dropped events kept their first and last records (the
-  // events lost are between; docs/FORMAT.md, "When a row fills"). Derived, not compared.
-  bool kept_ends = false;
   bool complete() const {
     return dropped_events == 0 && incomplete_slices == 0 && rows_never_ended == 0 &&
            decode_problems == 0;

@@ -181,11 +181,6 @@ struct Row {
   uint32_t attempted = 0; // events the writer tried to record (end header; else records found)
   uint32_t stored = 0;    // records present in the buffer
   uint32_t dropped = 0;   // events lost to overflow
-  // A row that filled and kept its first and last records (buffer version 4, docs/FORMAT.md
-  // "When a row fills") lost those between: from its last record before them to its first after.
-  bool gap = false;
-  double gap_begin_ns = 0, gap_end_ns = 0;
-  uint64_t gap_begin_cycles = 0, gap_end_cycles = 0; // per-CTA view, like the slices
   double ghz = 0;         // cycles per ns used for the global view
   RateSource ghz_source = RateSource::default_rate;
   bool ghz_measured = false; // ghz_source == measured

@@ -303,10 +303,10 @@ public:
                                               int32_t payload, bool cond) {
     if constexpr (kCompact) {
       if constexpr (kNarrowRanges)
-        detail::CompactRow<kLimit, kSizedAtLaunch, MaxEvents>::narrow(compact_base(), compact_first(), cursor_, cond, site,
+        detail::CompactRow<kLimit>::narrow(compact_base(), compact_first(), cursor_, cond, site,
                                            payload, begin, end);
       else
-        detail::CompactRow<kLimit, kSizedAtLaunch, MaxEvents>::wide(compact_base(), compact_first(), cursor_, cond, site,
+        detail::CompactRow<kLimit>::wide(compact_base(), compact_first(), cursor_, cond, site,
                                          payload, begin, end);
     } else if constexpr (kNarrowRanges) {
       emit(cond, kRangeBit | (site & kSiteMask), end, begin, payload);
@@ -346,9 +346,6 @@ public:
   __device__ __forceinline__ uint32_t reserve_range() {
     const uint32_t c = cursor_;
     cursor_ = c + 2;
-    if constexpr (kSizedAtLaunch) // a range past the first part takes the ring's next cell
-      if (__builtin_expect(int32_t(c) >= int32_t(kLimit - kRingMargin), 0))
-        cursor_ = kLimit + 2 * (c < kLimit ? 0 : (c - kLimit) / 2) + 2;
     return c & ~kNotWriter;
   }
 
@@ -361,12 +358,6 @@ public:
     detail::store8_if(fits, slot(first_ + c), kRangeBit | kWideRange | (site & kSiteMask),
                       uint32_t(payload));
     detail::store8_if(fits, slot(first_ + c + 1), begin, end);
-    if constexpr (kSizedAtLaunch)
-      if (__builtin_expect(pred && slots_ != nullptr && int32_t(c) >= int32_t(kLimit - kRingMargin),
-                           0))
-        detail::ring_store(reinterpret_cast<uint64_t>(slots_), first_, c, kLimit, MaxEvents,
-                           kRangeBit | kWideRange | (site & kSiteMask), uint32_t(payload), begin,
-                           end);
   }
 
   // The writer hands the row's end over to another thread of the row (end_row_at): its own
@@ -427,12 +418,10 @@ private:
   static constexpr bool kCompact = kCompactMode != 0;
   // Rows sized at launch (docs/FORMAT.md, "Row capacity"), with the default stores: the row's
   // capacity is the launch's, buffer header word 3, read once where the group starts. The
-  // cursor then counts from kLimit - the row's first part (all but its ring, "When a row
-  // fills"), so the capacity test stays a compare with the constant kLimit and the record's
-  // address (first_ + cursor, first_ moved back as far) costs what it did; a record that
-  // reaches the ring costs one compare and a branch not taken until then
-  // (detail::CompactRow). The other stores (measurement switches) keep MaxEvents, the map's
-  // capacity, all of it linear, and the host sizes their rows so.
+  // cursor then counts from kLimit - capacity, so the capacity test stays a compare with the
+  // constant kLimit and the record's address (first_ + cursor, first_ moved back as far) costs
+  // what it did: no register and no instruction more per event. The other stores (measurement
+  // switches) keep MaxEvents, the map's capacity, and the host sizes their rows so.
   static constexpr bool kSizedAtLaunch = kCompactMode == 2;
   static_assert(kSizedAtLaunch == bool(CUTRACE_DETAIL_ROWS_SIZED_AT_LAUNCH),
                 "cutrace/map.h and cutrace/device.h disagree on which rows are sized at launch");
@@ -517,7 +506,7 @@ private:
   __device__ __forceinline__ void record_at(uint32_t t, RecordKind kind, uint32_t site,
                                             int32_t payload, bool cond) {
     if constexpr (kCompact)
-      return detail::CompactRow<kLimit, kSizedAtLaunch, MaxEvents>::event(compact_base(), compact_first(), cursor_, cond,
+      return detail::CompactRow<kLimit>::event(compact_base(), compact_first(), cursor_, cond,
                                                kind_head(kind, site), t, payload);
     emit(cond, kind_head(kind, site), t, t, payload);
   }
@@ -662,9 +651,9 @@ private:
   __device__ __forceinline__ void open(uint32_t row, uint32_t rows, bool writer,
                                        bool header_writer) {
     const uint32_t cta = cta_linear();
-    const uint32_t cap = capacity();
-    const uint32_t origin = kLimit - first_part(cap);
-    const uint32_t first = kBufferHeaderBytes / kRecordBytes + (cta * rows + row) * row_slots(cap) +
+    const uint32_t origin = kLimit - capacity();
+    const uint32_t first = kBufferHeaderBytes / kRecordBytes +
+                           (cta * rows + row) * row_slots(kLimit - origin) +
                            kRowHeaderBytes / kRecordBytes;
     // Slot indices wrap modulo 2^32: first_ + cursor is first + the event's index.
     first_ = first - origin;
@@ -689,13 +678,6 @@ private:
     }
     return MaxEvents;
   }
-  // The slots the cursor counts to before a record goes to the ring: the first part of a row
-  // sized at launch (cutrace/map.h, linear_slots), all of a fixed one.
-  __device__ __forceinline__ static uint32_t first_part(uint32_t capacity) {
-    if constexpr (kSizedAtLaunch)
-      return linear_slots(capacity);
-    return capacity;
-  }
   __device__ __forceinline__ static uint32_t row_slots(uint32_t capacity) {
     if constexpr (!kSizedAtLaunch)
       return kRowSlots;
@@ -704,14 +686,13 @@ private:
 
   // The row's end header (docs/FORMAT.md, "Row header"), stored when `store` holds: `cursor`
   // events attempted, those past the capacity counted as dropped, the time `ns` / `clk`.
-  // `cursor` is the writer's, counted from kLimit - first_part(capacity).
+  // `cursor` is the writer's, counted from kLimit - capacity.
   __device__ __forceinline__ void end_header(bool store, uint32_t cursor, uint64_t ns, uint64_t clk,
                                              uint32_t last) const {
     const uint32_t cap = capacity();
-    const uint32_t origin = kLimit - first_part(cap);
+    const uint32_t origin = kLimit - cap;
     const uint32_t attempted = (cursor & ~kNotWriter) - origin;
-    const uint32_t dropped = kSizedAtLaunch ? ring_dropped(attempted, cap)
-                                            : attempted > cap ? attempted - cap : 0;
+    const uint32_t dropped = attempted > cap ? attempted - cap : 0;
     const uint32_t first = first_ + origin;
     detail::store16_if(store, slot(first - 4), kRowEndTag, attempted, detail::lo(ns),
                        detail::hi(ns));
@@ -719,8 +700,8 @@ private:
   }
 
   Slots *slots_;      // the launch's buffer (a kernel parameter: no register of its own)
-  uint32_t first_;    // 8-byte slot index of this row's record 0, less kLimit - first part
-  uint32_t cursor_;   // kLimit - first part + the slots attempted so far (+ kNotWriter in threads
+  uint32_t first_;    // 8-byte slot index of this row's record 0, less kLimit - capacity
+  uint32_t cursor_;   // kLimit - capacity + the slots attempted so far (+ kNotWriter in threads
                       // that do not write)
   uint64_t at_ = 0;   // probe 2: the address of the next range; CUTRACE_COMPACT=1: the address of
                       // record 0 (dead code otherwise)

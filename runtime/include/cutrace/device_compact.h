@@ -52,51 +52,10 @@ __device__ __forceinline__ void store8_at_if(bool pred, uint64_t addr, uint32_t 
                "l"(addr), "r"(a), "r"(b));
 }
 
-// A record that does not fit the first part of a row sized at launch, stored in the row's ring
-// (cutrace/map.h, ring_cells; docs/FORMAT.md, "When a row fills") as one two-slot cell {w0, w1},
-// {w2, w3}. `c` is the writer's cursor, counted from `limit` - the first part's slots: the first
-// record here has c within kRingMargin of `limit`, and each one after it Limit + 2 * (its cell
-// count). Reads the launch's capacity (buffer header word 3; `fallback` when it is 0 or above
-// `limit`) and returns the cursor after the record. Inlined where a record overflows: a call in
-// a kernel's loop would make ptxas serialize its wgmma.
-__device__ __forceinline__ uint32_t ring_store(uint64_t base, uint32_t first, uint32_t c,
-                                               uint32_t limit, uint32_t fallback, uint32_t w0,
-                                               uint32_t w1, uint32_t w2, uint32_t w3) {
-  // The marks let cutrace-nvcc --cutrace-cost leave this branch out of a loop's count.
-  asm volatile("// cutrace-cold-begin");
-  const uint32_t word3 = reinterpret_cast<const uint32_t *>(base)[3];
-  const uint32_t capacity = word3 != 0 && word3 <= limit ? word3 : fallback;
-  const uint32_t cells = ring_cells(capacity);
-  const uint32_t written = c < limit ? 0 : (c - limit) / 2; // cells before this one
-  if (cells != 0) {
-    // Slot first + c holds the cursor's slot c, so the first part's end (the ring's cell 0) is
-    // at first + limit.
-    const uint64_t at = base + uint64_t(first + limit + 2 * (written & (cells - 1))) * 8;
-    store8x2_if(true, true, at, w0, w1, w2, w3);
-  }
-  asm volatile("// cutrace-cold-end");
-  return limit + 2 * written + 2;
-}
-
 // The records of one row: record slot i is at `base` + (`first` + i) * 8, and `cursor` counts the
 // slots attempted (bit 31 set in threads that do not write: the capacity test is the writer test
-// too). With `Ring` (rows sized at launch: MaxEvents is then kMaxRowCapacity, and the cursor
-// counts from it less the first part's slots), a record at or past the first part's last
-// kRingMargin slots also goes to the ring (ring_store): one more compare and branch, not taken
-// until the row fills. The first part's stores stay as they are, so such a record may leave a
-// partial copy at that part's end, which the decoder skips.
-template <uint32_t MaxEvents, bool Ring = false, uint32_t Fallback = MaxEvents> struct CompactRow {
-  // Whether the record at cursor `c` goes to the ring (never in threads that do not write: their
-  // cursor is negative as an int).
-  __device__ __forceinline__ static bool to_ring(bool cond, uint32_t c) {
-    return Ring && cond && int32_t(c) >= int32_t(MaxEvents - kRingMargin);
-  }
-  __device__ __forceinline__ static uint32_t ring(uint64_t base, uint32_t first, uint32_t c,
-                                                  uint32_t w0, uint32_t w1, uint32_t w2,
-                                                  uint32_t w3) {
-    return ring_store(base, first, c, MaxEvents, Fallback, w0, w1, w2, w3);
-  }
-
+// too).
+template <uint32_t MaxEvents> struct CompactRow {
   // Whether slots c and c + 1 are both below the capacity: one compare with a constant.
   __device__ __forceinline__ static bool two_fit(uint32_t c) {
     return MaxEvents > 1 && c < MaxEvents - 1;
@@ -120,9 +79,6 @@ template <uint32_t MaxEvents, bool Ring = false, uint32_t Fallback = MaxEvents> 
     store8x2_if(cond && c < MaxEvents, cond && paid && two_fit(c), at(base, first, c), kind_site, t,
                 head(RecordKind::payload, kind_site), uint32_t(payload));
     cursor = cond ? c + 1 + uint32_t(paid) : c;
-    if (__builtin_expect(to_ring(cond, c), 0)) // a cell with no PAYLOAD holds 0 in its second slot
-      cursor = ring(base, first, c, kind_site, t, paid ? head(RecordKind::payload, kind_site) : 0,
-                    paid ? uint32_t(payload) : 0);
   }
 
   // A wide RANGE {head, payload}, {begin, end}; at the row's end its head may fit without its
@@ -134,9 +90,6 @@ template <uint32_t MaxEvents, bool Ring = false, uint32_t Fallback = MaxEvents> 
     store8x2_if(cond && c < MaxEvents, cond && two_fit(c), at(base, first, c),
                 kRangeBit | kWideRange | (site & kSiteMask), uint32_t(payload), begin, end);
     cursor = cond ? c + 2 : c;
-    if (__builtin_expect(to_ring(cond, c), 0))
-      cursor = ring(base, first, c, kRangeBit | kWideRange | (site & kSiteMask), uint32_t(payload),
-                    begin, end);
   }
 
   // A narrow RANGE {head with its length, end}; its EXT {begin} when it lasted kRangeLong ticks
@@ -158,9 +111,6 @@ template <uint32_t MaxEvents, bool Ring = false, uint32_t Fallback = MaxEvents> 
     store8_at_if(cond && paid && p < MaxEvents, a + (long_range ? 16 : 8),
                  head(RecordKind::payload, site), uint32_t(payload));
     cursor = cond ? p + uint32_t(paid) : c;
-    if (__builtin_expect(to_ring(cond, c), 0)) // in the ring as a wide RANGE: one cell
-      cursor = ring(base, first, c, kRangeBit | kWideRange | (site & kSiteMask), uint32_t(payload),
-                    begin, end);
   }
 };
 

@@ -36,51 +36,6 @@ CUTRACE_MAP_HD_ constexpr uint32_t slices_in(uint32_t threads, uint32_t size, ui
 // (cutrace/device.h).
 inline constexpr uint32_t kMaxRowCapacity = 1u << 30;
 
-// Rows sized at launch (buffer version 4) keep their first records and their last ones when they
-// fill (docs/FORMAT.md, "When a row fills"). The end of a row of `capacity` slots is a ring of
-// two-slot cells, one record each: as many cells as the largest power of two that fits an eighth
-// of the row (so the ring is between an eighth and a quarter of its slots; none below 8 slots).
-// The first part holds the records from the row's start; once it is full, each record goes to
-// the ring's next cell, the oldest written over. A record that starts fewer than kRingMargin
-// slots before the first part's end goes to the ring whole (a record takes 3 slots at most), so
-// the first part ends with whole records only.
-CUTRACE_MAP_HD_ inline uint32_t ring_cells(uint32_t capacity) {
-  const uint32_t eighth = capacity / 8;
-  if (eighth == 0)
-    return 0;
-#ifdef __CUDA_ARCH__
-  return 1u << (31 - __clz(eighth));
-#else
-  return 1u << (31 - __builtin_clz(eighth));
-#endif
-}
-CUTRACE_MAP_HD_ inline uint32_t linear_slots(uint32_t capacity) {
-  return capacity - 2 * ring_cells(capacity);
-}
-inline constexpr uint32_t kRingMargin = 3;
-// The cells a row's writer stored in the ring, from the slots its end header says it attempted:
-// the first part's records end before linear_slots, and the cursor counts 2 slots per ring
-// record from there.
-CUTRACE_MAP_HD_ inline uint32_t ring_cells_written(uint32_t attempted, uint32_t capacity) {
-  const uint32_t linear = linear_slots(capacity);
-  return attempted >= linear + 2 ? (attempted - linear) / 2 : 0;
-}
-// The fewest slots whose first part holds `linear` slots (at most kMaxRowCapacity): what a row
-// needs to keep every record of a row that attempted `linear` slots.
-CUTRACE_MAP_HD_ inline uint32_t capacity_holding(uint64_t linear) {
-  uint64_t slots = linear < kMaxRowCapacity ? linear : kMaxRowCapacity;
-  while (slots < kMaxRowCapacity && linear_slots(uint32_t(slots)) < linear) {
-    slots += linear - linear_slots(uint32_t(slots));
-    slots = slots < kMaxRowCapacity ? slots : kMaxRowCapacity;
-  }
-  return uint32_t(slots);
-}
-// The records a row lost: those its ring held and wrote over (the end header's dropped count).
-CUTRACE_MAP_HD_ inline uint32_t ring_dropped(uint32_t attempted, uint32_t capacity) {
-  const uint32_t written = ring_cells_written(attempted, capacity), cells = ring_cells(capacity);
-  return written > cells ? written - cells : 0;
-}
-
 } // namespace cutrace
 
 // Whether the traced kernels of a translation unit take each launch's row capacity from the
@@ -134,11 +89,6 @@ inline constexpr uint32_t kCompactFormatVersion = 2;
 // Buffer header version 3: 8-byte records (docs/FORMAT.md, "Record (8 bytes)"), word 14 as in
 // version 2. What cutrace/device.h writes; versions 1 and 2 hold 16-byte records.
 inline constexpr uint32_t kRecordFormatVersion = 3;
-// Buffer header version 4: version 3's records, in rows sized at launch that keep their first and
-// last records when they fill (ring_slots above; docs/FORMAT.md, "When a row fills"). What the
-// host writes for a kernel whose map says rows_sized_at_launch; version 3 for the others, whose
-// full rows keep their first records only.
-inline constexpr uint32_t kRingFormatVersion = 4;
 enum class BufferLayout : uint32_t { full = 0, compact = 1 };
 // Buffer header word 15 as the device reads it at a group's start: bit 0 set (by the host, in
 // the mapped mode) asks for every record stored straight to the buffer, none staged in shared

@@ -27,8 +27,7 @@ struct BufferGaps {
   uint64_t dropped_events = 0; // Σ dropped counts of the closed rows
   uint32_t rows_overflowed = 0;
   uint32_t rows_never_ended = 0; // started, not closed, with records
-  uint32_t slots_needed = 0;     // the row capacity that keeps every event of the rows that dropped
-  bool kept_ends = false;        // version 4: those rows kept their first and last records
+  uint32_t slots_needed = 0;     // the most record slots an overflowed row attempted
 };
 BufferGaps buffer_gaps(const uint8_t *buffer, size_t size);
 
@@ -166,11 +165,6 @@ std::pair<uint64_t, uint64_t> buffer_extent_ns(const uint8_t *buffer, size_t siz
 // How many records a row header says were stored (min(attempted, max_events)) for a closed
 // row; nullopt for a row that never closed (the records must then be scanned).
 std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_events);
-// The row capacity that keeps every record of a row that attempted `attempted` slots in a buffer
-// of `version`: that many, or in version 4 that many before the row's ring.
-uint32_t slots_needed(uint32_t version, uint32_t attempted);
-// The record slots a closed row's end header says its writer attempted; nullopt when not closed.
-std::optional<uint32_t> attempted_of(const uint8_t *row_header);
 
 } // namespace cutrace
 

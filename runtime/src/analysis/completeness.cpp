@@ -18,18 +18,13 @@ bool undecoded(const RunLaunch &l) {
 }
 
 // How to keep every event: the traced rewrite's option, as trace-rewrite, CMake and the compiler
-// wrapper spell it (docs/cli.md, docs/cmake.md); for rows sized at launch, also that later
-// launches are sized from this one (docs/guide.md, "Row capacity").
-std::string max_events_fix(uint32_t slots, bool sized) {
+// wrapper spell it (docs/cli.md, docs/cmake.md).
+std::string max_events_fix(uint32_t slots) {
   if (!slots)
     return "";
   const std::string n = std::to_string(slots);
-  return std::string(" (") +
-         (sized ? "the kernel's later launches get rows of the size this one needed; to keep "
-                  "them in a first launch too, raise CUTRACE_LAUNCH_MB or "
-                : "to keep them, ") +
-         "rebuild with --max-events " + n + " or more: cutrace_instrument(... MAX_EVENTS " + n +
-         "), cutrace-nvcc --cutrace-max-events=" + n + ")";
+  return " (to keep them, rebuild with --max-events " + n + " or more: cutrace_instrument(... "
+         "MAX_EVENTS " + n + "), cutrace-nvcc --cutrace-max-events=" + n + ")";
 }
 
 } // namespace
@@ -41,7 +36,6 @@ void Completeness::add(const Completeness &o) {
   rows_never_ended += o.rows_never_ended;
   decode_problems += o.decode_problems;
   slots_needed = std::max(slots_needed, o.slots_needed);
-  kept_ends |= o.kept_ends;
 }
 
 Completeness completeness_of(const Trace &trace) {
@@ -50,9 +44,7 @@ Completeness completeness_of(const Trace &trace) {
     c.dropped_events += row.dropped;
     c.rows_overflowed += row.dropped != 0;
     if (row.dropped)
-      c.slots_needed =
-          std::max(c.slots_needed, slots_needed(trace.header.version, row.attempted));
-    c.kept_ends |= row.dropped && trace.header.version >= kRingFormatVersion;
+      c.slots_needed = std::max(c.slots_needed, row.attempted);
     c.rows_never_ended += row.never_ended();
     for (const Slice &s : row.slices)
       c.incomplete_slices += s.incomplete;
@@ -76,9 +68,7 @@ std::string completeness_line(const Completeness &c) {
   auto add = [&out](const std::string &what) { out += (out.empty() ? "" : "; ") + what; };
   if (c.dropped_events)
     add(plural(c.dropped_events, "event", "events") + " dropped (row full) on " +
-        plural(c.rows_overflowed, "row", "rows") +
-        (c.kept_ends ? ", each kept its first and its last records (the gap is between)" : "") +
-        max_events_fix(c.slots_needed, c.kept_ends));
+        plural(c.rows_overflowed, "row", "rows") + max_events_fix(c.slots_needed));
   if (c.incomplete_slices)
     add(plural(c.incomplete_slices, "incomplete slice", "incomplete slices") +
         " (begun, never ended: cut at the row's last timestamp)");

@@ -53,8 +53,7 @@ struct ClockLine {
 struct RawRow {
   Row row;
   std::vector<Event> events; // the row's records with their full times, in stored order
-  size_t gap_at = records::RowRecords::npos; // events[gap_at] follows records the row lost
-  ClockLine line;                            // row.ghz is its slope
+  ClockLine line;            // row.ghz is its slope
 };
 
 std::string row_prefix(uint32_t r) { return "row " + std::to_string(r) + ": "; }
@@ -119,10 +118,7 @@ RawRow read_row(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan
     row.end_ns = bytes::u64(p + 40);
     row.end_cycles = bytes::u64(p + 48);
     row.dropped = bytes::u32(p + 56);
-    const uint32_t expected = h.version >= kRingFormatVersion
-                                  ? ring_dropped(row.attempted, h.max_events)
-                              : row.attempted > h.max_events ? row.attempted - h.max_events
-                                                             : 0;
+    const uint32_t expected = row.attempted > h.max_events ? row.attempted - h.max_events : 0;
     if (row.dropped != expected)
       problems.push_back(row_prefix(r) + "dropped count " + std::to_string(row.dropped) +
                          " disagrees with " + std::to_string(row.attempted) + " attempted of " +
@@ -131,20 +127,12 @@ RawRow read_row(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan
     problems.push_back(row_prefix(r) + "bad end tag");
   }
 
-  // Up to the first never-written record (the writer stopped or trapped there), or a row's first
-  // part and its ring whole when it filled (docs/FORMAT.md, "When a row fills").
-  const std::optional<uint32_t> attempted =
-      row.closed ? std::optional<uint32_t>(row.attempted) : std::nullopt;
-  row.stored = held_slots(span.records, span.capacity, h.version, attempted, h.max_events);
-  const bool clock64 = h.clock == Clock::clock64;
-  const uint64_t start_ts = clock64 ? row.start_cycles : row.start_ns;
+  // Up to the first never-written record: the writer stopped (or trapped) there.
+  row.stored = written_slots(span.records, span.capacity, h.version);
   records::RowRecords rec =
-      row_uses_ring(h.version, attempted, h.max_events)
-          ? records::read_ring_records(span.records, row.stored, h.max_events, row.attempted,
-                                       start_ts, clock64 ? row.end_cycles : row.end_ns)
-          : records::read_records(span.records, row.stored, h.version, start_ts);
+      records::read_records(span.records, row.stored, h.version,
+                            h.clock == Clock::clock64 ? row.start_cycles : row.start_ns);
   raw.events = std::move(rec.events);
-  raw.gap_at = rec.gap_at;
   row.invalid_records = rec.invalid;
   if (row.invalid_records)
     problems.push_back(row_prefix(r) + std::to_string(row.invalid_records) + " invalid records");
@@ -497,26 +485,7 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
   }
   row.slices.reserve(slices);
   row.instants.reserve(instants);
-  bool after_gap = false;
-  for (size_t e = 0; e < raw.events.size(); ++e) {
-    const Event &ev = raw.events[e];
-    if (e == raw.gap_at) {
-      // The row lost records here (its ring wrote over them): what is open stays incomplete,
-      // ending where the records before the gap end, and an END after it may have lost its
-      // BEGIN.
-      for (std::vector<Open> &stack : open) {
-        for (const Open &o : stack)
-          reversed += !close_at(row.slices[o.slice], rel(last.cycles), last.ns);
-        stack.clear();
-      }
-      row.gap_begin_ns = last.ns;
-      row.gap_begin_cycles = rel(last.cycles);
-      const Stamp next = stamp(ev.kind == EventKind::range ? ev.begin_ts : ev.ts);
-      row.gap_end_ns = std::max(next.ns, last.ns);
-      row.gap_end_cycles = std::max(rel(next.cycles), rel(last.cycles));
-      row.gap = true;
-      after_gap = true;
-    }
+  for (const Event &ev : raw.events) {
     const Site *site = map.site(ev.site);
     if (!site)
       ++row.unknown_sites;
@@ -550,7 +519,7 @@ uint32_t build_slices(const DecodeMap &map, Clock clock, uint64_t origin, uint64
       auto it = std::find_if(stack.rbegin(), stack.rend(),
                              [&](const Open &o) { return o.site == ev.site; });
       if (it == stack.rend()) {
-        row.unmatched_ends += !after_gap;
+        ++row.unmatched_ends;
         continue;
       }
       Slice &closed = row.slices[it->slice];

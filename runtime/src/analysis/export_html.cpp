@@ -400,7 +400,7 @@ private:
 
   json rows_json() const {
     json rows = json::array();
-    for (const Row &r : t_.rows) {
+    for (const Row &r : t_.rows)
       rows.push_back({{"cta", r.cta},
                       {"group", r.group},
                       {"slice", r.sliced() ? json(r.slice) : json(nullptr)},
@@ -415,9 +415,6 @@ private:
                       {"stored", r.stored},
                       {"dropped", r.dropped},
                       {"unmatched", r.unmatched_ends}});
-      if (r.gap) // a full row's lost records (docs/FORMAT.md, "When a row fills"), CTA cycles
-        rows.back()["gap"] = {r.gap_begin_cycles, r.gap_end_cycles};
-    }
     return rows;
   }
 

@@ -15,8 +15,7 @@ namespace {
 std::string row_gaps(const Row &row) {
   std::string out;
   if (row.dropped)
-    out += std::to_string(row.dropped) + " dropped" +
-           (row.gap ? " between its first and last records" : "");
+    out += std::to_string(row.dropped) + " dropped";
   if (row.never_ended())
     out += std::string(out.empty() ? "" : ", ") + "never ended";
   return out.empty() ? out : " [" + out + "]";

@@ -3,8 +3,6 @@
 
 #include "../format/bytes.h"
 
-#include <algorithm>
-
 namespace cutrace::records {
 
 namespace {
@@ -122,76 +120,7 @@ RowRecords read_v3(const uint8_t *rec, uint32_t stored, uint64_t start_ts) {
   return out;
 }
 
-bool wide_range(uint32_t head) {
-  return (head & (kRangeBit | kWideRange)) == (kRangeBit | kWideRange);
-}
-
-// An EXT or a PAYLOAD: a slot that completes the record before it.
-bool continues(uint32_t head) {
-  const uint32_t kind = head >> kKindShift;
-  return !(head & kRangeBit) &&
-         (kind == uint32_t(RecordKind::ext) || kind == uint32_t(RecordKind::payload));
-}
-
-// Where the first part's whole records end: a record that started kRingMargin slots or fewer
-// before the part's end (`linear`) went to the ring whole, and what the first part holds of it
-// is a partial copy.
-uint32_t first_part_end(const uint8_t *rec, uint32_t linear) {
-  uint32_t i = 0;
-  while (i + kRingMargin < linear) {
-    const uint32_t head = bytes::u32(rec + uint64_t(i) * kRecordBytes);
-    if (head == 0)
-      break;
-    i += wide_range(head) ? 2 : 1;
-    while (i < linear && continues(bytes::u32(rec + uint64_t(i) * kRecordBytes)))
-      ++i;
-  }
-  return i;
-}
-
 } // namespace
-
-RowRecords read_ring_records(const uint8_t *rec, uint32_t stored, uint32_t capacity,
-                             uint32_t attempted, uint64_t start_ts, uint64_t end_ts) {
-  const uint32_t linear = linear_slots(capacity), cells = ring_cells(capacity);
-  const uint32_t written = ring_cells_written(attempted, capacity);
-  RowRecords out =
-      read_v3(rec, first_part_end(rec, std::min(linear, stored)), start_ts);
-  // The cells oldest first, as one run of records: a cell's second slot is 0 when its record
-  // has one slot only (a wide RANGE's times are never both 0: it lasted a tick at least).
-  std::vector<uint8_t> run;
-  const uint32_t held = std::min(written, cells);
-  run.reserve(size_t(held) * 2 * kRecordBytes);
-  for (uint32_t i = 0; i < held; ++i) {
-    const uint32_t cell = written > cells ? (written + i) & (cells - 1) : i;
-    const uint64_t slot = linear + 2 * uint64_t(cell);
-    if (slot + 2 > stored)
-      continue; // cut off (a corrupt count): the decoder reports the row's count
-    const uint8_t *at = rec + slot * kRecordBytes;
-    run.insert(run.end(), at, at + kRecordBytes);
-    if (wide_range(bytes::u32(at)) || bytes::u64(at + kRecordBytes) != 0)
-      run.insert(run.end(), at + kRecordBytes, at + 2 * kRecordBytes);
-  }
-  const uint64_t last = out.events.empty() ? start_ts : out.events.back().ts;
-  RowRecords ring = read_v3(run.data(), uint32_t(run.size() / kRecordBytes), last);
-  // Unwrapped from the first part's last record, the cells may be whole 2^32-tick turns early
-  // when the records lost between lasted that long: the newest cell precedes the row's end
-  // header by less than a turn.
-  uint64_t newest = 0;
-  for (const Event &e : ring.events)
-    newest = std::max(newest, e.ts);
-  const uint64_t turns = !ring.events.empty() && end_ts > newest ? (end_ts - newest) >> 32 : 0;
-  if (written > cells && !ring.events.empty())
-    out.gap_at = out.events.size();
-  for (Event &e : ring.events) {
-    e.ts += turns << 32;
-    e.begin_ts += turns << 32;
-    out.events.push_back(e);
-  }
-  out.invalid += ring.invalid;
-  out.lost_begin += ring.lost_begin;
-  return out;
-}
 
 RowRecords read_records(const uint8_t *records, uint32_t stored, uint32_t version,
                         uint64_t start_ts) {

@@ -5,7 +5,6 @@
 
 #include <cutrace/map.h>
 
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -26,9 +25,6 @@ struct RowRecords {
   std::vector<Event> events;
   uint32_t invalid = 0;    // non-zero head words that are not a valid record
   uint32_t lost_begin = 0; // ranges whose times are missing (cut by the row's capacity)
-  // The first event after the records a full row lost (its ring wrote over them); none: npos.
-  size_t gap_at = npos;
-  static constexpr size_t npos = ~size_t(0);
 };
 
 // The `stored` records of a row of a buffer of `version`. 8-byte records hold the low 32 bits of
@@ -36,14 +32,6 @@ struct RowRecords {
 // header: its clock64, or its globaltimer for a globaltimer kernel).
 RowRecords read_records(const uint8_t *records, uint32_t stored, uint32_t version,
                         uint64_t start_ts);
-
-// A closed row of a version-4 buffer that wrote to its ring (docs/FORMAT.md, "When a row
-// fills"): the `stored` slots of a row of `capacity` slots whose end header says `attempted`,
-// read as its first part's whole records, then the ring's cells oldest first. The cells' times
-// are unwrapped up to the row's end (`end_ts`, the end header's clock), not across the records
-// the ring lost; gap_at says where those were.
-RowRecords read_ring_records(const uint8_t *records, uint32_t stored, uint32_t capacity,
-                             uint32_t attempted, uint64_t start_ts, uint64_t end_ts);
 
 } // namespace cutrace::records
 

@@ -61,11 +61,6 @@ json row_json(const DecodeMap &map, const Row &r) {
               {"unknown_sites", r.unknown_sites},
               {"slices", slices},
               {"instants", instants}};
-  if (r.gap) // a full row's lost records, between its first and last (docs/FORMAT.md)
-    row["gap"] = {{"begin_ns", r.gap_begin_ns},
-                  {"end_ns", r.gap_end_ns},
-                  {"begin_cycles", r.gap_begin_cycles},
-                  {"end_cycles", r.gap_end_cycles}};
   if (r.sliced()) // docs/FORMAT.md, "Rows of a CTA"
     row.update({{"row_in_cta", r.row_in_cta},
                 {"slice", r.slice},

@@ -139,10 +139,7 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
 
   DeviceBuffer buf;
-  // Rows sized at launch keep their first and last records when they fill: version 4.
-  buf.header_ = BufferHeader::for_launch(
-      per_cta, capacity, map.clock, g, b,
-      map.rows_sized_at_launch ? kRingFormatVersion : kRecordFormatVersion);
+  buf.header_ = BufferHeader::for_launch(per_cta, capacity, map.clock, g, b);
   buf.bytes_ = size_t(buf.header_.buffer_bytes());
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));

@@ -31,9 +31,8 @@ uint32_t RowSizing::capacity(const KernelMap &map, uint64_t rows, bool share_bud
       fullest = it->second;
   }
   // Before any launch of the kernel drained: a share of the launch budget. After: what its
-  // fullest row needed and a quarter more, so a later launch of a larger problem still fits,
-  // before the row's ring.
-  const uint64_t wanted = fullest        ? capacity_holding(uint64_t(*fullest) + *fullest / 4 + 2)
+  // fullest row needed and a quarter more, so a later launch of a larger problem still fits.
+  const uint64_t wanted = fullest        ? uint64_t(*fullest) + *fullest / 4 + 2
                           : share_budget ? slots_within(launch_bytes_, rows)
                                          : 0;
   const uint64_t most = slots_within(most_bytes_, rows);

@@ -77,10 +77,10 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
       return std::string(hex);
     }() + " (expected 0x43525443 \"CTRC\")");
   h.version = word(kVersion);
-  if (h.version < kFormatVersion || h.version > kRingFormatVersion)
+  if (h.version < kFormatVersion || h.version > kRecordFormatVersion)
     return E::failure("buffer format version " + std::to_string(h.version) +
                       " is not supported (expected " + std::to_string(kFormatVersion) + " to " +
-                      std::to_string(kRingFormatVersion) + ")");
+                      std::to_string(kRecordFormatVersion) + ")");
   h.num_groups = word(kNumGroups);
   h.max_events = word(kMaxEvents);
   for (uint32_t i = 0; i < 3; ++i) {

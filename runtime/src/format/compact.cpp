@@ -10,20 +10,10 @@
 
 namespace cutrace {
 
-uint32_t slots_needed(uint32_t version, uint32_t attempted) {
-  return version >= kRingFormatVersion ? capacity_holding(attempted) : attempted;
-}
-
-std::optional<uint32_t> attempted_of(const uint8_t *row_header) {
+std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_events) {
   if (bytes::u32(row_header + 32) != kRowEndTag)
     return std::nullopt;
-  return bytes::u32(row_header + 36);
-}
-
-std::optional<uint32_t> stored_records(const uint8_t *row_header, uint32_t max_events) {
-  if (const std::optional<uint32_t> attempted = attempted_of(row_header))
-    return std::min(*attempted, max_events);
-  return std::nullopt;
+  return std::min(bytes::u32(row_header + 36), max_events);
 }
 
 std::vector<uint8_t> compact_rows(const BufferHeader &full, const RowsInMemory &rows) {
@@ -41,10 +31,9 @@ void compact_rows_into(const BufferHeader &full, const RowsInMemory &rows,
   uint64_t total = 0;
   for (uint32_t r = 0; r < h.num_rows; ++r) {
     // Closed rows say how many they stored; the scan stops there too, so both agree with decode.
-    const std::optional<uint32_t> stored = stored_records(rows.header(r), h.max_events);
-    const uint32_t limit = std::min(stored.value_or(h.max_events), rows.record_capacity);
-    counts[r] = held_slots(rows.records_of(r), limit, h.version, attempted_of(rows.header(r)),
-                           h.max_events);
+    const uint32_t limit = std::min(
+        stored_records(rows.header(r), h.max_events).value_or(h.max_events), rows.record_capacity);
+    counts[r] = written_slots(rows.records_of(r), limit, h.version);
     total += counts[r];
   }
   h.version = std::max(h.version, kCompactFormatVersion); // 1 -> 2 (word 14 names it); 3 stays
@@ -105,9 +94,7 @@ BufferGaps buffer_gaps(const uint8_t *buffer, size_t size) {
       gaps.dropped_events += dropped;
       gaps.rows_overflowed += dropped != 0;
       if (dropped)
-        gaps.slots_needed =
-            std::max(gaps.slots_needed, slots_needed(h->version, bytes::u32(row + 36)));
-      gaps.kept_ends |= dropped != 0 && h->version >= kRingFormatVersion;
+        gaps.slots_needed = std::max(gaps.slots_needed, bytes::u32(row + 36));
       continue;
     }
     // Never closed: cut off when it holds records (compact: its count; full: a first record).

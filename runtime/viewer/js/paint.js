@@ -1,6 +1,6 @@
 // A paint: the visible tracks, flows, the selection, the gutter's labels and the ruler; the
 // stats (page_stats.js) are zeroed before and published after.
-/* global COUNTERS, ctx, D, dpr, drawFlows, drawGridTrack, drawInstants, drawSelection, drawSlices,
+/* global COUNTERS, ctx, dpr, drawFlows, drawGridTrack, drawInstants, drawSelection, drawSlices,
           GUTTER, gutterText, H, niceStep, publish, RULER, scale:writable, scroller, stats, view, W, X */
 /* exported paint, repaint */
 
@@ -56,13 +56,6 @@ function paint() {
       ctx.fillRect(0, y, W, t.h);
       ctx.strokeStyle = '#d0d7de';
       ctx.beginPath(); ctx.moveTo(0, y + 0.5); ctx.lineTo(W, y + 0.5); ctx.stroke();
-      // A full row kept its first and last records: the ones between are lost (shaded).
-      const gap = view.kind === 'cta' && D.rows[t.row].gap;
-      if (gap) {
-        const x0 = GUTTER + (gap[0] - view.x0) * scale, x1 = GUTTER + (gap[1] - view.x0) * scale;
-        ctx.fillStyle = '#f4c7c3';
-        ctx.fillRect(x0, y + 1, Math.max(x1 - x0, 1), t.h - 1);
-      }
     } else if (t.kind === 's') {
       drawSlices(t.first, t.end, view.B, view.E, y + 1, t.h - 2, true);
     } else if (t.kind === 'i') {

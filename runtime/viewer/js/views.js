@@ -28,7 +28,7 @@ function ctaView(c) {
     let label = rowLabel(R);
     if (neverEnded(R)) label += ' \u00b7 never ended';
     if (startedEmpty(R)) label += ' \u00b7 empty';
-    if (R.dropped) label += ` \u00b7 ${R.dropped} dropped` + (R.gap ? ' (between the shaded ends)' : '');
+    if (R.dropped) label += ` \u00b7 ${R.dropped} dropped`;
     label += ` \u00b7 ${rate}`;
     tracks.push({kind: 'g', row, y, h: HEAD_H, label,
                  warn: R.dropped > 0 || (!R.closed && !startedEmpty(R))});
