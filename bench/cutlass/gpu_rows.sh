@@ -102,7 +102,7 @@ head, body = rows[0], rows[1:]
 col = head.index("Metric Value")
 unit = body[0][head.index("Metric Unit")] if body else "?"
 v = [float(r[col].replace(",", "")) for r in body]
-scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(unit, float("nan"))
+scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}.get(unit, float("nan"))
 us = [x * scale for x in v]
 print(f"- {sys.argv[2]}: {statistics.median(us[1:]) if len(us) > 1 else float('nan'):.1f} "
       f"({', '.join(f'{x:.1f}' for x in us)})")
