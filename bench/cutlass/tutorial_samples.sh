@@ -7,10 +7,13 @@
 #          CUTE_NO_UNROLL after it), as docs/annotations.md shows a sample (N = 8, 64);
 #   ctaN   TRACE_SAMPLE_REST(<linear CTA index> % N == 0); right after the shared memory's
 #          declarations (a sample may not copy a __shared__ declaration): one CTA in N runs the
-#          recording copy of the rest of the kernel, the others the plain one.
+#          recording copy of the rest of the kernel, the others the plain one;
+#   looptrue, loopfalse  the loop's sample with a condition always / never true at run time;
+#   pred8  one copy of the k-loop, its markers under TRACE_RANGE_IF / TRACE_RECORD_IF on 1 CTA
+#          in 8.
 # Each variant's strip must give CUTLASS's tutorial back byte for byte; ptxas's registers and
 # spills of every kernel are written to .carry/sweep/tutorial_samples/ptxas.txt.
-#   bash bench/cutlass/tutorial_samples.sh [BUILD_DIR]
+#   bash bench/cutlass/tutorial_samples.sh [BUILD_DIR]     (TUTORIAL_PTXAS=0: skip the ptxas report)
 set -euo pipefail
 B=${1:-build}
 W=$PWD/build-cutlass/sweep
@@ -43,7 +46,36 @@ for n in 8 64; do
   variant "cta$n" after 'SharedStorage& smem = *reinterpret_cast<SharedStorage*>(shared_memory);' \
     "TRACE_SAMPLE_REST((blockIdx.x + blockIdx.y * gridDim.x) % $n == 0);"
 done
-for v in all loop8 loop64 cta8 cta64; do
+# Whether one copy alone costs anything: the sampled shape with a condition that always holds
+# (every CTA runs the recording copy) and one that never does (every CTA the plain one), both
+# decided at run time.
+variant looptrue before "CUTE_NO_UNROLL
+  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE(int(gridDim.x) > 0);"
+variant loopfalse before "CUTE_NO_UNROLL
+  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE(int(gridDim.x) < 0);"
+# One copy of the k-loop, its markers predicated on 1 CTA in 8 (TRACE_RANGE_IF, TRACE_RECORD_IF;
+# the explicit wait_full range has no _IF form and records in every CTA).
+mkdir -p "$O/pred8"
+python3 - "$T" "$O/pred8/wgmma_tma_sm90.cu" <<'PY'
+import sys
+src, dst = sys.argv[1:]
+c = "(blockIdx.x + blockIdx.y * gridDim.x) % 8 == 0"
+text = open(src).read()
+for old, new in [('TRACE_RANGE("k_tile",', f'TRACE_RANGE_IF({c}, "k_tile",'),
+                 ('TRACE_RECORD("wgmma_issued")', f'TRACE_RECORD_IF({c}, "wgmma_issued")'),
+                 ('TRACE_RANGE("tma_issue",', f'TRACE_RANGE_IF({c}, "tma_issue",')]:
+    assert text.count(old) == 1, old
+    text = text.replace(old, new)
+open(dst, "w").write(text)
+PY
+"$B/bin/trace-rewrite" "$O/pred8/wgmma_tma_sm90.cu" -o "$O/pred8/stripped.cu"
+cmp "$O/pred8/stripped.cu" .carry/sweep/tutorial/plain/wgmma_tma_sm90.cu
+rm "$O/pred8/stripped.cu"
+"$B/bin/trace-rewrite" --traced "$O/pred8/wgmma_tma_sm90.cu" --cuda-gpu-arch=sm_90a \
+  -o "$O/pred8/wgmma_tma_sm90.traced.cu" -- -std=c++17 -I"$W/ann_roles/include" \
+  -I"$W/util/include" -I"$PWD/runtime/include" >"$O/pred8/rewrite.txt" 2>&1
+for v in all loop8 loop64 cta8 cta64 looptrue loopfalse pred8; do
+  [[ ${TUTORIAL_PTXAS:-1} == 1 ]] || break # TUTORIAL_PTXAS=0: no ptxas report (a minute a variant)
   src=$O/$v/wgmma_tma_sm90.traced.cu
   [[ $v == all ]] && src=.carry/sweep/tutorial/wgmma_tma_sm90.traced.cu
   echo "## $v" >>"$O/ptxas.txt"
@@ -52,5 +84,5 @@ for v in all loop8 loop64 cta8 cta64; do
     -Iruntime/include -I"$(dirname "$src")" -Xptxas -v -cubin "$src" -o /dev/null 2>&1 |
     grep -E "Compiling entry|registers|spill|C75" >>"$O/ptxas.txt" || true
 done
-cat "$O/ptxas.txt"
+[[ ! -f $O/ptxas.txt ]] || cat "$O/ptxas.txt"
 tar -czf .carry/sweep.tgz .carry/sweep
