@@ -20,6 +20,14 @@ W=$PWD/build-cutlass/sweep
 T=$W/tutorial/wgmma_tma_sm90.cu
 O=$PWD/.carry/sweep/tutorial_samples
 rm -rf "$O" && mkdir -p "$O"
+rewrite() { # NAME: strip of $O/NAME/wgmma_tma_sm90.cu gives CUTLASS's tutorial back; then --traced
+  "$B/bin/trace-rewrite" "$O/$1/wgmma_tma_sm90.cu" -o "$O/$1/stripped.cu"
+  cmp "$O/$1/stripped.cu" .carry/sweep/tutorial/plain/wgmma_tma_sm90.cu
+  rm "$O/$1/stripped.cu"
+  "$B/bin/trace-rewrite" --traced "$O/$1/wgmma_tma_sm90.cu" --cuda-gpu-arch=sm_90a \
+    -o "$O/$1/wgmma_tma_sm90.traced.cu" -- -std=c++17 -I"$W/ann_roles/include" \
+    -I"$W/util/include" -I"$PWD/runtime/include" >"$O/$1/rewrite.txt" 2>&1
+}
 variant() { # NAME before|after ANCHOR LINE: LINE on a line of its own before or after ANCHOR's
   mkdir -p "$O/$1"
   python3 - "$T" "$O/$1/wgmma_tma_sm90.cu" "$2" "$3" "$4" <<'PY'
@@ -32,12 +40,7 @@ at_line = start if where == "before" else text.index("\n", at) + 1
 text = text[:at_line] + text[start:at] + line + "\n" + text[at_line:]
 open(dst, "w").write(text)
 PY
-  "$B/bin/trace-rewrite" "$O/$1/wgmma_tma_sm90.cu" -o "$O/$1/stripped.cu"
-  cmp "$O/$1/stripped.cu" .carry/sweep/tutorial/plain/wgmma_tma_sm90.cu
-  rm "$O/$1/stripped.cu"
-  "$B/bin/trace-rewrite" --traced "$O/$1/wgmma_tma_sm90.cu" --cuda-gpu-arch=sm_90a \
-    -o "$O/$1/wgmma_tma_sm90.traced.cu" -- -std=c++17 -I"$W/ann_roles/include" \
-    -I"$W/util/include" -I"$PWD/runtime/include" >"$O/$1/rewrite.txt" 2>&1
+  rewrite "$1"
 }
 # One CTA in N by its linear index (the grid is 2-D: blockIdx.x alone would give 1 in 32 at most).
 for n in 8 64; do
@@ -68,12 +71,7 @@ for old, new in [('TRACE_RANGE("k_tile",', f'TRACE_RANGE_IF({c}, "k_tile",'),
     text = text.replace(old, new)
 open(dst, "w").write(text)
 PY
-"$B/bin/trace-rewrite" "$O/pred8/wgmma_tma_sm90.cu" -o "$O/pred8/stripped.cu"
-cmp "$O/pred8/stripped.cu" .carry/sweep/tutorial/plain/wgmma_tma_sm90.cu
-rm "$O/pred8/stripped.cu"
-"$B/bin/trace-rewrite" --traced "$O/pred8/wgmma_tma_sm90.cu" --cuda-gpu-arch=sm_90a \
-  -o "$O/pred8/wgmma_tma_sm90.traced.cu" -- -std=c++17 -I"$W/ann_roles/include" \
-  -I"$W/util/include" -I"$PWD/runtime/include" >"$O/pred8/rewrite.txt" 2>&1
+rewrite pred8
 for v in all loop8 loop64 cta8 cta64 looptrue loopfalse pred8; do
   [[ ${TUTORIAL_PTXAS:-1} == 1 ]] || break # TUTORIAL_PTXAS=0: no ptxas report (a minute a variant)
   src=$O/$v/wgmma_tma_sm90.traced.cu
