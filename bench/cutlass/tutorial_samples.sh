@@ -10,7 +10,8 @@
 #          recording copy of the rest of the kernel, the others the plain one;
 #   looptrue, loopfalse  the loop's sample with a condition always / never true at run time;
 #   pred8  one copy of the k-loop, its markers under TRACE_RANGE_IF / TRACE_RECORD_IF on 1 CTA
-#          in 8.
+#          in 8;
+#   loopcl8, predcl8  loop8 and pred8 on 1 cluster in 8 (both CTAs of a cluster of 2).
 # Each variant's strip must give CUTLASS's tutorial back byte for byte; ptxas's registers and
 # spills of every kernel are written to .carry/sweep/tutorial_samples/ptxas.txt.
 #   bash bench/cutlass/tutorial_samples.sh [BUILD_DIR]     (TUTORIAL_PTXAS=0: skip the ptxas report)
@@ -56,13 +57,13 @@ variant looptrue before "CUTE_NO_UNROLL
   while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE(int(gridDim.x) > 0);"
 variant loopfalse before "CUTE_NO_UNROLL
   while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE(int(gridDim.x) < 0);"
-# One copy of the k-loop, its markers predicated on 1 CTA in 8 (TRACE_RANGE_IF, TRACE_RECORD_IF;
-# the explicit wait_full range has no _IF form and records in every CTA).
-mkdir -p "$O/pred8"
-python3 - "$T" "$O/pred8/wgmma_tma_sm90.cu" <<'PY'
+# One copy of the k-loop, its markers predicated (TRACE_RANGE_IF, TRACE_RECORD_IF; the explicit
+# wait_full range has no _IF form and records in every CTA).
+predicated() { # NAME CONDITION
+  mkdir -p "$O/$1"
+  python3 - "$T" "$O/$1/wgmma_tma_sm90.cu" "$2" <<'PY'
 import sys
-src, dst = sys.argv[1:]
-c = "(blockIdx.x + blockIdx.y * gridDim.x) % 8 == 0"
+src, dst, c = sys.argv[1:]
 text = open(src).read()
 for old, new in [('TRACE_RANGE("k_tile",', f'TRACE_RANGE_IF({c}, "k_tile",'),
                  ('TRACE_RECORD("wgmma_issued")', f'TRACE_RECORD_IF({c}, "wgmma_issued")'),
@@ -71,8 +72,16 @@ for old, new in [('TRACE_RANGE("k_tile",', f'TRACE_RANGE_IF({c}, "k_tile",'),
     text = text.replace(old, new)
 open(dst, "w").write(text)
 PY
-rewrite pred8
-for v in all loop8 loop64 cta8 cta64 looptrue loopfalse pred8; do
+  rewrite "$1"
+}
+predicated pred8 "(blockIdx.x + blockIdx.y * gridDim.x) % 8 == 0"
+# By the cluster's index (the kernel launches clusters of 2 along x): both CTAs of one cluster in
+# 8 record, so no cluster holds a recording CTA beside one that does not.
+cluster8="(blockIdx.x / 2 + blockIdx.y * (gridDim.x / 2)) % 8 == 0"
+variant loopcl8 before "CUTE_NO_UNROLL
+  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE($cluster8);"
+predicated predcl8 "$cluster8"
+for v in all loop8 loop64 cta8 cta64 looptrue loopfalse pred8 loopcl8 predcl8; do
   [[ ${TUTORIAL_PTXAS:-1} == 1 ]] || break # TUTORIAL_PTXAS=0: no ptxas report (a minute a variant)
   src=$O/$v/wgmma_tma_sm90.traced.cu
   [[ $v == all ]] && src=.carry/sweep/tutorial/wgmma_tma_sm90.traced.cu
