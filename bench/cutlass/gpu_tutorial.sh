@@ -3,8 +3,7 @@
 # bench/cutlass/tutorial_samples.sh here, with .carry/sweep.tgz carried: CuTe's Hopper tutorial
 # GEMM at 4096^3 by ncu (gpu__time_duration.sum, --clock-control none), 10 launches of each build,
 # two rounds one build after another: plain, every k-tile recorded (all), and the variants of
-# tutorial_samples.sh named in TUTORIAL_VARIANTS (default: loop8 looptrue loopfalse pred8 loopcl8
-# predcl8).
+# tutorial_samples.sh named in TUTORIAL_VARIANTS (default: loop8 pred8 predk8 loopcl8 predcl8).
 # Writes $OUT/tutorial.tgz (results.md, ncu's CSVs, build logs).
 #   bash bench/cutlass/gpu_tutorial.sh
 set -uo pipefail
@@ -16,7 +15,7 @@ R=$PWD/build-tutorial-gpu
 O=${OUT:-$R/out}/tutorial
 placements="roles"
 source bench/cutlass/sweep_setup.sh
-variants=${TUTORIAL_VARIANTS:-loop8 looptrue loopfalse pred8 loopcl8 predcl8}
+variants=${TUTORIAL_VARIANTS:-loop8 pred8 predk8 loopcl8 predcl8}
 NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG)
 jobs=$R/jobs.txt
 echo "nvcc ${NVFLAGS[*]} -I$R/plain/include -I$R/plain/tools/util/include $C/tutorial/plain/wgmma_tma_sm90.cu -o $R/bin/plain >$R/logs/build_plain.txt 2>&1" >"$jobs"

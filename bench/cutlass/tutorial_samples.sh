@@ -11,6 +11,7 @@
 #   looptrue, loopfalse  the loop's sample with a condition always / never true at run time;
 #   pred8  one copy of the k-loop, its markers under TRACE_RANGE_IF / TRACE_RECORD_IF on 1 CTA
 #          in 8;
+#   predk8  the same on 1 k-tile in 8 of every CTA (every CTA does the same recording work);
 #   loopcl8, predcl8  loop8 and pred8 on 1 cluster in 8 (both CTAs of a cluster of 2).
 # Each variant's strip must give CUTLASS's tutorial back byte for byte; ptxas's registers and
 # spills of every kernel are written to .carry/sweep/tutorial_samples/ptxas.txt.
@@ -75,13 +76,15 @@ PY
   rewrite "$1"
 }
 predicated pred8 "(blockIdx.x + blockIdx.y * gridDim.x) % 8 == 0"
+# Every CTA alike: 1 k-tile in 8 of each CTA's loop.
+predicated predk8 "k_tile % 8 == 0"
 # By the cluster's index (the kernel launches clusters of 2 along x): both CTAs of one cluster in
 # 8 record, so no cluster holds a recording CTA beside one that does not.
 cluster8="(blockIdx.x / 2 + blockIdx.y * (gridDim.x / 2)) % 8 == 0"
 variant loopcl8 before "CUTE_NO_UNROLL
   while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE($cluster8);"
 predicated predcl8 "$cluster8"
-for v in all loop8 loop64 cta8 cta64 looptrue loopfalse pred8 loopcl8 predcl8; do
+for v in all loop8 loop64 cta8 cta64 looptrue loopfalse pred8 predk8 loopcl8 predcl8; do
   [[ ${TUTORIAL_PTXAS:-1} == 1 ]] || break # TUTORIAL_PTXAS=0: no ptxas report (a minute a variant)
   src=$O/$v/wgmma_tma_sm90.traced.cu
   [[ $v == all ]] && src=.carry/sweep/tutorial/wgmma_tma_sm90.traced.cu
