@@ -9,12 +9,10 @@
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 started=$(date +%s)
-C=$PWD/.carry/sweep
-W=$PWD/build-cutlass/sweep
 R=$PWD/build-tutorial-gpu
 O=${OUT:-$R/out}/tutorial
 placements="roles"
-source bench/cutlass/sweep_setup.sh
+source bench/cutlass/sweep_setup.sh # sets C (.carry/sweep) and W (build-cutlass/sweep)
 variants=${TUTORIAL_VARIANTS:-loop8 pred8 predk8 loopcl8 predcl8}
 NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG)
 jobs=$R/jobs.txt

@@ -3,7 +3,9 @@
 # O (its results folder) and `placements` set: unpacks .carry/sweep.tgz when needed, lays out
 # CUTLASS as published in $R/plain and each placement's annotated tree in $W/ann_<placement>,
 # builds the runtime with g++ ($R/rt) and sweep_rows ($R/bin), and sets LIBS for traced links.
-# Exits the calling script on a missing carry or a failed build.
+# Exits the calling script on a missing carry or a failed build. C and W default to the paths
+# the scripts use.
+: "${C:=$PWD/.carry/sweep}" "${W:=$PWD/build-cutlass/sweep}"
 [[ -f $C/configs.txt || ! -f $C.tgz ]] || tar -xzf "$C.tgz"
 [[ -f $C/configs.txt ]] || { echo "no $C: run bench/cutlass/sweep.py here first"; exit 2; }
 rm -rf "$R" && mkdir -p "$R/logs" "$R/bin" "$R/runs" "$R/plain" "$O"
