@@ -95,18 +95,7 @@ measure() { # NAME BINARY ENV...
     CUTRACE_FORMAT=ctrace "$@" timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum \
     --kernel-name-base demangled --kernel-name regex:${KERNEL:-device_kernel} --launch-count ${LAUNCHES:-16} --csv "$R/bin/$bin" $ARGS \
     >"$O/ncu_$name.csv" 2>"$R/logs/ncu_$name.txt"
-  python3 - "$O/ncu_$name.csv" "$name" <<'PY' | tee -a "$O/results.md"
-import csv, statistics, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-head, body = rows[0], rows[1:]
-col = head.index("Metric Value")
-unit = body[0][head.index("Metric Unit")] if body else "?"
-v = [float(r[col].replace(",", "")) for r in body]
-scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}.get(unit, float("nan"))
-us = [x * scale for x in v]
-print(f"- {sys.argv[2]}: {statistics.median(us[1:]) if len(us) > 1 else float('nan'):.1f} "
-      f"({', '.join(f'{x:.1f}' for x in us)})")
-PY
+  python3 bench/cutlass/ncu_median.py "$O/ncu_$name.csv" "$name" | tee -a "$O/results.md"
 }
 ARGS=""
 measure plain plain

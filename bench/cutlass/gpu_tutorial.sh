@@ -34,17 +34,8 @@ for round in 1 2; do
       ncu --clock-control none --metrics gpu__time_duration.sum --kernel-name-base demangled \
       --kernel-name regex:gemm_device --launch-count 10 --csv "$R/bin/$b" 4096 4096 4096 \
       >"$O/ncu_${b}_r$round.csv" 2>"$R/logs/ncu_${b}_r$round.txt"
-    python3 - "$O/ncu_${b}_r$round.csv" "$b (round $round)" <<'PY' | tee -a "$O/results.md"
-import csv, statistics, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if len(rows) < 3:
-    print(f"- {sys.argv[2]}: no kernel measured"); sys.exit()
-head, body = rows[0], rows[1:]
-v, u = head.index("Metric Value"), head.index("Metric Unit")
-scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
-us = [float(r[v].replace(",", "")) * scale.get(r[u], float("nan")) for r in body]
-print(f"- {sys.argv[2]}: {statistics.median(us[1:]):.1f} ({', '.join(f'{x:.1f}' for x in us)})")
-PY
+    python3 bench/cutlass/ncu_median.py "$O/ncu_${b}_r$round.csv" "$b (round $round)" |
+      tee -a "$O/results.md"
   done
 done
 log ""

@@ -44,20 +44,20 @@ open(dst, "w").write(text)
 PY
   rewrite "$1"
 }
+# The consumer's k-loop, as the tutorial writes it (a sample goes before its CUTE_NO_UNROLL).
+k_loop="CUTE_NO_UNROLL
+  while (k_tile_count > -K_PIPE_MAX)"
 # One CTA in N by its linear index (the grid is 2-D: blockIdx.x alone would give 1 in 32 at most).
 for n in 8 64; do
-  variant "loop$n" before "CUTE_NO_UNROLL
-  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE((blockIdx.x + blockIdx.y * gridDim.x) % $n == 0);"
+  variant "loop$n" before "$k_loop" "TRACE_SAMPLE((blockIdx.x + blockIdx.y * gridDim.x) % $n == 0);"
   variant "cta$n" after 'SharedStorage& smem = *reinterpret_cast<SharedStorage*>(shared_memory);' \
     "TRACE_SAMPLE_REST((blockIdx.x + blockIdx.y * gridDim.x) % $n == 0);"
 done
 # Whether one copy alone costs anything: the sampled shape with a condition that always holds
 # (every CTA runs the recording copy) and one that never does (every CTA the plain one), both
 # decided at run time.
-variant looptrue before "CUTE_NO_UNROLL
-  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE(int(gridDim.x) > 0);"
-variant loopfalse before "CUTE_NO_UNROLL
-  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE(int(gridDim.x) < 0);"
+variant looptrue before "$k_loop" "TRACE_SAMPLE(int(gridDim.x) > 0);"
+variant loopfalse before "$k_loop" "TRACE_SAMPLE(int(gridDim.x) < 0);"
 # One copy of the k-loop, its markers predicated (TRACE_RANGE_IF, TRACE_RECORD_IF; the explicit
 # wait_full range has no _IF form and records in every CTA).
 predicated() { # NAME CONDITION
@@ -81,8 +81,7 @@ predicated predk8 "k_tile % 8 == 0"
 # By the cluster's index (the kernel launches clusters of 2 along x): both CTAs of one cluster in
 # 8 record, so no cluster holds a recording CTA beside one that does not.
 cluster8="(blockIdx.x / 2 + blockIdx.y * (gridDim.x / 2)) % 8 == 0"
-variant loopcl8 before "CUTE_NO_UNROLL
-  while (k_tile_count > -K_PIPE_MAX)" "TRACE_SAMPLE($cluster8);"
+variant loopcl8 before "$k_loop" "TRACE_SAMPLE($cluster8);"
 predicated predcl8 "$cluster8"
 for v in all loop8 loop64 cta8 cta64 looptrue loopfalse pred8 predk8 loopcl8 predcl8; do
   [[ ${TUTORIAL_PTXAS:-1} == 1 ]] || break # TUTORIAL_PTXAS=0: no ptxas report (a minute a variant)

@@ -33,8 +33,9 @@
 #         whether the record stores cost because the arrive after them must order them (hopper
 #         only; the original kernel in the same binary gets the same arrives, so on / off compares)
 #   <v>pre  build <v> against the recorder headers of .carry/rows/include (bench/cutlass/
-#         prepare_rows.sh: the tree before rows were sized at launch and kept a ring of their last
-#         records), linked with this tree's runtime: the recorder's own cost side by side
+#         prepare_rows.sh: the tree before rows were sized at launch), linked with this tree's
+#         runtime: the recorder's own cost side by side (timing only: those headers' KernelMap
+#         predates rows_sized_at_launch, so their run files are not decoded)
 # Programs, by `ncu --clock-control none --metrics gpu__time_duration.sum` per launch:
 #   hopper  examples/hopper_pipeline 4096^3, original kernel and twin interleaved (--repeat),
 #           R6_ROUNDS processes per build, the builds taken in turn; plus the never-annotated build
@@ -89,8 +90,6 @@ build() { # build <variant> <name> <source> [nvcc options]
   shift 3
   mkdir -p "$B/$v"
   # shellcheck disable=SC2046
-  # <variant>pre: the recorder headers of .carry/rows/include (bench/cutlass/prepare_rows.sh: the
-  # tree before rows were sized at launch), for a side-by-side cost of this tree's recorder.
   local inc=$N/runtime/include
   [[ $v == *pre ]] && inc=$N/.carry/rows/include
   nvcc -std=c++17 -O3 -arch=sm_90a -Xptxas -v -I"$inc" -I"$N/.carry/include" \
