@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace cutrace {
 namespace {
 
@@ -137,10 +139,13 @@ TEST(MarkerCost, GlobaltimerCostsAreNanoseconds) {
 // A marker probe's buffer (cutrace/marker_probe.h's shapes and sites) whose empty range reads
 // `empty`, a range around an instant `around`, an outer range `outer` around an inner one of
 // `empty`, an explicit pair `explicit_pair`; and when `chain` is not 0, a range around an FMA
-// chain of `chain` and one around the chain with an instant halfway of `chain_around`.
+// chain of `chain` and one around the chain with an instant halfway of `chain_around`; when
+// `long_chain` is not 0, a range around a longer chain of `long_chain` and one around the same
+// chain cut in parts, each in its own range (of `empty`), of `around_ranges`.
 std::vector<uint8_t> probe_buffer(uint64_t empty, uint64_t around, uint64_t outer,
                                   uint64_t explicit_pair, uint64_t chain = 0,
-                                  uint64_t chain_around = 0) {
+                                  uint64_t chain_around = 0, uint64_t long_chain = 0,
+                                  uint64_t around_ranges = 0) {
   Buffer8Builder b(1, 1, detail::kMarkerProbeEvents, Clock::clock64,
                    detail::kMarkerProbeThreads);
   uint64_t t = 10'000'000;
@@ -164,6 +169,15 @@ std::vector<uint8_t> probe_buffer(uint64_t empty, uint64_t around, uint64_t oute
   for (int i = 0; chain != 0 && i < detail::kMarkerProbeReps; ++i, t += 300) {
     b.event(0, 0, RecordKind::instant, 8, 0, t + chain / 2);
     b.range(0, 0, 7, 0, t, t + chain_around);
+  }
+  for (int i = 0; long_chain != 0 && i < detail::kMarkerProbeReps; ++i, t += 2000)
+    b.range(0, 0, 9, 0, t, t + long_chain);
+  for (int i = 0; long_chain != 0 && i < detail::kMarkerProbeReps; ++i, t += 2000) {
+    for (int p = 0; p < detail::kMarkerProbeParts; ++p) {
+      const uint64_t at = t + 1 + uint64_t(p) * (around_ranges / detail::kMarkerProbeParts);
+      b.range(0, 0, 11, 0, at, at + empty);
+    }
+    b.range(0, 0, 10, 0, t, t + around_ranges);
   }
   b.end(0, 0, 1'000'000 + (t - 10'000'000) / 2, t);
   return b.bytes;
@@ -198,6 +212,45 @@ TEST(MarkerCost, AnInstantAmidDependentCodeCostsWhatItAddsThere) {
   const Expected<MarkerCost> none = marker_cost_from_probe(hidden.data(), hidden.size());
   ASSERT_TRUE(none) << none.error;
   EXPECT_DOUBLE_EQ(none->event, 0);
+}
+
+TEST(MarkerCost, ARangeAmidDependentCodeCostsWhatItAddsThere) {
+  // An H100's figures: a range end costs 37 after an empty range, but four ranges around the
+  // parts of a 1,033-cycle chain lengthen it by 135, 33.75 each with their begins (2).
+  const std::vector<uint8_t> probe = probe_buffer(2, 38, 41, 43, 258, 269, 1033, 1168);
+  const Expected<MarkerCost> cost = marker_cost_from_probe(probe.data(), probe.size());
+  ASSERT_TRUE(cost) << cost.error;
+  EXPECT_DOUBLE_EQ(cost->range_begin, 2);
+  EXPECT_DOUBLE_EQ(cost->range_end, 31.75);
+  EXPECT_DOUBLE_EQ(cost->event, 11);
+  // A 1,168-cycle range around four such ranges (each recorded 258 cycles: its begin's 2 and 256
+  // of code; 292 apart) then reads its code's 1,031 cycles, and each part its 256.
+  Buffer8Builder b(1, 1, detail::kMarkerProbeEvents, Clock::clock64, detail::kMarkerProbeThreads);
+  b.start(0, 0, 1'000'000, 10'000'000);
+  for (uint64_t p = 0; p < 4; ++p) {
+    const uint64_t at = 10'000'102 + p * 292;
+    b.range(0, 0, 11, 0, at, at + 258);
+  }
+  b.range(0, 0, 10, 0, 10'000'100, 10'001'268);
+  b.end(0, 0, 1'010'000, 10'020'000);
+  Expected<DecodeMap> map = parse_decode_map(detail::kMarkerProbeMapJson);
+  ASSERT_TRUE(map) << map.error;
+  DecodeOptions options;
+  options.marker_cost = *cost;
+  const Trace t = decode(*map, b.bytes.data(), b.bytes.size(), options);
+  ASSERT_TRUE(t.ok()) << t.problems.front();
+  const auto outer = std::find_if(t.rows[0].slices.begin(), t.rows[0].slices.end(),
+                                  [](const Slice &s) { return s.name == "chain_around_ranges"; });
+  ASSERT_NE(outer, t.rows[0].slices.end());
+  EXPECT_EQ(length(*outer), 1031u);
+  for (const Slice &s : t.rows[0].slices)
+    if (s.name == "chain_part")
+      EXPECT_EQ(length(s), 256u);
+  // Ranges that cost more amid the chain than alone keep the figure measured alone.
+  const std::vector<uint8_t> dearer = probe_buffer(2, 38, 41, 43, 258, 269, 1033, 1200);
+  const Expected<MarkerCost> alone = marker_cost_from_probe(dearer.data(), dearer.size());
+  ASSERT_TRUE(alone) << alone.error;
+  EXPECT_DOUBLE_EQ(alone->range_end, 37);
 }
 
 std::string hex(const std::vector<uint8_t> &bytes) {

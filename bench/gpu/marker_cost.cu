@@ -12,7 +12,7 @@
 //                store of its result; `code` is the same code in a kernel that records nothing,
 //                between two raw clock64 reads, less two raw reads with nothing between
 //   chain_N_4marks   the chain in 4 parts with an instant after each, inside the range
-//   chain_N_4nested  the chain in 4 parts, each in its own inner range
+//   chain_N_4nested  the chain in 4 parts, each in its own inner range (2 and 8 parts at 1,000)
 // Then one routed launch of the traced kernel (a whole run: its file's DEV section holds the
 // probe; trace-view --summary prints the cost). Built by test/device/gpu_marker_cost.sh
 // (trace-rewrite --traced here, nvcc on the device).
@@ -273,7 +273,9 @@ int main() {
   CHAIN(512, 4, false, "chain_2000_4marks");
   CHAIN(1024, 4, false, "chain_4000_4marks");
   CHAIN(2500, 4, false, "chain_10000_4marks");
+  CHAIN(256, 2, true, "chain_1000_2nested");
   CHAIN(256, 4, true, "chain_1000_4nested");
+  CHAIN(256, 8, true, "chain_1000_8nested");
   CHAIN(512, 4, true, "chain_2000_4nested");
   CHAIN(1024, 4, true, "chain_4000_4nested");
   CHAIN(2500, 4, true, "chain_10000_4nested");

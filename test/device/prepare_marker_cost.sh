@@ -8,5 +8,6 @@ cd "$(dirname "$0")/../.."
 tool=${1:-build/bin/trace-rewrite}
 rm -rf .carry/marker && mkdir -p .carry/marker/include
 cp -r /usr/include/nlohmann .carry/marker/include/
-"$tool" --traced bench/gpu/marker_cost.cu -o .carry/marker/marker_cost.traced.cu
+# 64 repetitions of a range around 8 inner ranges take 1,152 slots: rows of 2,048.
+"$tool" --traced --max-events=2048 bench/gpu/marker_cost.cu -o .carry/marker/marker_cost.traced.cu
 ls .carry/marker

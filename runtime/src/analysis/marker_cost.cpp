@@ -45,7 +45,16 @@ Expected<MarkerCost> marker_cost_from_probe(const uint8_t *buffer, size_t size) 
   if (chain && chain_around)
     cost.event = std::min(cost.event, *chain_around - *chain);
   cost.event = std::max(0.0, cost.event);
-  cost.range_end = std::max(0.0, *outer - *empty - *inner);
+  cost.range_end = *outer - *empty - *inner;
+  // Likewise a range amid dependent code, such as a pipeline's stage inside its k-tile: the chain
+  // cut in parts, each in its own range, against the whole chain (both ranges' own begins cancel).
+  const std::optional<double> long_chain = median("long_chain");
+  const std::optional<double> around_ranges = median("chain_around_ranges");
+  if (long_chain && around_ranges)
+    cost.range_end =
+        std::min(cost.range_end,
+                 (*around_ranges - *long_chain) / detail::kMarkerProbeParts - cost.range_begin);
+  cost.range_end = std::max(0.0, cost.range_end);
   return E{cost, {}};
 }
 
