@@ -25,6 +25,10 @@ template <int kFmas> __device__ __forceinline__ float probe_chain(float x) {
   return x;
 }
 
+// Where the probe's chains store their results, as code amid markers does (internal linkage, as
+// the probe's).
+static __device__ float marker_probe_sink;
+
 // What thread 0 of one CTA records, kMarkerProbeReps times each, in one row: the shapes and
 // sites of cutrace/marker_probe_map.h.
 
@@ -62,12 +66,13 @@ static __global__ void marker_probe(Slots *slots) {
     group.instant_if(true, 8, 0);
     x = probe_chain<kMarkerProbeChainHalf>(x);
   }
-  // Ranges around code inside a range, as a pipeline's stages inside its k-tile: the parts of the
-  // chain run on while the end marker before them stores its record, so a range there costs
-  // less than alone. Both shapes time the same chain; only the inner ranges differ.
+  // Markers amid code that produces a result it then stores, as a pipeline's stages inside its
+  // k-tile: the same 256-FMA chain with nothing inside (9), in kMarkerProbeParts parts each in a
+  // range of its own (10, 11), and with an instant after each part (12, 13).
   for (int i = 0; i < kMarkerProbeReps; ++i) {
     Range<G> chain(group, 9, 0);
     x = probe_chain<2 * kMarkerProbeChainHalf * kMarkerProbeParts>(x);
+    marker_probe_sink = x;
   }
   for (int i = 0; i < kMarkerProbeReps; ++i) {
     Range<G> chain(group, 10, 0);
@@ -76,6 +81,16 @@ static __global__ void marker_probe(Slots *slots) {
       Range<G> part(group, 11, 0);
       x = probe_chain<2 * kMarkerProbeChainHalf>(x);
     }
+    marker_probe_sink = x;
+  }
+  for (int i = 0; i < kMarkerProbeReps; ++i) {
+    Range<G> chain(group, 12, 0);
+#pragma unroll
+    for (int p = 0; p < kMarkerProbeParts; ++p) {
+      x = probe_chain<2 * kMarkerProbeChainHalf>(x);
+      group.instant_if(true, 13, 0);
+    }
+    marker_probe_sink = x;
   }
   group.instant_if(x == -1.0f, 8, 0); // never true (x only grows from 0): keeps the chains
 }

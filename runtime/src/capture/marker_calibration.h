@@ -11,7 +11,7 @@
 
 namespace cutrace {
 
-// Records the probe on the current device (one warp, about 20 us) and returns its buffer in the
+// Records the probe on the current device (one warp, about 74 us on an H100) and returns its buffer in the
 // compact layout, or why it could not: no traced file offered a probe, or CUDA failed.
 Expected<std::vector<uint8_t>> record_marker_probe();
 
