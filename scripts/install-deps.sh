@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(cmake ninja-build make g++ clang-19 libclang-19-dev llvm-19-dev libomp-19-dev
           libclang-rt-19-dev nlohmann-json3-dev libcli11-dev libgtest-dev pre-commit python3-yaml
           chromium libsqlite3-dev sqlite3 python3-pandas nodejs eslint protobuf-compiler time
-          ccache python3-dev python3-numpy pybind11-dev)
+          ccache python3-dev python3-numpy pybind11-dev libgoogle-perftools-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
