@@ -4,7 +4,9 @@
 # GEMM at 4096^3 by ncu (gpu__time_duration.sum, --clock-control none), 10 launches of each build,
 # two rounds one build after another: plain, every k-tile recorded (all), and the variants of
 # tutorial_samples.sh named in TUTORIAL_VARIANTS (default: loop8 pred8 predk8 loopcl8 predcl8).
-# Writes $OUT/tutorial.tgz (results.md, ncu's CSVs, build logs).
+# TUTORIAL_ARGS: the tutorial's own arguments (default "4096 4096 4096": M N K, then its NT layout;
+# "4096 4096 4096 T N" times the TN layout). Writes $OUT/tutorial.tgz (results.md, ncu's CSVs,
+# build logs).
 #   bash bench/cutlass/gpu_tutorial.sh
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
@@ -14,6 +16,7 @@ O=${OUT:-$R/out}/tutorial
 placements="roles"
 source bench/cutlass/sweep_setup.sh # sets C (.carry/sweep) and W (build-cutlass/sweep)
 variants=${TUTORIAL_VARIANTS:-loop8 pred8 predk8 loopcl8 predcl8}
+read -ra args <<<"${TUTORIAL_ARGS:-4096 4096 4096}"
 NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG)
 jobs=$R/jobs.txt
 echo "nvcc ${NVFLAGS[*]} -I$R/plain/include -I$R/plain/tools/util/include $C/tutorial/plain/wgmma_tma_sm90.cu -o $R/bin/plain >$R/logs/build_plain.txt 2>&1" >"$jobs"
@@ -24,7 +27,7 @@ traced all "$C/tutorial/wgmma_tma_sm90.traced.cu"
 for v in $variants; do traced "$v" "$C/tutorial_samples/$v/wgmma_tma_sm90.traced.cu"; done
 xargs -P "$(nproc)" -I{} bash -c '{}' <"$jobs"
 log() { echo "$*" | tee -a "$O/results.md"; }
-log "# CuTe tutorial GEMM 4096^3 on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) (builds done at $(($(date +%s) - started)) s)"
+log "# CuTe tutorial GEMM (${args[*]}) on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) (builds done at $(($(date +%s) - started)) s)"
 log ""
 log "ncu gpu__time_duration.sum, 10 launches (us: median of launches 2-10, then each)"
 for round in 1 2; do
@@ -32,7 +35,7 @@ for round in 1 2; do
     [[ -x $R/bin/$b ]] || { log "- $b: BUILD FAILED: $(grep -m1 error "$R/logs/build_$b.txt" | cut -c1-200)"; continue; }
     CUTRACE_OUTPUT=$R/runs/$b CUTRACE_LAUNCHES=all CUTRACE_FORMAT=ctrace timeout 300 \
       ncu --clock-control none --metrics gpu__time_duration.sum --kernel-name-base demangled \
-      --kernel-name regex:gemm_device --launch-count 10 --csv "$R/bin/$b" 4096 4096 4096 \
+      --kernel-name regex:gemm_device --launch-count 10 --csv "$R/bin/$b" "${args[@]}" \
       >"$O/ncu_${b}_r$round.csv" 2>"$R/logs/ncu_${b}_r$round.txt"
     python3 bench/cutlass/ncu_median.py "$O/ncu_${b}_r$round.csv" "$b (round $round)" |
       tee -a "$O/results.md"
