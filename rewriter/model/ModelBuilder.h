@@ -1,5 +1,5 @@
-// Builds one file's SourceModel from a parsed translation unit (rewriter/model/SourceModel.cpp); the
-// parse itself is driven by rewriter/model/SourceParse.cpp.
+// Builds one file's SourceModel from a parsed translation unit (rewriter/model/SourceModel.cpp);
+// the parse itself is driven by rewriter/model/SourceParse.cpp.
 #ifndef CUTRACE_REWRITER_MODELBUILDER_H
 #define CUTRACE_REWRITER_MODELBUILDER_H
 
@@ -9,8 +9,10 @@
 
 namespace clang {
 class ASTContext;
+class Decl;
 class FileEntry;
 class Preprocessor;
+class SourceManager;
 } // namespace clang
 
 namespace cutrace {
@@ -27,6 +29,13 @@ using FilesToVisit = llvm::DenseSet<const clang::FileEntry *>;
 void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
                 const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels = false,
                 const FilesToVisit *Visit = nullptr);
+
+/// How a model with Visit treats D: walks through it to what it holds (the unit, namespaces,
+/// linkage specifications, templates: their instances are filtered one by one), leaves it out
+/// (written in a file outside Visit), or walks it.
+enum class ModelReach { Through, Outside, Walked };
+ModelReach modelReach(const clang::Decl &D, const clang::SourceManager &SM,
+                      const FilesToVisit &Visit);
 
 } // namespace cutrace
 

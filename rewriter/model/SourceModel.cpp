@@ -25,17 +25,8 @@ bool ModelBuilder::VisitCallExpr(CallExpr *Call) {
 }
 
 bool ModelBuilder::TraverseDecl(Decl *D) {
-  if (D && Visit && !isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl, ExportDecl,
-                         TemplateDecl>(D)) {
-    // Instances carry their pattern's location, so an instance of another file's template
-    // whose pattern is written here (a partial specialization) is still walked.
-    SourceLocation At = D->getBeginLoc();
-    if (At.isValid()) {
-      const FileEntry *File = SM.getFileEntryForID(SM.getFileID(SM.getExpansionLoc(At)));
-      if (File && !Visit->contains(File))
-        return true;
-    }
-  }
+  if (D && Visit && modelReach(*D, SM, *Visit) == ModelReach::Outside)
+    return true;
   return RecursiveASTVisitor::TraverseDecl(D);
 }
 
@@ -192,6 +183,20 @@ std::optional<unsigned> ModelBuilder::parenAfter(SourceLocation Loc) const {
 } // namespace cutrace::builder
 
 namespace cutrace {
+
+using namespace clang;
+
+ModelReach modelReach(const Decl &D, const SourceManager &SM, const FilesToVisit &Visit) {
+  if (isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl, ExportDecl, TemplateDecl>(D))
+    return ModelReach::Through;
+  // Instances carry their pattern's location, so an instance of another file's template whose
+  // pattern is written here (a partial specialization) is still walked.
+  if (SourceLocation At = D.getBeginLoc(); At.isValid())
+    if (const FileEntry *File = SM.getFileEntryForID(SM.getFileID(SM.getExpansionLoc(At)));
+        File && !Visit.contains(File))
+      return ModelReach::Outside;
+  return ModelReach::Walked;
+}
 
 void buildModel(clang::ASTContext &Ctx, const clang::Preprocessor &PP, SourceModel &Model,
                 const clang::FileEntry *File, const CallFacts &Calls, bool AutoKernels,

@@ -126,23 +126,27 @@ private:
   llvm::DenseMap<const FileEntry *, FilesToVisit> &ExpandedIn;
 };
 
-/// The declarations of `Files` that a model walks (those ModelBuilder::TraverseDecl keeps,
-/// outermost first), as a traversal scope for the models of a pass. The models ask Clang's
-/// parent map where a statement sits; built over the whole unit, that map holds every statement
-/// of every template instance (2.8 s of a CUTLASS GEMM's 20 s device pass), built over this scope
-/// only the declarations the models can ask about.
+/// The declarations of `Files` that a model walks (modelReach, outermost first), as a traversal
+/// scope for the models of a pass. The models ask Clang's parent map where a statement sits; built
+/// over the whole unit, that map holds every statement of every template instance (2.8 s of a
+/// CUTLASS GEMM's 20 s device pass), built over this scope only the declarations the models can ask
+/// about.
 class ModelScope : public RecursiveASTVisitor<ModelScope> {
 public:
   ModelScope(const SourceManager &SM, const FilesToVisit &Files) : SM(SM), Files(Files) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool TraverseDecl(Decl *D) {
-    if (!D || isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl, ExportDecl, TemplateDecl>(D))
+    if (!D)
+      return true;
+    switch (modelReach(*D, SM, Files)) {
+    case ModelReach::Through:
       return RecursiveASTVisitor::TraverseDecl(D);
-    if (SourceLocation At = D->getBeginLoc(); At.isValid())
-      if (const FileEntry *File = SM.getFileEntryForID(SM.getFileID(SM.getExpansionLoc(At)));
-          File && !Files.contains(File))
-        return true;
-    Decls.push_back(D); // what is inside it is in the scope with it
+    case ModelReach::Outside:
+      return true;
+    case ModelReach::Walked:
+      Decls.push_back(D); // what is inside it is in the scope with it
+      return true;
+    }
     return true;
   }
   std::vector<Decl *> Decls;
