@@ -11,8 +11,9 @@
 
 namespace cutrace {
 
-// Records the probe on the current device (one warp, about 74 us on an H100) and returns its buffer in the
-// compact layout, or why it could not: no traced file offered a probe, or CUDA failed.
+// Records the probe on the current device (one warp, about 74 us on an H100) and returns its
+// buffer in the compact layout, or why it could not: no traced file offered a probe, or CUDA
+// failed.
 Expected<std::vector<uint8_t>> record_marker_probe();
 
 namespace detail {
