@@ -16,9 +16,11 @@ stage() { # NAME COMMAND...: runs a stage, timed, and remembers a failure
 }
 stage "install packages" bash scripts/install-deps.sh
 # ccache, when installed, for both builds (CMake takes CMAKE_<LANG>_COMPILER_LAUNCHER from the
-# environment) and for the tests' nvcc compiles of sources that are the same from run to run (the
-# reviewed goldens, the seeded mutants; CUTRACE_TEST_NVCC_LAUNCHER in test/CMakeLists.txt). A first
-# run on a machine fills the cache; later runs, a fresh clone included, compile only what changed.
+# environment) and for the tests' nvcc compiles (CUTRACE_TEST_NVCC_LAUNCHER in test/CMakeLists.txt:
+# the reviewed goldens, the seeded mutants, and every build an nvcc-labelled or package test runs,
+# through make, cutrace-nvcc or CMake). A first run on a machine fills the cache, and a compile
+# that several tests run alike is done once; later runs, a fresh clone included, compile only what
+# changed.
 # CUTRACE_CCACHE=0: no cache.
 test_nvcc_launcher=()
 if [[ ${CUTRACE_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null; then

@@ -35,6 +35,19 @@ std::string clangResourceDir() {
   return Configured;
 }
 
+std::vector<std::string> toolchainHeaderDirs(const ParseOptions &Options) {
+  std::vector<std::string> Dirs;
+  for (const std::string &Dir : {Options.CudaPath, clangResourceDir(), std::string("/usr/include"),
+                                 std::string("/usr/lib/gcc")}) {
+    llvm::SmallString<256> Real;
+    if (Dir.empty() || llvm::sys::fs::real_path(Dir, Real))
+      continue;
+    Real += "/";
+    Dirs.push_back(Real.str().str());
+  }
+  return Dirs;
+}
+
 namespace {
 
 /// "13.0.88" -> {13, 0, 88}; the build number may be missing.

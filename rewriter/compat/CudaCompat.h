@@ -79,6 +79,12 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> parseFileSystem();
 /// $CUTRACE_CLANG_RESOURCE_DIR, then the directory of the Clang we were built against.
 std::string clangResourceDir();
 
+/// The folders of the toolchain's own headers, real paths ending in '/': the CUDA toolkit, Clang's
+/// resource directory and the host's C and C++ library headers (/usr/include, /usr/lib/gcc). No
+/// annotation, kernel or launch of the user's lives there, so a parse may skip the bodies of
+/// functions they define that its models never read (docs/design.md, "The parse environment").
+std::vector<std::string> toolchainHeaderDirs(const ParseOptions &Options);
+
 /// Keeps what a parse needs from a compiler command (nvcc or clang): -D, -U, -I, -isystem,
 /// -include, -std, and the macros nvcc predefines for its dialect flags (-rdc=true:
 /// __CUDACC_RDC__, --extended-lambda, --expt-relaxed-constexpr, -G); drops the rest (-arch and

@@ -156,14 +156,59 @@ private:
   const FilesToVisit &Files;
 };
 
+/// The function bodies a pass leaves unparsed (FrontendOptions::SkipFunctionBodies): those of the
+/// toolchain's own headers (compat::toolchainHeaderDirs), except in a device pass the device
+/// functions and kernels, which the unit's device call graph walks. No model reads the others, and
+/// a host pass that skips them instantiates none of the host library's templates: llm.c's kernels
+/// parse about a tenth faster (docs/PERFORMANCE.md, section 3). Clang still parses what it must
+/// (constexpr functions, deduced return types); the preprocessor still reads every token, so
+/// __COUNTER__ and the macros' reach are as before.
+class ToolchainBodies {
+public:
+  ToolchainBodies(std::vector<std::string> Dirs, compat::CudaPass Pass)
+      : Dirs(std::move(Dirs)), Pass(Pass) {}
+
+  bool skip(const Decl &D) {
+    if (Pass != compat::CudaPass::Host) {
+      const Decl *F = &D;
+      if (const auto *T = dyn_cast<FunctionTemplateDecl>(F))
+        F = T->getTemplatedDecl();
+      if (F->hasAttr<CUDADeviceAttr>() || F->hasAttr<CUDAGlobalAttr>())
+        return false;
+    }
+    const SourceManager &SM = D.getASTContext().getSourceManager();
+    FileID File = SM.getFileID(SM.getExpansionLoc(D.getLocation()));
+    auto [It, New] = InToolchain.try_emplace(File, false);
+    if (New)
+      It->second = inToolchain(SM, File);
+    return It->second;
+  }
+
+private:
+  std::vector<std::string> Dirs;
+  compat::CudaPass Pass;
+  llvm::DenseMap<FileID, bool> InToolchain;
+
+  bool inToolchain(const SourceManager &SM, FileID File) const {
+    if (!SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForStartOfFile(File))))
+      return false;
+    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
+    if (!Entry)
+      return false;
+    llvm::StringRef Path = Entry->getFileEntry().tryGetRealPathName();
+    return llvm::any_of(Dirs, [&](const std::string &Dir) { return Path.starts_with(Dir); });
+  }
+};
+
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(ParseOutcome &Outcome, bool &Reached, const std::vector<Inclusion> &Inclusions,
                 CountersByFile &Counters,
                 const llvm::DenseMap<const FileEntry *, FilesToVisit> &ExpandedIn,
-                const Preprocessor &PP, bool AutoKernels)
+                const Preprocessor &PP, bool AutoKernels, ToolchainBodies &Skipped)
       : Outcome(Outcome), Reached(Reached), Inclusions(Inclusions), Counters(Counters),
-        ExpandedIn(ExpandedIn), PP(PP), AutoKernels(AutoKernels) {}
+        ExpandedIn(ExpandedIn), PP(PP), AutoKernels(AutoKernels), Skipped(Skipped) {}
+  bool shouldSkipFunctionBody(Decl *D) override { return D && Skipped.skip(*D); }
   void HandleTranslationUnit(ASTContext &Ctx) override {
     Reached = true;
     const SourceManager &SM = Ctx.getSourceManager();
@@ -208,6 +253,7 @@ private:
   const llvm::DenseMap<const FileEntry *, FilesToVisit> &ExpandedIn;
   const Preprocessor &PP;
   bool AutoKernels; // --auto: the main file's kernels and loops too
+  ToolchainBodies &Skipped;
 
   FilesToVisit filesOf(const FileEntry *File) const {
     auto It = ExpandedIn.find(File);
@@ -244,11 +290,13 @@ private:
 
 class ModelAction : public ASTFrontendAction {
 public:
-  ModelAction(ParseOutcome &Outcome, bool &Reached, bool AutoKernels)
-      : Outcome(Outcome), Reached(Reached), AutoKernels(AutoKernels) {}
+  ModelAction(ParseOutcome &Outcome, bool &Reached, const compat::ParseOptions &Options)
+      : Outcome(Outcome), Reached(Reached), AutoKernels(Options.AutoKernels),
+        Skipped(compat::toolchainHeaderDirs(Options), Outcome.Pass) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     // Clang's "N errors generated" summary is ours to decide on, not to print.
     CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+    CI.getFrontendOpts().SkipFunctionBodies = true; // those ToolchainBodies names
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
@@ -260,13 +308,14 @@ public:
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<MacroReach>(CI.getSourceManager(), ExpandedIn));
     return std::make_unique<ModelConsumer>(Outcome, Reached, Inclusions, Counters, ExpandedIn,
-                                           CI.getPreprocessor(), AutoKernels);
+                                           CI.getPreprocessor(), AutoKernels, Skipped);
   }
 
 private:
   ParseOutcome &Outcome;
   bool &Reached;
   bool AutoKernels;
+  ToolchainBodies Skipped;
   std::vector<Inclusion> Inclusions;
   CountersByFile Counters;
   llvm::DenseMap<const FileEntry *, FilesToVisit> ExpandedIn; // a file's macros -> where used
@@ -298,9 +347,9 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
       llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), compat::parseFileSystem());
   DiagnosticCollector Collector;
   bool Reached = false;
-  tooling::ToolInvocation Invocation(
-      compat::parseCommand(Options, Pass, File),
-      std::make_unique<ModelAction>(Outcome, Reached, Options.AutoKernels), Files.get());
+  tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
+                                     std::make_unique<ModelAction>(Outcome, Reached, Options),
+                                     Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
   if (!compat::runGuarded([&] { Invocation.run(); })) {
     Outcome.FailureReason = "Clang crashed while parsing this file (a stack overflow on deeply "

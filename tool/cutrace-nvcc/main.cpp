@@ -291,7 +291,9 @@ bool rewriteSources(llvm::ArrayRef<GeneratedSource> Sources, const RewriteReques
 /// `-iquote Dir` for the host compiler's preprocessor. nvcc splits a -Xcompiler value at commas
 /// and hands it to a shell unquoted: a space (or another character the shell reads) is kept by
 /// double quotes, and a directory that quotes cannot carry (`,`, `"`, `\`, `$`, a backquote)
-/// goes to -I, which nvcc quotes itself.
+/// goes to -I, which nvcc quotes itself. One argument, `-Xcompiler=-iquoteDir` (GCC and Clang read
+/// `-iquoteDir` as `-iquote Dir`): ccache in front of nvcc reorders the preprocessor flags it
+/// knows, which would part a separate `-Xcompiler` from its value and fail the compile it caches.
 std::vector<std::string> quoteIncludeArguments(llvm::StringRef Dir) {
   if (Dir.find_first_of(",\"\\$`") != llvm::StringRef::npos)
     return {"-I" + Dir.str()};
@@ -299,8 +301,8 @@ std::vector<std::string> quoteIncludeArguments(llvm::StringRef Dir) {
     return llvm::isAlnum(C) || llvm::StringRef("_./+-=@%:~^").contains(C);
   });
   if (!Plain)
-    return {"-Xcompiler", "-iquote\"" + Dir.str() + "\""};
-  return {"-Xcompiler", "-iquote", "-Xcompiler", Dir.str()};
+    return {"-Xcompiler=-iquote\"" + Dir.str() + "\""};
+  return {"-Xcompiler=-iquote" + Dir.str()};
 }
 
 /// nvcc's arguments: the original's directory first on the quote-include path (through the host
