@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Annotates a pinned CUTLASS checkout's Hopper GEMM headers where their pipeline lives.
 
-    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas | --placement=roles|top|sample]
+    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas | --placement=roles|top|sample|sample64]
 
 Copies CUTLASS_DIR/include to OUT_DIR/include and inserts cutrace annotations, each on a line of
 its own, after anchor lines found in order (each anchor is searched from the previous one on), so
@@ -21,7 +21,8 @@ kernels (plain, cooperative, ping-pong) and the SS, FP8 and RS mainloops, with t
   roles   in each role's branch (a producer row, a row per consumer warpgroup);
   top     together at the top of operator(), before the body's architecture guard;
   sample  as roles, and a TRACE_SAMPLE(blockIdx.x % 8 == 0) before each mma() k-loop's
-          CUTLASS_PRAGMA_NO_UNROLL (one CTA in 8 records the loop).
+          CUTLASS_PRAGMA_NO_UNROLL (one CTA in 8 records the loop);
+  sample64  the same with blockIdx.x % 64 (one CTA in 64).
 Exits 1, writing nothing, when an anchor is missing (another CUTLASS version).
 """
 import shutil
@@ -111,7 +112,10 @@ LOAD = ('pipeline.producer_acquire(smem_pipe_write);',
         ['TRACE_RANGE("load_tile", "tma", smem_pipe_write.count());'])
 CONSUME = ('pipeline.consumer_wait(smem_pipe_read, barrier_token);',
            ['TRACE_RANGE("consume", "mma", smem_pipe_read.count());'])
-K_LOOP_SAMPLE = ('CUTLASS_PRAGMA_NO_UNROLL', ['TRACE_SAMPLE(blockIdx.x % 8 == 0);'], BEFORE)
+def k_loop_sample(n):
+    return ('CUTLASS_PRAGMA_NO_UNROLL', [f'TRACE_SAMPLE(blockIdx.x % {n} == 0);'], BEFORE)
+
+
 SS = 'cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.hpp'
 FP8 = 'cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized_fp8.hpp'
 RS = 'cutlass/gemm/collective/sm90_mma_tma_gmma_rs_warpspecialized.hpp'
@@ -119,8 +123,8 @@ RS = 'cutlass/gemm/collective/sm90_mma_tma_gmma_rs_warpspecialized.hpp'
 
 def mainloops(sampled):
     """Each mainloop's anchors in file order: its load's acquire, the waits of its prologue, the
-    k-loop (sampled: a TRACE_SAMPLE before its pragma) and the k-loop's wait."""
-    k_loop = [K_LOOP_SAMPLE] if sampled else []
+    k-loop (sampled, one CTA in N: a TRACE_SAMPLE before its pragma) and the k-loop's wait."""
+    k_loop = [k_loop_sample(sampled)] if sampled else []
     head = [('#pragma once', [INCLUDE]), LOAD]
     return {SS: head + [CONSUME, CONSUME] + k_loop + [CONSUME],
             FP8: head + [CONSUME] + k_loop + [CONSUME],
@@ -128,9 +132,10 @@ def mainloops(sampled):
 
 
 PLACEMENTS = {
-    'roles': {**ROLE_KERNELS, **mainloops(False)},
-    'top': {**TOP_KERNELS, **mainloops(False)},
-    'sample': {**ROLE_KERNELS, **mainloops(True)},
+    'roles': {**ROLE_KERNELS, **mainloops(0)},
+    'top': {**TOP_KERNELS, **mainloops(0)},
+    'sample': {**ROLE_KERNELS, **mainloops(8)},
+    'sample64': {**ROLE_KERNELS, **mainloops(64)},
 }
 
 FILES = {

@@ -18,7 +18,10 @@
 #      recording off.
 # Writes $OUT/rows.tgz (results.md, the two run files, ncu's CSVs, logs).
 #   bash bench/cutlass/gpu_rows.sh            (ROWS_CONFIG, ROWS_MNK: default bf16_coop_256x128_c1, 8192;
-#                                              ROWS_ONLY=1: plain, top and top_before only)
+#                                              ROWS_ONLY=1: plain, top and top_before only;
+#                                              ROWS_SAMPLES: the sampled placements, default
+#                                              "sample", "sample sample64" adds 1 CTA in 64;
+#                                              ROWS_TUTORIAL=0: no section 4)
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 started=$(date +%s)
@@ -29,7 +32,8 @@ W=$PWD/build-cutlass/sweep
 R=$PWD/build-rows-gpu
 O=${OUT:-$R/out}/rows
 [[ -d .carry/rows/include/cutrace ]] || { echo "no .carry/rows: run bench/cutlass/prepare_rows.sh"; exit 2; }
-placements="roles top sample"
+samples=${ROWS_SAMPLES:-sample}
+placements="roles top $samples"
 source bench/cutlass/sweep_setup.sh
 defs=$(grep "^$CFG " "$C/configs.txt" | cut -d' ' -f2-)
 NVFLAGS=(-std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DNDEBUG $defs)
@@ -47,8 +51,9 @@ first_jobs=$jobs_file
 jobs_file=$R/jobs2.txt
 : >"$jobs_file"
 traced roles roles runtime/include
-traced sample sample runtime/include
+for p in $samples; do traced "$p" "$p" runtime/include; done
 TS=$C/tutorial_samples
+[[ ${ROWS_TUTORIAL:-1} == 0 ]] && TS=$R/no-tutorial
 tutorial() { # NAME TRACED_SOURCE
   echo "nvcc ${NVFLAGS[*]} -DCUTRACE_TRACED -I$W/ann_roles/include -I$W/util/include -Iruntime/include -I$(dirname "$2") $2 ${LIBS[*]} -o $R/bin/tutorial_$1 >$R/logs/build_tutorial_$1.txt 2>&1" >>"$jobs_file"
 }
@@ -104,7 +109,7 @@ measure top top
 measure top_before top_before
 wait "$second_builds"
 log "(all builds done at $(($(date +%s) - started)) s)"
-for b in roles sample; do
+for b in roles $samples; do
   if [[ -x $R/bin/$b ]]; then measure "$b" "$b"
   else log "BUILD FAILED: $b: $(grep -m1 error "$R/logs/build_$b.txt" | cut -c1-200)"; fi
 done

@@ -5,7 +5,7 @@
 
 CUTLASS_DIR is a checkout at bench/cutlass/COMMIT. For each placement of bench/cutlass/annotate.py
 (--placement: groups in each role's branch, groups together at the top of operator(), roles plus a
-TRACE_SAMPLE before each mma() k-loop's CUTLASS_PRAGMA_NO_UNROLL):
+TRACE_SAMPLE on one CTA in 8, or in 64, before each mma() k-loop's CUTLASS_PRAGMA_NO_UNROLL):
   1. the annotated headers, and strip of each equals CUTLASS's own byte for byte;
   2. for each configuration of bench/cutlass/sweep_gemm.cu (schedule, mainloop collective, element
      type, tile and cluster shape): `trace-rewrite --traced` against those headers, as the

@@ -156,26 +156,25 @@ private:
   const FilesToVisit &Files;
 };
 
-/// The function bodies a pass leaves unparsed (FrontendOptions::SkipFunctionBodies): those of the
-/// toolchain's own headers (compat::toolchainHeaderDirs), except in a device pass the device
-/// functions and kernels, which the unit's device call graph walks. No model reads the others, and
-/// a host pass that skips them instantiates none of the host library's templates: llm.c's kernels
-/// parse about a tenth faster (docs/PERFORMANCE.md, section 3). Clang still parses what it must
-/// (constexpr functions, deduced return types); the preprocessor still reads every token, so
-/// __COUNTER__ and the macros' reach are as before.
+/// The function bodies a parse leaves unparsed (FrontendOptions::SkipFunctionBodies): those of the
+/// host functions the toolchain's own headers define (compat::toolchainHeaderDirs). No model reads
+/// them: annotations, kernels and launches live in the user's files, and what a payload or a
+/// device call graph may reach is device code, whose bodies are kept (the side-effect check reads
+/// make_float2's, a call graph may pass through CUB's). The host pass then instantiates none of
+/// the host library's function templates: llm.c's kernels parse about a tenth faster
+/// (docs/PERFORMANCE.md, section 3). Clang still parses what it must (constexpr functions, deduced
+/// return types), and the preprocessor still reads every token, so __COUNTER__ and the macros'
+/// reach are as before.
 class ToolchainBodies {
 public:
-  ToolchainBodies(std::vector<std::string> Dirs, compat::CudaPass Pass)
-      : Dirs(std::move(Dirs)), Pass(Pass) {}
+  explicit ToolchainBodies(std::vector<std::string> Dirs) : Dirs(std::move(Dirs)) {}
 
   bool skip(const Decl &D) {
-    if (Pass != compat::CudaPass::Host) {
-      const Decl *F = &D;
-      if (const auto *T = dyn_cast<FunctionTemplateDecl>(F))
-        F = T->getTemplatedDecl();
-      if (F->hasAttr<CUDADeviceAttr>() || F->hasAttr<CUDAGlobalAttr>())
-        return false;
-    }
+    const Decl *F = &D;
+    if (const auto *T = dyn_cast<FunctionTemplateDecl>(F))
+      F = T->getTemplatedDecl();
+    if (F->hasAttr<CUDADeviceAttr>() || F->hasAttr<CUDAGlobalAttr>())
+      return false;
     const SourceManager &SM = D.getASTContext().getSourceManager();
     FileID File = SM.getFileID(SM.getExpansionLoc(D.getLocation()));
     auto [It, New] = InToolchain.try_emplace(File, false);
@@ -186,7 +185,6 @@ public:
 
 private:
   std::vector<std::string> Dirs;
-  compat::CudaPass Pass;
   llvm::DenseMap<FileID, bool> InToolchain;
 
   bool inToolchain(const SourceManager &SM, FileID File) const {
@@ -292,7 +290,7 @@ class ModelAction : public ASTFrontendAction {
 public:
   ModelAction(ParseOutcome &Outcome, bool &Reached, const compat::ParseOptions &Options)
       : Outcome(Outcome), Reached(Reached), AutoKernels(Options.AutoKernels),
-        Skipped(compat::toolchainHeaderDirs(Options), Outcome.Pass) {}
+        Skipped(compat::toolchainHeaderDirs(Options)) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     // Clang's "N errors generated" summary is ours to decide on, not to print.
     CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());

@@ -2,7 +2,8 @@
 # Zero cost, proven: for each annotated X.cu with a never-annotated twin X.plain.cu, the machine
 # code of (a) X.plain.cu, (b) strip(X.cu) and (c) X.cu compiled with the no-op header must be
 # identical: same section list, same bytes in every .text.* section, and (c) prints no nvcc
-# warning that (a) does not print.
+# warning that (a) does not print. A strip(X.cu) that is X.plain.cu byte for byte is not compiled
+# again: its machine code is (a)'s.
 #
 # usage: check.sh [--no-strip] [-j N] <trace-rewrite binary> <X.cu | directory>...
 #   --no-strip    skip (b) (also skipped, with a note, when the tool path does not exist)
@@ -76,14 +77,20 @@ check_one() { # <index> <X.cu>; writes $work/<index>.result
 
   compile "$plain" "$d/a.cubin" "$d/a.log" "${flags[@]}" || { fail "(a) X.plain.cu does not compile: $(head -c 2000 "$d/a.log")"; return; }
   compile "$src" "$d/c.cubin" "$d/c.log" -I "$include_dir" "${flags[@]}" || { fail "(c) X.cu with no-op header does not compile: $(head -c 2000 "$d/c.log")"; return; }
-  local variants=(c)
+  local variants=(c) stripped_is_plain=0
   if [[ $strip -eq 1 ]]; then
     local stripped="$d/$(basename "${src%.cu}").strip.cu"
     "$tool" "$src" -o "$stripped" >"$d/tool.log" 2>&1 || { fail "(b) $tool failed: $(head -c 2000 "$d/tool.log")"; return; }
-    # -I the input's folder, so quoted includes resolve as they do for X.cu; no -I for the
-    # cutrace headers: a stripped file must not need them.
-    compile "$stripped" "$d/b.cubin" "$d/b.log" -I "$(dirname "$src")" "${flags[@]}" || { fail "(b) strip(X.cu) does not compile: $(head -c 2000 "$d/b.log")"; return; }
-    variants=(b c)
+    if cmp -s "$stripped" "$plain"; then
+      # strip(X.cu) is X.plain.cu byte for byte: the same source and flags compile to (a)'s
+      # machine code, so (b) is (a) without compiling it again.
+      stripped_is_plain=1
+    else
+      # -I the input's folder, so quoted includes resolve as they do for X.cu; no -I for the
+      # cutrace headers: a stripped file must not need them.
+      compile "$stripped" "$d/b.cubin" "$d/b.log" -I "$(dirname "$src")" "${flags[@]}" || { fail "(b) strip(X.cu) does not compile: $(head -c 2000 "$d/b.log")"; return; }
+      variants=(b c)
+    fi
   fi
 
   sections "$d/a.cubin" >"$d/a.sections"
@@ -105,7 +112,10 @@ check_one() { # <index> <X.cu>; writes $work/<index>.result
   local extra
   extra=$(comm -13 "$d/a.warn" "$d/c.warn")
   if [[ -n $extra ]]; then fail "(c) prints warnings (a) does not: $extra"; return; fi
-  echo "ok   $name: $( [[ $strip -eq 1 ]] && echo 'a=b=c' || echo 'a=c (strip skipped)'), $ntext .text section(s) identical" >"$result"
+  local verdict='a=c (strip skipped)'
+  ((strip)) && verdict='a=b=c'
+  ((stripped_is_plain)) && verdict='a=c, b is X.plain.cu byte for byte'
+  echo "ok   $name: $verdict, $ntext .text section(s) identical" >"$result"
 }
 
 running=0
