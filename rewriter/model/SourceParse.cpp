@@ -156,24 +156,27 @@ private:
   const FilesToVisit &Files;
 };
 
-/// The function bodies a parse leaves unparsed (FrontendOptions::SkipFunctionBodies): those of the
-/// host functions the toolchain's own headers define (compat::toolchainHeaderDirs). No model reads
-/// them: annotations, kernels and launches live in the user's files, and what a payload or a
-/// device call graph may reach is device code, whose bodies are kept (the side-effect check reads
-/// make_float2's, a call graph may pass through CUB's). The host pass then instantiates none of
-/// the host library's function templates: llm.c's kernels parse about a tenth faster
-/// (docs/PERFORMANCE.md, section 3). Clang still parses what it must (constexpr functions, deduced
-/// return types), and the preprocessor still reads every token, so __COUNTER__ and the macros'
-/// reach are as before.
+/// The function bodies a parse leaves unparsed (FrontendOptions::SkipFunctionBodies): those the
+/// toolchain's own headers define (compat::toolchainHeaderDirs) for functions the pass does not
+/// compile, host functions in a device pass and device-only ones in a host pass. No model reads
+/// them: annotations, kernels and launches live in the user's files. Kernels and __host__
+/// __device__ functions keep their bodies in both passes: a payload's side-effect check reads
+/// them (make_float2), and skipping libcu++'s, whose diagnose_if attributes Clang 19 parses late,
+/// leaks those attributes. The host pass then instantiates none of the host library's function
+/// templates: llm.c's kernels parse about a tenth faster (docs/PERFORMANCE.md, section 3). Clang
+/// still parses what it must (constexpr functions, deduced return types), and the preprocessor
+/// still reads every token, so __COUNTER__ and the macros' reach are as before.
 class ToolchainBodies {
 public:
-  explicit ToolchainBodies(std::vector<std::string> Dirs) : Dirs(std::move(Dirs)) {}
+  ToolchainBodies(std::vector<std::string> Dirs, compat::CudaPass Pass)
+      : Dirs(std::move(Dirs)), Pass(Pass) {}
 
   bool skip(const Decl &D) {
     const Decl *F = &D;
     if (const auto *T = dyn_cast<FunctionTemplateDecl>(F))
       F = T->getTemplatedDecl();
-    if (F->hasAttr<CUDADeviceAttr>() || F->hasAttr<CUDAGlobalAttr>())
+    bool Device = F->hasAttr<CUDADeviceAttr>(), Host = F->hasAttr<CUDAHostAttr>();
+    if (F->hasAttr<CUDAGlobalAttr>() || (Device && (Host || Pass != compat::CudaPass::Host)))
       return false;
     const SourceManager &SM = D.getASTContext().getSourceManager();
     FileID File = SM.getFileID(SM.getExpansionLoc(D.getLocation()));
@@ -185,6 +188,7 @@ public:
 
 private:
   std::vector<std::string> Dirs;
+  compat::CudaPass Pass;
   llvm::DenseMap<FileID, bool> InToolchain;
 
   bool inToolchain(const SourceManager &SM, FileID File) const {
@@ -290,7 +294,7 @@ class ModelAction : public ASTFrontendAction {
 public:
   ModelAction(ParseOutcome &Outcome, bool &Reached, const compat::ParseOptions &Options)
       : Outcome(Outcome), Reached(Reached), AutoKernels(Options.AutoKernels),
-        Skipped(compat::toolchainHeaderDirs(Options)) {}
+        Skipped(compat::toolchainHeaderDirs(Options), Outcome.Pass) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     // Clang's "N errors generated" summary is ours to decide on, not to print.
     CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
