@@ -29,8 +29,11 @@ if [[ ${CUTRACE_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null; then
     [[ -n ${!var:-} ]] || export "$var=ccache"
   done
   test_nvcc_launcher=(-DCUTRACE_TEST_NVCC_LAUNCHER=ccache)
-  # Paths inside the clone hashed relative to it: a fresh clone elsewhere hits the same entries.
-  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+  # Paths inside the clone hashed relative to it, and the build folder left out of the hash that
+  # -g (RelWithDebInfo, the sanitizer build's line tables) would put it in: a fresh clone
+  # elsewhere hits the same entries. An object read back keeps the debug info's folder of the
+  # clone that first built it.
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 fi
 stage configure cmake -S . -B build -G Ninja -DCUTRACE_BUILD_TESTS=ON "${test_nvcc_launcher[@]}"
 if stage build cmake --build build && ((${#failed[@]} == 0)); then
