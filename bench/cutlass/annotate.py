@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Annotates a pinned CUTLASS checkout's Hopper GEMM headers where their pipeline lives.
 
-    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas | --placement=roles|top|sample|sample64]
+    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas | --placement=roles|top|sample|sample64|sampleall|sampleall64]
 
 Copies CUTLASS_DIR/include to OUT_DIR/include and inserts cutrace annotations, each on a line of
 its own, after anchor lines found in order (each anchor is searched from the previous one on), so
@@ -23,6 +23,8 @@ kernels (plain, cooperative, ping-pong) and the SS, FP8 and RS mainloops, with t
   sample  as roles, and a TRACE_SAMPLE(blockIdx.x % 8 == 0) before each mma() k-loop's
           CUTLASS_PRAGMA_NO_UNROLL (one CTA in 8 records the loop);
   sample64  the same with blockIdx.x % 64 (one CTA in 64).
+  sampleall, sampleall64  as sample and sample64, and the producer's k-loop in load() sampled
+          alike, so that a CTA left out records nothing per k-tile.
 Exits 1, writing nothing, when an anchor is missing (another CUTLASS version).
 """
 import shutil
@@ -121,11 +123,13 @@ FP8 = 'cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized_fp8.hpp'
 RS = 'cutlass/gemm/collective/sm90_mma_tma_gmma_rs_warpspecialized.hpp'
 
 
-def mainloops(sampled):
-    """Each mainloop's anchors in file order: its load's acquire, the waits of its prologue, the
-    k-loop (sampled, one CTA in N: a TRACE_SAMPLE before its pragma) and the k-loop's wait."""
+def mainloops(sampled, producer=False):
+    """Each mainloop's anchors in file order: its load's k-loop (sampled too when `producer`: a
+    TRACE_SAMPLE before its pragma, the first of the file) and acquire, the waits of its
+    prologue, the k-loop (sampled, one CTA in N: a TRACE_SAMPLE before its pragma) and the
+    k-loop's wait."""
     k_loop = [k_loop_sample(sampled)] if sampled else []
-    head = [('#pragma once', [INCLUDE]), LOAD]
+    head = [('#pragma once', [INCLUDE])] + (k_loop if producer else []) + [LOAD]
     return {SS: head + [CONSUME, CONSUME] + k_loop + [CONSUME],
             FP8: head + [CONSUME] + k_loop + [CONSUME],
             RS: head + [CONSUME, CONSUME] + k_loop + [CONSUME]}
@@ -136,6 +140,8 @@ PLACEMENTS = {
     'top': {**TOP_KERNELS, **mainloops(0)},
     'sample': {**ROLE_KERNELS, **mainloops(8)},
     'sample64': {**ROLE_KERNELS, **mainloops(64)},
+    'sampleall': {**ROLE_KERNELS, **mainloops(8, producer=True)},
+    'sampleall64': {**ROLE_KERNELS, **mainloops(64, producer=True)},
 }
 
 FILES = {

@@ -265,6 +265,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> parseFileSystem() {
   Add(VirtualInclude.str() + "/cutrace/trace.h", EmbeddedTraceHeader);
   Add(VirtualStubs.str() + "/texture_fetch_functions.h", "#pragma once\n");
   Add(VirtualStubs.str() + "/cutrace_cuda13_intrinsics.h", EmbeddedIntrinsicsHeader);
+  // What the parse cache precompiles (model/PreludeCache.h): the -include files alone.
+  Add("/__cutrace__/prelude.cu", "");
   auto Overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   Overlay->pushOverlay(Memory);

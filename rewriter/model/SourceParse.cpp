@@ -4,17 +4,21 @@
 #include "model/CounterUses.h"
 #include "model/HeaderSelection.h"
 #include "model/ModelBuilder.h"
+#include "model/PreludeCache.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseSet.h"
+#include <set>
 
 namespace cutrace {
 namespace {
@@ -78,9 +82,11 @@ private:
 
 /// Whether any code of the translation unit tests CUTRACE_TRACED (#ifdef, #ifndef, defined(),
 /// an expansion, a #define or #undef): only then does a traced parse differ from a plain one.
+/// The traced parse's own -DCUTRACE_TRACED is not code (a parse reading the prelude from the
+/// cache never sees it defined).
 class TracedMacroWatcher : public PPCallbacks {
 public:
-  explicit TracedMacroWatcher(bool &Tested) : Tested(Tested) {}
+  TracedMacroWatcher(const SourceManager &SM, bool &Tested) : SM(SM), Tested(Tested) {}
   void Ifdef(SourceLocation, const Token &Name, const MacroDefinition &) override { see(Name); }
   void Ifndef(SourceLocation, const Token &Name, const MacroDefinition &) override { see(Name); }
   void Elifdef(SourceLocation, const Token &Name, const MacroDefinition &) override { see(Name); }
@@ -90,12 +96,17 @@ public:
                     const MacroArgs *) override {
     see(Name);
   }
-  void MacroDefined(const Token &Name, const MacroDirective *) override { see(Name); }
+  void MacroDefined(const Token &Name, const MacroDirective *) override {
+    if (!SM.isWrittenInCommandLineFile(Name.getLocation()))
+      see(Name);
+  }
   void MacroUndefined(const Token &Name, const MacroDefinition &, const MacroDirective *) override {
-    see(Name);
+    if (!SM.isWrittenInCommandLineFile(Name.getLocation()))
+      see(Name);
   }
 
 private:
+  const SourceManager &SM;
   bool &Tested;
   void see(const Token &Name) {
     if (const IdentifierInfo *Id = Name.getIdentifierInfo())
@@ -305,7 +316,7 @@ public:
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(CI.getSourceManager(), Inclusions));
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<TracedMacroWatcher>(Outcome.TestsTracedMacro));
+        std::make_unique<TracedMacroWatcher>(CI.getSourceManager(), Outcome.TestsTracedMacro));
     CI.getPreprocessor().addPPCallbacks(watchCounters(CI.getPreprocessor(), Counters));
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<MacroReach>(CI.getSourceManager(), ExpandedIn));
@@ -323,33 +334,161 @@ private:
   llvm::DenseMap<const FileEntry *, FilesToVisit> ExpandedIn; // a file's macros -> where used
 };
 
-} // namespace
+/// Skips what ToolchainBodies names, beside the consumer that writes a prelude.
+class BodySkipper : public ASTConsumer {
+public:
+  explicit BodySkipper(ToolchainBodies &Skipped) : Skipped(Skipped) {}
+  bool shouldSkipFunctionBody(Decl *D) override { return D && Skipped.skip(*D); }
+
+private:
+  ToolchainBodies &Skipped;
+};
+
+/// Every name a prelude looks up in the include path, found or not.
+class LookedUp : public PPCallbacks {
+public:
+  explicit LookedUp(std::set<std::string> &Names) : Names(Names) {}
+  void InclusionDirective(SourceLocation, const Token &, StringRef FileName, bool,
+                          CharSourceRange, OptionalFileEntryRef, StringRef, StringRef,
+                          const Module *, bool, SrcMgr::CharacteristicKind) override {
+    Names.insert(FileName.str());
+  }
+  void HasInclude(SourceLocation, StringRef FileName, bool, OptionalFileEntryRef,
+                  SrcMgr::CharacteristicKind) override {
+    Names.insert(FileName.str());
+  }
+
+private:
+  std::set<std::string> &Names;
+};
+
+/// Writes the parse of the prelude file (every -include, nothing else) as a precompiled header,
+/// leaving out the same bodies a parse of the pass leaves out, and lists the files it read.
+class PreludeAction : public GeneratePCHAction {
+public:
+  PreludeAction(std::string Output, const compat::ParseOptions &Options, compat::CudaPass Pass,
+                prelude::Reads &Read)
+      : Output(std::move(Output)), Skipped(compat::toolchainHeaderDirs(Options), Pass),
+        Read(Read) {}
+  bool BeginInvocation(CompilerInstance &CI) override {
+    CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+    CI.getFrontendOpts().OutputFile = Output;
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    return GeneratePCHAction::BeginInvocation(CI);
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef InFile) override {
+    std::unique_ptr<ASTConsumer> Writer = GeneratePCHAction::CreateASTConsumer(CI, InFile);
+    if (!Writer)
+      return nullptr;
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<LookedUp>(Names));
+    std::vector<std::unique_ptr<ASTConsumer>> Both;
+    Both.push_back(std::make_unique<BodySkipper>(Skipped));
+    Both.push_back(std::move(Writer));
+    return std::make_unique<MultiplexConsumer>(std::move(Both));
+  }
+  void EndSourceFileAction() override {
+    const SourceManager &SM = getCompilerInstance().getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      llvm::StringRef Path = It->first.getName();
+      if (!Path.starts_with("/__cutrace__/")) // the tool's own, named by the key
+        Read.Files.push_back({Path.str(), static_cast<int64_t>(It->first.getModificationTime()),
+                              static_cast<uint64_t>(It->first.getSize())});
+    }
+    Read.Names.assign(Names.begin(), Names.end());
+    GeneratePCHAction::EndSourceFileAction();
+  }
+
+private:
+  std::string Output;
+  ToolchainBodies Skipped;
+  prelude::Reads &Read;
+  std::set<std::string> Names;
+};
+
+/// Takes out of a command's user flags what a prelude is built without, and returns the include
+/// folders among them. The user's -include and -imacros files are read after the prelude, in the
+/// parse. The user's include folders are left out so that builds with other folders share an
+/// entry; the lookup checks instead that none of them holds a name the prelude looked up.
+std::vector<std::string> preludeArgs(std::vector<std::string> &Args) {
+  static const llvm::StringRef DirFlags[] = {"-isystem", "-iquote", "-idirafter", "-I"};
+  std::vector<std::string> Kept, Dirs;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    const llvm::StringRef *Dir =
+        llvm::find_if(DirFlags, [&](llvm::StringRef F) { return Arg.starts_with(F); });
+    if (Arg.starts_with("-include") || Arg.starts_with("-imacros"))
+      I += Arg == "-include" || Arg == "-imacros"; // and the file, when apart
+    else if (Dir == std::end(DirFlags))
+      Kept.push_back(Args[I]);
+    else if (Arg != *Dir)
+      Dirs.push_back(Arg.drop_front(Dir->size()).str());
+    else if (I + 1 < Args.size())
+      Dirs.push_back(Args[++I]);
+  }
+  Args = std::move(Kept);
+  return Dirs;
+}
+
+/// The pass's prelude as a precompiled header, from the cache or built into it; nothing when
+/// the cache is off or unwritable, or the prelude does not compile (the parse then reads the
+/// headers itself, as it would without a cache).
+std::optional<std::string> preludeOf(const compat::ParseOptions &Options, compat::CudaPass Pass) {
+  std::string Dir = prelude::cacheDir();
+  if (Dir.empty() || llvm::sys::fs::create_directories(Dir))
+    return std::nullopt;
+  compat::ParseOptions Own = Options;
+  std::vector<std::string> UserDirs = preludeArgs(Own.ExtraArgs);
+  std::vector<std::string> Command = compat::parseCommand(Own, Pass, prelude::PreludeFile);
+  prelude::Entry Entry = prelude::entryFor(Dir, Command);
+  switch (prelude::lookup(Entry, UserDirs)) {
+  case prelude::State::Usable:
+    return Entry.Pch;
+  case prelude::State::Failed:
+  case prelude::State::Shadowed:
+    return std::nullopt;
+  case prelude::State::Missing:
+    break;
+  }
+  auto Files =
+      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), compat::parseFileSystem());
+  DiagnosticCollector Collector;
+  prelude::Reads Read;
+  tooling::ToolInvocation Invocation(
+      Command, std::make_unique<PreludeAction>(Entry.Pch, Own, Pass, Read), Files.get());
+  Invocation.setDiagnosticConsumer(&Collector);
+  bool Ran = compat::runGuarded([&] { Invocation.run(); });
+  bool Built = Ran && !Read.Files.empty() && Collector.getNumErrors() == 0 &&
+               llvm::sys::fs::exists(Entry.Pch);
+  if (!prelude::record(Entry, Read, Built) || !Built)
+    return std::nullopt;
+  // Built without the user's folders: usable only where none of them holds what it looked up.
+  return prelude::lookup(Entry, UserDirs) == prelude::State::Usable
+             ? std::optional<std::string>(Entry.Pch)
+             : std::nullopt;
+}
 
 /// Why a parse that never reached the file failed: the driver's first error (an unknown GPU
 /// architecture, a bad flag), when it gave one.
-static std::string firstError(const std::vector<ClangDiagnostic> &Diagnostics) {
+std::string firstError(const std::vector<ClangDiagnostic> &Diagnostics) {
   for (const ClangDiagnostic &D : Diagnostics)
     if (D.Level == Severity::Error)
       return "the compiler could not start on this file: " + D.Message;
   return "the compiler could not start on this file";
 }
 
-unsigned ParseOutcome::errorCount() const {
-  unsigned N = 0;
-  for (const ClangDiagnostic &D : Diagnostics)
-    N += D.Level == Severity::Error;
-  return N;
-}
-
-ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Options,
-                         compat::CudaPass Pass) {
+ParseOutcome parseWith(llvm::StringRef File, const compat::ParseOptions &Options,
+                       compat::CudaPass Pass, const std::optional<std::string> &Prelude) {
   ParseOutcome Outcome;
   Outcome.Pass = Pass;
   auto Files =
       llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), compat::parseFileSystem());
   DiagnosticCollector Collector;
   bool Reached = false;
-  tooling::ToolInvocation Invocation(compat::parseCommand(Options, Pass, File),
+  std::vector<std::string> Command = compat::parseCommand(Options, Pass, File);
+  if (Prelude)
+    Command.insert(Command.end() - 1, {"-include-pch", *Prelude});
+  tooling::ToolInvocation Invocation(Command,
                                      std::make_unique<ModelAction>(Outcome, Reached, Options),
                                      Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
@@ -364,6 +503,26 @@ ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Optio
     Outcome.FailureReason = Collector.FirstFatal;
   else if (!Reached)
     Outcome.FailureReason = firstError(Outcome.Diagnostics);
+  return Outcome;
+}
+
+} // namespace
+
+unsigned ParseOutcome::errorCount() const {
+  unsigned N = 0;
+  for (const ClangDiagnostic &D : Diagnostics)
+    N += D.Level == Severity::Error;
+  return N;
+}
+
+ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Options,
+                         compat::CudaPass Pass) {
+  std::optional<std::string> Prelude = preludeOf(Options, Pass);
+  ParseOutcome Outcome = parseWith(File, Options, Pass, Prelude);
+  // A parse that stopped early is done again without the prelude, so what it reports is what a
+  // parse of the headers themselves says (and a header changed under the cache costs nothing).
+  if (Prelude && !Outcome.Ran)
+    Outcome = parseWith(File, Options, Pass, std::nullopt);
   return Outcome;
 }
 
