@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Annotates a pinned CUTLASS checkout's Hopper GEMM headers where their pipeline lives.
 
-    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas | --placement=roles|top|sample|sample64|sampleall|sampleall64]
+    annotate.py CUTLASS_DIR OUT_DIR [--no-dag] [--sample=ctas | --placement=roles|top|sample|sample64|sampleall|sampleall64|tiles]
 
 Copies CUTLASS_DIR/include to OUT_DIR/include and inserts cutrace annotations, each on a line of
 its own, after anchor lines found in order (each anchor is searched from the previous one on), so
@@ -25,6 +25,8 @@ kernels (plain, cooperative, ping-pong) and the SS, FP8 and RS mainloops, with t
   sample64  the same with blockIdx.x % 64 (one CTA in 64).
   sampleall, sampleall64  as sample and sample64, and the producer's k-loop in load() sampled
           alike, so that a CTA left out records nothing per k-tile.
+  tiles   the cooperative kernel only: its rows, a record per tile before the producer's
+          load() and a range over the consumers' epilogue; no marker in any k-loop.
 Exits 1, writing nothing, when an anchor is missing (another CUTLASS version).
 """
 import shutil
@@ -135,6 +137,19 @@ def mainloops(sampled, producer=False):
             RS: head + [CONSUME, CONSUME] + k_loop + [CONSUME]}
 
 
+# `tiles`: the cooperative kernel's rows with one record per tile on each side (the producer's
+# before its load(), a range over the consumers' epilogue) and nothing in any k-loop: what the
+# twin costs where no marker stands inside a loop with wgmma.
+TILE_KERNELS = {
+    'cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_cooperative.hpp': [
+        ('#pragma once', [INCLUDE]),
+        ('if (producer_warp_role == ProducerWarpRole::Mainloop) {', [PRODUCER]),
+        ('collective_mainloop.load(', ['TRACE_RECORD("tile_load");'], BEFORE),
+        (CONSUMER_BRANCH, [CONSUMERS]),
+        ('if (TileScheduler::compute_epilogue(work_tile_info, params.scheduler)) {',
+         ['TRACE_RANGE("epilogue", "epi");'])],
+}
+
 PLACEMENTS = {
     'roles': {**ROLE_KERNELS, **mainloops(0)},
     'top': {**TOP_KERNELS, **mainloops(0)},
@@ -142,6 +157,7 @@ PLACEMENTS = {
     'sample64': {**ROLE_KERNELS, **mainloops(64)},
     'sampleall': {**ROLE_KERNELS, **mainloops(8, producer=True)},
     'sampleall64': {**ROLE_KERNELS, **mainloops(64, producer=True)},
+    'tiles': TILE_KERNELS,
 }
 
 FILES = {

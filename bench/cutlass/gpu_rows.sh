@@ -21,7 +21,8 @@
 #                                              ROWS_ONLY=1: plain, top and top_before only;
 #                                              ROWS_SAMPLES: the sampled placements, default
 #                                              "sample", "sample sample64" adds 1 CTA in 64;
-#                                              ROWS_TUTORIAL=0: no section 4)
+#                                              ROWS_TUTORIAL=0: no section 4;
+#                                              ROWS_ROUNDS=N: section 3 N times)
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 started=$(date +%s)
@@ -112,6 +113,17 @@ log "(all builds done at $(($(date +%s) - started)) s)"
 for b in roles $samples; do
   if [[ -x $R/bin/$b ]]; then measure "$b" "$b"
   else log "BUILD FAILED: $b: $(grep -m1 error "$R/logs/build_$b.txt" | cut -c1-200)"; fi
+done
+# ROWS_ROUNDS=N: N-1 more rounds of every build, one build after another in each round (names
+# ending in _rK), so that a difference between builds is seen against the spread between rounds.
+for ((round = 2; round <= ${ROWS_ROUNDS:-1}; round++)); do
+  log "(round $round at $(($(date +%s) - started)) s)"
+  measure "plain_r$round" plain
+  measure "off_r$round" top CUTRACE_LAUNCHES=none
+  for b in top roles $samples; do
+    [[ -x $R/bin/$b ]] && measure "${b}_r$round" "$b"
+  done
+  tar -czf "${OUT:-$R/out}/rows.tgz" -C "$O" . # so far
 done
 if [[ -d $TS ]]; then
   log ""
