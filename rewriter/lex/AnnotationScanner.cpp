@@ -12,28 +12,6 @@
 namespace cutrace {
 namespace {
 
-bool isMutation(clang::tok::TokenKind K) {
-  using namespace clang::tok;
-  switch (K) {
-  case plusplus:
-  case minusminus:
-  case equal:
-  case plusequal:
-  case minusequal:
-  case starequal:
-  case slashequal:
-  case percentequal:
-  case ampequal:
-  case pipeequal:
-  case caretequal:
-  case lesslessequal:
-  case greatergreaterequal:
-    return true;
-  default:
-    return false;
-  }
-}
-
 class Scanner {
 public:
   explicit Scanner(llvm::StringRef Buffer)
@@ -373,7 +351,7 @@ private:
       case ArgRole::Size:
       case ArgRole::First:
         for (const RawToken *T : ArgTokens)
-          if (isMutation(T->Kind)) {
+          if (isAssignment(T->Kind)) {
             report(A.Args[I].Begin, roleName(Role).str() + " of " + S.Macro.str() +
                                         " has side effects (stripping would change behaviour)");
             break;

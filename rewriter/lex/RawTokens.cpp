@@ -78,6 +78,28 @@ std::vector<RawToken> lexAll(llvm::StringRef Buffer) {
   return Tokens;
 }
 
+bool isAssignment(clang::tok::TokenKind K) {
+  using namespace clang::tok;
+  switch (K) {
+  case plusplus:
+  case minusminus:
+  case equal:
+  case plusequal:
+  case minusequal:
+  case starequal:
+  case slashequal:
+  case percentequal:
+  case ampequal:
+  case pipeequal:
+  case caretequal:
+  case lesslessequal:
+  case greatergreaterequal:
+    return true;
+  default:
+    return false;
+  }
+}
+
 std::string withoutLineSplices(llvm::StringRef Spelled) {
   std::string Out;
   for (size_t I = 0; I < Spelled.size(); ++I) {

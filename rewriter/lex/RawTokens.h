@@ -32,6 +32,9 @@ std::vector<RawToken> lexAll(llvm::StringRef Buffer);
 /// An identifier as the compiler reads it: backslash-newline splices (phase 2) removed.
 std::string withoutLineSplices(llvm::StringRef Spelled);
 
+/// An operator that writes its operand: `=`, a compound assignment, `++` or `--`.
+bool isAssignment(clang::tok::TokenKind Kind);
+
 } // namespace cutrace
 
 #endif
