@@ -284,6 +284,22 @@ TEST(LoopCost, ReportNamesEachLoopThatGainsAndWarnsAboveTheLimitWithWgmma) {
       << Loud;
 }
 
+TEST(LoopCost, ASampledCopyOfALoopWithWgmmaIsWarnedAbout) {
+  cutrace::LoopCost Recorded{"_Z1kPfi", "/src/k.cu", 5, 40, 60, true};
+  cutrace::LoopCost Copy{"_Z1kPfi", "/src/k.cu", 5, 0, 41, true};
+  cutrace::LoopCost CopyWithoutWgmma{"_Z1kPfi", "/src/k.cu", 9, 0, 12, false};
+  const std::string Report =
+      cutrace::loopCostReport({Recorded, Copy, CopyWithoutWgmma}, "sm_90a", 8);
+  EXPECT_NE(Report.find("/src/k.cu:5: warning: cutrace: 'k' has two copies of this loop with wgmma "
+                        "(a TRACE_SAMPLE)"),
+            std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find("record once per tile outside the loop instead"), std::string::npos)
+      << Report;
+  EXPECT_EQ(Report.find("k.cu:9: warning"), std::string::npos) << Report;
+  EXPECT_NE(Report.find("k.cu:9: note"), std::string::npos) << Report;
+}
+
 // A CuTe-style template kernel: most of its instructions come from a header (cute.hpp), its
 // k-loop's back edge is in the kernel's own file (t.cu:20), and an inline asm wait opens and
 // closes a scope of its own with braces at the line's start, as CUTLASS's asm text writes them.

@@ -248,8 +248,17 @@ std::string loopCostReport(llvm::ArrayRef<LoopCost> Costs, llvm::StringRef Arch,
       Report += Where + "warning: cutrace: " + std::to_string(Added) +
                 " instructions added to a loop with wgmma in '" + Kernel +
                 "': marker instructions in a wgmma loop cost time even in iterations that record "
-                "nothing; record a sample of its iterations (TRACE_SAMPLE) or put the ranges "
-                "outside it\n";
+                "nothing; record once per tile outside the loop, or sample the loop "
+                "(TRACE_SAMPLE) and time both builds: a sample paid its share on some kernels and "
+                "cost as much as recording every iteration on others\n";
+    // The measurements behind this are in docs/PERFORMANCE.md, section 9.
+    if (C.Wgmma && !C.Plain)
+      Report += Where + "warning: cutrace: '" + Kernel +
+                "' has two copies of this loop with wgmma (a TRACE_SAMPLE): on CuTe's Hopper "
+                "tutorial and CUTLASS's FP8 cooperative GEMM such a sample cost as much as "
+                "recording every iteration or more, in CTAs that record nothing too; time the "
+                "kernel with recording off (CUTRACE_LAUNCHES=none) and on, and where the sample "
+                "does not pay, record once per tile outside the loop instead\n";
   }
   return Report;
 }

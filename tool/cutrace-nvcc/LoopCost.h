@@ -40,9 +40,10 @@ struct LoopCost {
 /// Every loop of every kernel that has a twin in Ptx, in source order.
 std::vector<LoopCost> loopCosts(llvm::StringRef Ptx);
 
-/// The report: one line per loop whose twin adds instructions, and a warning per loop with
-/// wgmma that gains more than WarnAbove (marker instructions in a k-loop cost even when they
-/// record nothing). Empty when nothing was added.
+/// The report: one line per loop whose twin adds instructions; a warning per loop with wgmma
+/// that gains more than WarnAbove (marker instructions in a k-loop cost even when they record
+/// nothing), and per copy with wgmma that only the twin has (a sampled k-loop, which cost as much
+/// as recording every iteration on some kernels). Empty when nothing was added.
 std::string loopCostReport(llvm::ArrayRef<LoopCost> Costs, llvm::StringRef Arch,
                            unsigned WarnAbove = 8);
 
