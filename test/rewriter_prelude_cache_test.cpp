@@ -178,6 +178,28 @@ TEST_F(PreludeCacheTest, ABrokenHeaderInTheCacheIsParsedAroundAndTheResultUnchan
   ASSERT_EQ(Headers.size(), 1u);
   std::ofstream(Headers.front(), std::ios::trunc) << "not a precompiled header";
   EXPECT_EQ(summary(parseSource(File, Options, compat::CudaPass::Device)), Expected);
+  // Read from the cache, the broken header is removed, and the next parse writes it anew.
+  EXPECT_FALSE(fs::exists(Headers.front()));
+  EXPECT_TRUE(withExtension(".failed").empty());
+  EXPECT_EQ(summary(parseSource(File, Options, compat::CudaPass::Device)), Expected);
+  EXPECT_TRUE(fs::exists(Headers.front()));
+}
+
+TEST_F(PreludeCacheTest, AnEntryThisRunWroteAndCouldNotReadIsNotTriedAgain) {
+  fs::create_directories(dir());
+  fs::path Header = write("read.h", "int a;\n");
+  struct stat S {};
+  stat(Header.c_str(), &S);
+  prelude::Entry E = prelude::entryFor(dir().string(), {"clang++", "-DX"});
+  std::ofstream(E.Pch) << "header";
+  prelude::InputStamp Stamp{Header.string(), static_cast<int64_t>(S.st_mtime),
+                            static_cast<uint64_t>(S.st_size)};
+  ASSERT_TRUE(prelude::record(E, {{Stamp}, {}}, /*Built=*/true));
+  prelude::discard(E, /*KeepAsFailed=*/true);
+  EXPECT_FALSE(fs::exists(E.Pch));
+  EXPECT_EQ(prelude::lookup(E, {}), prelude::State::Failed);
+  std::ofstream(Header, std::ios::app) << "int b;\n";
+  EXPECT_EQ(prelude::lookup(E, {}), prelude::State::Missing);
 }
 
 TEST_F(PreludeCacheTest, AnErrorInTheFileIsReportedAsWithoutTheCache) {

@@ -41,8 +41,8 @@ std::optional<InputStamp> stampOf(llvm::StringRef Path) {
   fs::file_status S;
   if (fs::status(Path, S) || !fs::is_regular_file(S))
     return std::nullopt;
-  return InputStamp{Path.str(), static_cast<int64_t>(llvm::sys::toTimeT(S.getLastModificationTime())),
-                    S.getSize()};
+  auto Time = static_cast<int64_t>(llvm::sys::toTimeT(S.getLastModificationTime()));
+  return InputStamp{Path.str(), Time, S.getSize()};
 }
 
 /// The list of what a prelude read, when every file in it is still as it was.
@@ -193,6 +193,12 @@ State lookup(const Entry &E, llvm::ArrayRef<std::string> UserDirs) {
   if (unchanged(E.Failed))
     return State::Failed;
   return State::Missing;
+}
+
+void discard(const Entry &E, bool KeepAsFailed) {
+  fs::remove(E.Pch);
+  if (!KeepAsFailed || fs::rename(E.Inputs, E.Failed))
+    fs::remove(E.Inputs);
 }
 
 bool record(const Entry &E, const Reads &Read, bool Built) {

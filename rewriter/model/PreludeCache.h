@@ -58,6 +58,10 @@ enum class State { Usable, Failed, Missing, Shadowed };
 /// instead; Failed: the prelude did not compile from these very files; Missing: build it.
 State lookup(const Entry &E, llvm::ArrayRef<std::string> UserDirs);
 
+/// After a parse that could not read the header: removes it, and keeps its list of what it read
+/// as the failure's when KeepAsFailed (lookup then says Failed while those files are unchanged).
+void discard(const Entry &E, bool KeepAsFailed);
+
 /// After a build: records what the header read (or that it failed), atomically, then trims the
 /// folder to its maxEntries() headers used last. False when the folder cannot be written.
 bool record(const Entry &E, const Reads &Read, bool Built);

@@ -430,10 +430,16 @@ std::vector<std::string> preludeArgs(std::vector<std::string> &Args) {
   return Dirs;
 }
 
+/// A prelude a parse can read: its cache entry, and whether this run wrote it.
+struct Prelude {
+  prelude::Entry Entry;
+  bool BuiltNow = false;
+};
+
 /// The pass's prelude as a precompiled header, from the cache or built into it; nothing when
 /// the cache is off or unwritable, or the prelude does not compile (the parse then reads the
 /// headers itself, as it would without a cache).
-std::optional<std::string> preludeOf(const compat::ParseOptions &Options, compat::CudaPass Pass) {
+std::optional<Prelude> preludeOf(const compat::ParseOptions &Options, compat::CudaPass Pass) {
   std::string Dir = prelude::cacheDir();
   if (Dir.empty() || llvm::sys::fs::create_directories(Dir))
     return std::nullopt;
@@ -443,7 +449,7 @@ std::optional<std::string> preludeOf(const compat::ParseOptions &Options, compat
   prelude::Entry Entry = prelude::entryFor(Dir, Command);
   switch (prelude::lookup(Entry, UserDirs)) {
   case prelude::State::Usable:
-    return Entry.Pch;
+    return Prelude{Entry, false};
   case prelude::State::Failed:
   case prelude::State::Shadowed:
     return std::nullopt;
@@ -463,9 +469,9 @@ std::optional<std::string> preludeOf(const compat::ParseOptions &Options, compat
   if (!prelude::record(Entry, Read, Built) || !Built)
     return std::nullopt;
   // Built without the user's folders: usable only where none of them holds what it looked up.
-  return prelude::lookup(Entry, UserDirs) == prelude::State::Usable
-             ? std::optional<std::string>(Entry.Pch)
-             : std::nullopt;
+  if (prelude::lookup(Entry, UserDirs) != prelude::State::Usable)
+    return std::nullopt;
+  return Prelude{Entry, true};
 }
 
 /// Why a parse that never reached the file failed: the driver's first error (an unknown GPU
@@ -517,12 +523,18 @@ unsigned ParseOutcome::errorCount() const {
 
 ParseOutcome parseSource(llvm::StringRef File, const compat::ParseOptions &Options,
                          compat::CudaPass Pass) {
-  std::optional<std::string> Prelude = preludeOf(Options, Pass);
-  ParseOutcome Outcome = parseWith(File, Options, Pass, Prelude);
+  std::optional<Prelude> P = preludeOf(Options, Pass);
+  ParseOutcome Outcome =
+      parseWith(File, Options, Pass, P ? std::optional<std::string>(P->Entry.Pch) : std::nullopt);
   // A parse that stopped early is done again without the prelude, so what it reports is what a
   // parse of the headers themselves says (and a header changed under the cache costs nothing).
-  if (Prelude && !Outcome.Ran)
+  if (P && !Outcome.Ran) {
     Outcome = parseWith(File, Options, Pass, std::nullopt);
+    // Then the prelude was what stopped it: one read from the cache is rebuilt next time, one
+    // this run wrote is not tried again while the files it read stay as they are.
+    if (Outcome.Ran)
+      prelude::discard(P->Entry, /*KeepAsFailed=*/P->BuiltNow);
+  }
   return Outcome;
 }
 
