@@ -289,3 +289,29 @@ TEST_F(PreludeCacheTest, ANumberSetsHowManyHeadersTheFolderKeeps) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(PreludeCacheTest, LeftoversAndOldFailuresGoWhenAnEntryIsWritten) {
+  fs::create_directories(dir());
+  auto Now = fs::file_time_type::clock::now();
+  auto Make = [&](const std::string &Name, std::chrono::hours Age) {
+    fs::path P = dir() / Name;
+    std::ofstream(P) << "x";
+    fs::last_write_time(P, Now - Age);
+    return P;
+  };
+  fs::path OldTemp = Make("a.pch-123456", std::chrono::hours(2));
+  fs::path NewTemp = Make("b.pch-654321", std::chrono::hours(0));
+  fs::path OldFailure = Make("c.failed", std::chrono::hours(24 * 31));
+  fs::path NewFailure = Make("d.failed", std::chrono::hours(24));
+  prelude::Entry E = prelude::entryFor(dir().string(), {"clang++"});
+  std::ofstream(E.Pch) << "header";
+  ASSERT_TRUE(prelude::record(E, {}, /*Built=*/true));
+  EXPECT_FALSE(fs::exists(OldTemp));
+  EXPECT_TRUE(fs::exists(NewTemp)); // another run may be writing it
+  EXPECT_FALSE(fs::exists(OldFailure));
+  EXPECT_TRUE(fs::exists(NewFailure));
+}
+
+} // namespace

@@ -99,8 +99,8 @@ bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   return true;
 }
 
-/// Keeps the maxEntries() headers used last and removes what an interrupted
-/// build left behind more than an hour ago.
+/// Keeps the maxEntries() headers used last, and removes what an interrupted build left behind
+/// more than an hour ago and the failures recorded more than a month ago (tried again then).
 void trim(llvm::StringRef Dir) {
   struct Found {
     std::string Path;
@@ -115,11 +115,13 @@ void trim(llvm::StringRef Dir) {
       continue;
     llvm::StringRef Name = llvm::sys::path::filename(It->path());
     auto Time = S.getLastModificationTime();
+    bool Leftover = Name.contains(".pch-") || Name.contains(".inputs-") ||
+                    Name.contains(".failed-");
     if (Name.ends_with(".pch"))
       Headers.push_back({It->path(), static_cast<int64_t>(llvm::sys::toTimeT(Time))});
-    else if (Name.contains(".pch-") || Name.contains(".inputs-") || Name.contains(".failed-"))
-      if (Now - Time > std::chrono::hours(1))
-        fs::remove(It->path());
+    else if ((Leftover && Now - Time > std::chrono::hours(1)) ||
+             (Name.ends_with(".failed") && Now - Time > std::chrono::hours(24 * 30)))
+      fs::remove(It->path());
   }
   const unsigned Keep = maxEntries();
   if (Headers.size() <= Keep)
