@@ -108,6 +108,18 @@ TEST_F(PreludeCacheTest, ParsesReadingTheCacheFindWhatParsesWithoutItFind) {
   EXPECT_EQ(withExtension(".inputs").size(), 2u);
 }
 
+TEST_F(PreludeCacheTest, AParseRecoveringFromAnErrorReadsThePreludeSafely) {
+  std::string File = input("parse", "prelude_typo_recovery.cu");
+  for (compat::CudaPass Pass : {compat::CudaPass::Host, compat::CudaPass::Device}) {
+    compat::ParseOptions Options;
+    Options.Traced = true;
+    std::string Expected = summary(parseWithoutCache(File, Options, Pass));
+    EXPECT_NE(Expected.find("unknown type name 'vokiid'"), std::string::npos) << Expected;
+    EXPECT_EQ(summary(parseSource(File, Options, Pass)), Expected) << "cold";
+    EXPECT_EQ(summary(parseSource(File, Options, Pass)), Expected) << "warm";
+  }
+}
+
 TEST_F(PreludeCacheTest, NothingIsWrittenWhenTheCacheIsOff) {
   ParseOutcome P = parseWithoutCache(input("traced", "callee_group_in_loop.cu"),
                                      compat::ParseOptions(), compat::CudaPass::Host);

@@ -12,7 +12,6 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
-#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
@@ -334,16 +333,6 @@ private:
   llvm::DenseMap<const FileEntry *, FilesToVisit> ExpandedIn; // a file's macros -> where used
 };
 
-/// Skips what ToolchainBodies names, beside the consumer that writes a prelude.
-class BodySkipper : public ASTConsumer {
-public:
-  explicit BodySkipper(ToolchainBodies &Skipped) : Skipped(Skipped) {}
-  bool shouldSkipFunctionBody(Decl *D) override { return D && Skipped.skip(*D); }
-
-private:
-  ToolchainBodies &Skipped;
-};
-
 /// Every name a prelude looks up in the include path, found or not.
 class LookedUp : public PPCallbacks {
 public:
@@ -363,29 +352,23 @@ private:
 };
 
 /// Writes the parse of the prelude file (every -include, nothing else) as a precompiled header,
-/// leaving out the same bodies a parse of the pass leaves out, and lists the files it read.
+/// and lists the files it read. Its function bodies are all parsed: Clang 19 reads a header
+/// written with bodies skipped (ToolchainBodies) past the end of a declaration's attributes when
+/// the parse that loads it recovers from an error (AddressSanitizer, use-after-poison in
+/// ASTDeclReader; test/inputs/parse/prelude_typo_recovery.cu). Loading is lazy, so a parse reads
+/// only the bodies it uses.
 class PreludeAction : public GeneratePCHAction {
 public:
-  PreludeAction(std::string Output, const compat::ParseOptions &Options, compat::CudaPass Pass,
-                prelude::Reads &Read)
-      : Output(std::move(Output)), Skipped(compat::toolchainHeaderDirs(Options), Pass),
-        Read(Read) {}
+  PreludeAction(std::string Output, prelude::Reads &Read) : Output(std::move(Output)), Read(Read) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
     CI.getFrontendOpts().OutputFile = Output;
-    CI.getFrontendOpts().SkipFunctionBodies = true;
     return GeneratePCHAction::BeginInvocation(CI);
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef InFile) override {
-    std::unique_ptr<ASTConsumer> Writer = GeneratePCHAction::CreateASTConsumer(CI, InFile);
-    if (!Writer)
-      return nullptr;
     CI.getPreprocessor().addPPCallbacks(std::make_unique<LookedUp>(Names));
-    std::vector<std::unique_ptr<ASTConsumer>> Both;
-    Both.push_back(std::make_unique<BodySkipper>(Skipped));
-    Both.push_back(std::move(Writer));
-    return std::make_unique<MultiplexConsumer>(std::move(Both));
+    return GeneratePCHAction::CreateASTConsumer(CI, InFile);
   }
   void EndSourceFileAction() override {
     const SourceManager &SM = getCompilerInstance().getSourceManager();
@@ -401,7 +384,6 @@ public:
 
 private:
   std::string Output;
-  ToolchainBodies Skipped;
   prelude::Reads &Read;
   std::set<std::string> Names;
 };
@@ -461,7 +443,7 @@ std::optional<Prelude> preludeOf(const compat::ParseOptions &Options, compat::Cu
   DiagnosticCollector Collector;
   prelude::Reads Read;
   tooling::ToolInvocation Invocation(
-      Command, std::make_unique<PreludeAction>(Entry.Pch, Own, Pass, Read), Files.get());
+      Command, std::make_unique<PreludeAction>(Entry.Pch, Read), Files.get());
   Invocation.setDiagnosticConsumer(&Collector);
   bool Ran = compat::runGuarded([&] { Invocation.run(); });
   bool Built = Ran && !Read.Files.empty() && Collector.getNumErrors() == 0 &&

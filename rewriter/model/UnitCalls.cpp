@@ -34,6 +34,12 @@ public:
 
   bool TraverseDecl(Decl *D) {
     auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    // A function the precompiled prelude holds (docs/design.md, "The prelude, precompiled") was
+    // parsed before the user's code existed: its body names none of the user's functions, and
+    // reading it back would cost more than the rest of a small file's parse. Instances made in
+    // this unit are not from the prelude and are walked.
+    if (FD && FD->isFromASTFile() && !FD->isTemplateInstantiation())
+      return true;
     bool Body = FD && FD->doesThisDeclarationHaveABody();
     if (FD && !Body && !FD->isTemplateInstantiation() &&
         (FD->hasAttr<CUDAGlobalAttr>() || FD->hasAttr<CUDADeviceAttr>()))
