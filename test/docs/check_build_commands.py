@@ -3,7 +3,12 @@
 in a code block runs, and an output shown for it is what it prints. No GPU: builds only.
 
 usage: check_build_commands.py --wrapper CUTRACE-NVCC --trace-rewrite TRACE-REWRITE
-                               --build BUILD-DIR --nvcc NVCC DOC.md...
+                               --build BUILD-DIR --nvcc NVCC [--work DIR] DOC.md...
+
+--work DIR: the scratch folder, emptied first and removed at the end (default: a new temporary
+one). A folder of the same name from run to run lets ccache read the projects' compiles back
+(CMake passes nvcc the package's include folder as `-isystem=PATH`, which ccache hashes as
+written).
 
 A shown line is a line of a fenced block that names `cutrace-nvcc` or `cutrace_instrument(`
 (with the lines of its block's command it continues with `\\`). Each is run as below, in a
@@ -259,13 +264,18 @@ def main(argv):
     opts, docs = {}, []
     it = iter(argv)
     for a in it:
-        if a in ("--wrapper", "--trace-rewrite", "--build", "--nvcc"):
+        if a in ("--wrapper", "--trace-rewrite", "--build", "--nvcc", "--work"):
             opts[a] = next(it)
         else:
             docs.append(a)
-    if len(opts) != 4 or not docs:
+    if len(opts) - ("--work" in opts) != 4 or not docs:
         sys.exit(__doc__)
-    work = tempfile.mkdtemp()
+    if "--work" in opts:
+        work = os.path.abspath(opts["--work"])
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+    else:
+        work = tempfile.mkdtemp()
     try:
         runner = Runner({"cutrace-nvcc": opts["--wrapper"], "trace-rewrite": opts["--trace-rewrite"]},
                         opts["--build"], opts["--nvcc"], work)

@@ -12,7 +12,8 @@ tool=$(realpath "$2")
 nvcc=$3
 build=$(realpath "$4")
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-loop.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir loop) || exit 1
 trap 'rm -rf "$work"' EXIT
 source "$repo/test/support/checks.sh"
 # A private copy with its ../common folder: the builds write beside the sources.

@@ -14,7 +14,8 @@ set -uo pipefail
 tool=$(realpath "$1")
 src=$(realpath "$2")
 nvcc=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-crossfile.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir crossfile) || exit 1
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/../support/checks.sh"
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/crossfile" && pwd)

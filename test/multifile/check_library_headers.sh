@@ -12,7 +12,8 @@ tool=$(realpath "$1")
 wrapper=$(realpath "$2")
 build=$(realpath "$3")
 nvcc=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-library-headers.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir library-headers) || exit 1
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/../support/checks.sh"
 lib=$(cd "$(dirname "${BASH_SOURCE[0]}")/library" && pwd)

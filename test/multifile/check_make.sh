@@ -8,7 +8,8 @@ set -uo pipefail
 wrapper=$(realpath "$1")
 tool=$(realpath "$2")
 nvcc=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-multifile-make.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir multifile-make) || exit 1
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cp -r "$example" "$work/src" # touching its headers must leave the checkout alone

@@ -59,8 +59,10 @@ class Oracle:
         self.counts = {k: 0 for k in COUNTS}
         self.failures = []
         self.lock = threading.Lock()
-        self.nvcc_ptx = [args.nvcc, "-ptx", "-arch=sm_90", "-std=c++17", "-w", "-I", args.include]
-        self.nvcc_traced = [args.nvcc, "-c", "-arch=sm_90a", "-std=c++17", "-I", args.include]
+        # -c with -ptx writes the same PTX, and lets a launcher such as ccache cache the compile.
+        nvcc = [*args.nvcc_launcher.split(), args.nvcc, "-c"]
+        self.nvcc_ptx = [*nvcc, "-ptx", "-arch=sm_90", "-std=c++17", "-w", "-I", args.include]
+        self.nvcc_traced = [*nvcc, "-arch=sm_90a", "-std=c++17", "-I", args.include]
 
     def command(self, flags, arch):
         """The compile command trace-rewrite parses with (after `--`)."""
@@ -391,6 +393,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rewrite", required=True, help="trace-rewrite binary")
     ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--nvcc-launcher", default="",
+                    help="command put before nvcc's compiles, e.g. ccache (the cases are seeded: "
+                         "the same sources from run to run)")
     ap.add_argument("--include", default=str(root / "runtime" / "include"))
     ap.add_argument("--seed", default="1")
     ap.add_argument("--count", type=int, default=100, help="generated cases")

@@ -7,7 +7,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$1" && pwd)
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-build-tree.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir build-tree) || exit 1
 trap 'rm -rf "$work"' EXIT
 failures=0
 pass() { echo "PASS: $*"; }

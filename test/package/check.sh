@@ -10,7 +10,8 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-package.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir package) || exit 1
 trap 'rm -rf "$work"' EXIT
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
 failures=0

@@ -9,7 +9,8 @@ set -uo pipefail
 wrapper=$(realpath "$1")
 nvcc=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-auto.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir auto) || exit 1
 trap 'rm -rf "$work"' EXIT
 source "$here/../support/checks.sh"
 cp "$here/auto/saxpy.cu" "$work/"

@@ -8,7 +8,8 @@ set -uo pipefail
 wrapper=$(realpath "$1")
 nvcc=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-launcher.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir launcher) || exit 1
 trap 'rm -rf "$work"' EXIT
 source "$here/../support/checks.sh"
 # A copy of the project, so touching its header leaves the checkout alone.

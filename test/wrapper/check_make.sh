@@ -9,7 +9,8 @@ set -uo pipefail
 wrapper=$(realpath "$1")
 nvcc=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/cutrace-wrapper.XXXXXX")
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
+work=$(scratch_dir wrapper) || exit 1
 trap 'rm -rf "$work"' EXIT
 source "$here/../support/checks.sh"
 fresh() { rm -rf "$work/$1" && cp -r "$here/project" "$work/$1" && echo "$work/$1"; }
