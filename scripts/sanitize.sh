@@ -26,5 +26,5 @@ ctest --test-dir "$build" --output-on-failure -j 2 -L fast -LE sources -E captur
 ctest --test-dir "$build" --output-on-failure -j 2 \
   -R '^(cli_file_handling|cli_hardening|trace_view_errors|explain_cli)$'
 
-BUILD_DIR=$build bash scripts/fuzz.sh "${1:-20}" strip decode_map ctrace
-BUILD_DIR=$build bash scripts/fuzz.sh "${2:-30}" traced
+# traced first: the longest, beside the other three one after the other on the second core.
+BUILD_DIR=$build bash scripts/fuzz.sh "${1:-20}" traced:"${2:-30}" strip decode_map ctrace
