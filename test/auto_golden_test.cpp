@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "support/tree_paths.h"
 
 namespace fs = std::filesystem;
 
@@ -148,7 +149,7 @@ TEST_P(Auto, CompilesWithNvccForSm80AndSm90) {
   CommandResult Nvcc = runCommand(
       std::string(CUTRACE_NVCC_COMMAND) +
       " -std=c++17 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
-      " -I " CUTRACE_RUNTIME_INCLUDE " -I " +
+      " -I " + CUTRACE_RUNTIME_INCLUDE + " -I " +
       quote(Golden.parent_path()) + " -I " + quote((inputs() / C.Input).parent_path()) + " -c " +
       quote(Golden) + " -o " + quote(Out));
   fs::remove(Out);

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "support/tree_paths.h"
 
 namespace cutrace {
 namespace {

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "support/tree_paths.h"
 
 namespace cutrace {
 namespace {

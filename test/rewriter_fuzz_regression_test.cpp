@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "support/tree_paths.h"
 
 using namespace cutrace;
 namespace fs = std::filesystem;

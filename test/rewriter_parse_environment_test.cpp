@@ -8,6 +8,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <set>
+#include "support/tree_paths.h"
 
 using namespace cutrace;
 namespace fs = std::filesystem;

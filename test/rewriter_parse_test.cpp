@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include "support/tree_paths.h"
 
 using namespace cutrace;
 namespace fs = std::filesystem;

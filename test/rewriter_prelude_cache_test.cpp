@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "support/tree_paths.h"
 
 using namespace cutrace;
 namespace fs = std::filesystem;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <random>
 #include <sstream>
+#include "support/tree_paths.h"
 
 using namespace cutrace;
 namespace fs = std::filesystem;

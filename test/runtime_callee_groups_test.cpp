@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include "support/tree_paths.h"
 
 namespace cutrace {
 namespace {

@@ -13,10 +13,8 @@
 #include <cmath>
 #include <set>
 #include <sstream>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TEST_DATA
-#define CUTRACE_TEST_DATA "test/data"
-#endif
 
 namespace cutrace {
 namespace {

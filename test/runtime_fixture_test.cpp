@@ -20,10 +20,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TEST_DATA // test/CMakeLists.txt should define it; else next to this file
-#define CUTRACE_TEST_DATA_FROM_FILE 1
-#endif
 
 namespace cutrace {
 namespace {
@@ -33,12 +31,7 @@ constexpr int kKTiles = 256 / 16; // k / kTileK
 constexpr uint32_t kGemmCtas = (96 / 32) * (128 / 32);
 
 std::string data_dir() {
-#ifdef CUTRACE_TEST_DATA_FROM_FILE
-  std::string here = __FILE__;
-  return here.substr(0, here.find_last_of('/') + 1) + "data";
-#else
   return CUTRACE_TEST_DATA;
-#endif
 }
 
 struct Fixture {

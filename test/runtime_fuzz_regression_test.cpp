@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "support/tree_paths.h"
 
 namespace cutrace {
 namespace {

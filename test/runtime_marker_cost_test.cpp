@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "support/tree_paths.h"
 
 namespace cutrace {
 namespace {
@@ -349,9 +350,6 @@ TEST(MarkerCost, ARunWithoutAProbeSaysWhyItsTimesAreAsRecorded) {
   }
 }
 
-#ifndef CUTRACE_TEST_DATA
-#define CUTRACE_TEST_DATA "test/data"
-#endif
 
 // A run recorded on an H100 (test/data/h100/marker/; bench/gpu/marker_cost.cu's routed launch of
 // empty_ranges<<<4, 32>>>: thread 0 of each CTA records 64 ranges with nothing inside). Its DEV

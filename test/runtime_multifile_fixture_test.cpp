@@ -18,10 +18,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TEST_DATA
-#define CUTRACE_TEST_DATA "test/data"
-#endif
 
 namespace cutrace {
 namespace {

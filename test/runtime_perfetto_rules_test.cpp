@@ -39,10 +39,8 @@
 #include <string>
 #include <tuple>
 #include <vector>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TEST_DATA
-#define CUTRACE_TEST_DATA "test/data"
-#endif
 
 namespace cutrace {
 namespace {

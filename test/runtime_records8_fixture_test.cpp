@@ -6,10 +6,8 @@
 
 #include <map>
 #include <string>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TEST_DATA
-#define CUTRACE_TEST_DATA "test/data"
-#endif
 
 namespace {
 

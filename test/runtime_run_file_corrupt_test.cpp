@@ -6,10 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_FUZZ_REGRESSIONS
-#define CUTRACE_FUZZ_REGRESSIONS "fuzz/regressions"
-#endif
 
 namespace cutrace {
 namespace {

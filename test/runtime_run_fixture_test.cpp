@@ -7,10 +7,8 @@
 
 #include <set>
 #include <string>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TEST_DATA
-#define CUTRACE_TEST_DATA "test/data"
-#endif
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include "support/tree_paths.h"
 
 namespace cutrace {
 namespace {

@@ -12,10 +12,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TEST_DATA
-#define CUTRACE_TEST_DATA "test/data"
-#endif
 
 namespace {
 

@@ -27,18 +27,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_REWRITE_BIN
-#define CUTRACE_REWRITE_BIN "trace-rewrite"
-#endif
-#ifndef CUTRACE_TEST_INPUTS
-#define CUTRACE_TEST_INPUTS "test/inputs"
-#endif
 #ifndef CUTRACE_NVCC
 #define CUTRACE_NVCC ""
-#endif
-#ifndef CUTRACE_RUNTIME_INCLUDE
-#define CUTRACE_RUNTIME_INCLUDE "runtime/include"
 #endif
 
 extern char **environ;

@@ -14,13 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TRACE_VIEW
-#error "test/CMakeLists.txt defines CUTRACE_TRACE_VIEW, the trace-view binary"
-#endif
-#ifndef CUTRACE_TEST_DATA
-#error "test/CMakeLists.txt defines CUTRACE_TEST_DATA"
-#endif
 
 namespace {
 

@@ -19,10 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
+#include "support/tree_paths.h"
 
-#ifndef CUTRACE_TRACE_VIEW
-#error "test/CMakeLists.txt defines CUTRACE_TRACE_VIEW, the trace-view binary"
-#endif
 
 namespace cutrace {
 namespace {

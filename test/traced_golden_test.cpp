@@ -17,6 +17,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include "support/tree_paths.h"
 
 namespace fs = std::filesystem;
 
@@ -173,7 +174,7 @@ TEST_P(Traced, CompilesWithNvccForSm80Sm90AndSm90a) {
       runCommand(std::string(CUTRACE_NVCC_COMMAND) +
                  " -std=c++17 -gencode arch=compute_80,code=sm_80"
                  " -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90a,code=sm_90a"
-                 " -I " CUTRACE_RUNTIME_INCLUDE " -I " +
+                 " -I " + CUTRACE_RUNTIME_INCLUDE + " -I " +
                  quote(inputsDir()) + " -c " + quote(Golden) + " -o " + quote(Out));
   fs::remove(Out);
   EXPECT_EQ(Nvcc.Status, 0) << Nvcc.Output;
@@ -671,8 +672,8 @@ TEST(TracedRules, DispatcherCallsTheTwinOnlyWhereTheInstanceHasOne) {
   fs::path Ptx = T.Dir / "out.ptx";
   CommandResult Nvcc =
       runCommand(std::string(CUTRACE_NVCC) +
-                 " -std=c++17 -arch=sm_90a -ptx -I " CUTRACE_RUNTIME_INCLUDE " -I " + quote(T.Dir) +
-                 " " + quote(T.traced()) + " -o " + quote(Ptx));
+                 " -std=c++17 -arch=sm_90a -ptx -I " + CUTRACE_RUNTIME_INCLUDE + " -I " +
+                 quote(T.Dir) + " " + quote(T.traced()) + " -o " + quote(Ptx));
   ASSERT_EQ(Nvcc.Status, 0) << Nvcc.Output;
   std::string Text = readFile(Ptx);
   std::string Gemm = ptxEntry(Text, "device_kernel_cutrace_tracedI10GemmKernel");
@@ -1003,7 +1004,7 @@ TEST(TracedRules, NvccDiagnosticsInTracedBuildsPointAtTheSourceLine) {
   TracedRun T = runTracedVariant("early_exits", 11, "  float acc = 0.0f; int planted_unused;");
   ASSERT_EQ(T.Result.Status, 0) << T.Result.Output;
   CommandResult Nvcc = runCommand(std::string(CUTRACE_NVCC) + " -std=c++17 -arch=sm_90 -I " +
-                                  CUTRACE_RUNTIME_INCLUDE " -I " + quote(T.Dir) + " -c " +
+                                  CUTRACE_RUNTIME_INCLUDE + " -I " + quote(T.Dir) + " -c " +
                                   quote(T.traced()) + " -o " + quote(T.Dir / "out.o"));
   EXPECT_EQ(Nvcc.Status, 0) << Nvcc.Output;
   EXPECT_NE(Nvcc.Output.find("early_exits_variant.cu(11): warning #177-D: variable "
@@ -1022,8 +1023,8 @@ TEST(TracedRules, LineinfoOfTracedBuildsNamesTheSourceFile) {
   fs::path Ptx = T.Dir / "out.ptx";
   CommandResult Nvcc =
       runCommand(std::string(CUTRACE_NVCC) + " -std=c++17 -arch=sm_90 -lineinfo -ptx -I " +
-                 CUTRACE_RUNTIME_INCLUDE " -I " + quote(T.Dir) + " " + quote(T.traced()) + " -o " +
-                 quote(Ptx));
+                 CUTRACE_RUNTIME_INCLUDE + " -I " + quote(T.Dir) + " " + quote(T.traced()) +
+                 " -o " + quote(Ptx));
   ASSERT_EQ(Nvcc.Status, 0) << Nvcc.Output;
   std::string Text = readFile(Ptx);
   std::smatch M;
