@@ -18,9 +18,10 @@ stage "install packages" bash scripts/install-deps.sh
 # ccache, when installed, for both builds (CMake takes CMAKE_<LANG>_COMPILER_LAUNCHER from the
 # environment) and for the tests' nvcc compiles (CUTRACE_TEST_NVCC_LAUNCHER in test/CMakeLists.txt:
 # the reviewed goldens, the seeded mutants, and every build an nvcc-labelled or package test runs,
-# through make, cutrace-nvcc or CMake). A first run on a machine fills the cache, and a compile
-# that several tests run alike is done once; later runs, a fresh clone included, compile only what
-# changed.
+# through make, cutrace-nvcc or CMake, -cubin and -ptx compiles included; each such test builds in
+# a scratch folder named the same from run to run, test/support/scratch.sh). A first run on a
+# machine fills the cache, and a compile that several tests run alike is done once; later runs, a
+# fresh clone included, compile only what changed.
 # CUTRACE_CCACHE=0: no cache.
 test_nvcc_launcher=()
 if [[ ${CUTRACE_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null; then
