@@ -355,8 +355,8 @@ private:
 /// and lists the files it read. Its function bodies are all parsed: Clang 19 reads a header
 /// written with bodies skipped (ToolchainBodies) past the end of a declaration's attributes when
 /// the parse that loads it recovers from an error (AddressSanitizer, use-after-poison in
-/// ASTDeclReader; PreludeCacheTest.AParseRecoveringFromAnErrorReadsThePreludeSafely). Loading is lazy, so a parse reads
-/// only the bodies it uses.
+/// ASTDeclReader; PreludeCacheTest.AParseRecoveringFromAnErrorReadsThePreludeSafely). Loading
+/// is lazy, so a parse reads only the bodies it uses.
 class PreludeAction : public GeneratePCHAction {
 public:
   PreludeAction(std::string Output, prelude::Reads &Read) : Output(std::move(Output)), Read(Read) {}

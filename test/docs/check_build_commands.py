@@ -268,7 +268,7 @@ def main(argv):
             opts[a] = next(it)
         else:
             docs.append(a)
-    if len(opts) - ("--work" in opts) != 4 or not docs:
+    if not {"--wrapper", "--trace-rewrite", "--build", "--nvcc"} <= opts.keys() or not docs:
         sys.exit(__doc__)
     if "--work" in opts:
         work = os.path.abspath(opts["--work"])

@@ -16,9 +16,6 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
 work=$(scratch_dir kernel-examples) || exit 1
 trap 'rm -rf "$work"' EXIT
-# Compiles run from the scratch folder: ccache (CCACHE_BASEDIR, test/CMakeLists.txt) hashes the
-# paths inside it as relative ones, the same from run to run, so a rerun reads them back.
-cd "$work" || exit 1
 source "$repo/test/support/checks.sh"
 rt=$build/runtime
 NVCC=("$nvcc" -std=c++17 -O3 -arch=sm_90a -I"$repo/runtime/include")
@@ -95,8 +92,9 @@ check_example hopper_pipeline "$repo/examples/hopper_pipeline/hopper_pipeline.cu
   '"src": ?"load"' '"dst": ?"compute"'
 
 echo "--- wgmma_probe builds for sm_90a"
-check "HopperPipeline.ProbeBuilds" bash -c '"${@:3}" -c "$1" -o "$2.o" && "${@:3}" "$2.o" -o "$2"' _ \
-  "$repo/examples/hopper_pipeline/wgmma_probe.cu" "$work/wgmma_probe" "${NVCC[@]}"
+probe_builds() { "${NVCC[@]}" -c "$1" -o "$2.o" && "${NVCC[@]}" "$2.o" -o "$2"; }
+check "HopperPipeline.ProbeBuilds" probe_builds "$repo/examples/hopper_pipeline/wgmma_probe.cu" \
+  "$work/wgmma_probe"
 
 echo "--- bench/gpu/slice_cost.cu: traced, compiled"
 if "$tool" --traced "$repo/bench/gpu/slice_cost.cu" -o "$work/slice_cost.traced.cu" \

@@ -53,11 +53,6 @@ done
 source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
 work=$(scratch_dir zero-cost) || exit 1
 trap 'rm -rf "$work"' EXIT
-# Compiles run from the scratch folder: ccache (CCACHE_BASEDIR, test/CMakeLists.txt) hashes the
-# paths inside it as relative ones, the same from run to run, so a rerun reads them back.
-[[ $strip -eq 1 ]] && tool=$(realpath "$tool")
-for i in "${!inputs[@]}"; do inputs[i]=$(realpath "${inputs[i]}"); done
-cd "$work" || exit 1
 
 # Section names, one a line, in file order.
 sections() { "$readelf" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] \([^ ]\+\) .*/\1/p'; }

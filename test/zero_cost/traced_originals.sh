@@ -30,13 +30,6 @@ fi
 source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch.sh"
 work=$(scratch_dir traced-originals) || exit 1
 trap 'rm -rf "$work"' EXIT
-# Compiles run from the scratch folder: ccache (CCACHE_BASEDIR, test/CMakeLists.txt) hashes the
-# paths inside it as relative ones, the same from run to run, so a rerun reads them back.
-tool=$(realpath "$tool")
-sources=()
-for src in "$@"; do sources+=("$(realpath "$src")"); done
-set -- "${sources[@]}"
-cd "$work" || exit 1
 
 texts() { "$readelf" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] \(\.text\.[^ ]\+\) .*/\1/p'; }
 
