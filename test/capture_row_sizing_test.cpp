@@ -94,6 +94,72 @@ TEST(RowSizing, NoLaunchOutgrowsThePoolHoweverFullItsRowsWere) {
   EXPECT_EQ(roomy.capacity(gemm, 1), kMaxRowCapacity);
 }
 
+// The bytes of a launch of `ctas` CTAs of `per_cta` rows as `plan` lays it out (the header, the
+// kept CTAs' rows and, with a stride, the row the others point at).
+uint64_t launch_bytes(const RowLayout &plan, uint64_t ctas, uint32_t per_cta) {
+  const uint64_t kept = (ctas + plan.cta_stride - 1) / plan.cta_stride;
+  return kBufferHeaderBytes + kept * per_cta * row_stride_bytes(plan.capacity) +
+         (plan.cta_stride > 1 ? kRowHeaderBytes : 0);
+}
+
+TEST(RowSizing, EveryCtaIsRecordedWhileThePoolHoldsItsRows) {
+  RowSizing sizing(1 * kMiB, 64 * kMiB);
+  const KernelMap gemm = map_named("gemm", 1024);
+  // Example 48 at 8192^3: 120 CTAs of two consumer rows, 17,408 slots each.
+  sizing.saw(gemm, 17408);
+  const RowLayout plan = sizing.plan(gemm, 120, 2);
+  EXPECT_EQ(plan.cta_stride, 1u);
+  EXPECT_EQ(plan.capacity, 17408u + 17408u / 4 + 2);
+  // Before a launch drained nothing is known: every CTA, the budget's share.
+  RowSizing fresh(64 * kMiB, 1024 * kMiB);
+  EXPECT_EQ(fresh.plan(gemm, 120, 2).cta_stride, 1u);
+  EXPECT_EQ(fresh.plan(gemm, 120, 2).capacity, share(64 * kMiB, 240));
+}
+
+TEST(RowSizing, WhenThePoolCannotHoldEveryCtaOneCtaInKIsKeptWhole) {
+  RowSizing sizing(1 * kMiB, 16 * kMiB);
+  const KernelMap gemm = map_named("gemm", 1024);
+  sizing.saw(gemm, 17408); // every CTA at 21,762 slots a row: 41.8 MB
+  const RowLayout plan = sizing.plan(gemm, 120, 2);
+  // The smallest stride whose CTAs fit: 48 CTAs' rows fit 16 MiB, so 1 in 3 (40 CTAs).
+  EXPECT_EQ(plan.cta_stride, 3u);
+  EXPECT_EQ(plan.capacity, 17408u + 17408u / 4 + 2); // whole: the size the rows need
+  EXPECT_LE(launch_bytes(plan, 120, 2), 16 * kMiB);
+  const RowLayout two{plan.capacity, 2};
+  EXPECT_GT(launch_bytes(two, 120, 2), 16 * kMiB); // and 1 in 2 would not fit
+}
+
+TEST(RowSizing, TheRuleFirstKeepsEveryCtaAndEachRowsFirstRecords) {
+  RowSizing sizing(1 * kMiB, 16 * kMiB, /*whole_ctas=*/false);
+  const KernelMap gemm = map_named("gemm", 1024);
+  sizing.saw(gemm, 17408);
+  const RowLayout plan = sizing.plan(gemm, 120, 2);
+  EXPECT_EQ(plan.cta_stride, 1u);
+  EXPECT_EQ(plan.capacity, share(16 * kMiB, 240));
+}
+
+TEST(RowSizing, NoStrideWhereTheDeviceCodeReadsNone) {
+  RowSizing sizing(1 * kMiB, 16 * kMiB);
+  const KernelMap staged = map_named("staged", 1024, /*sized=*/false);
+  sizing.saw(staged, 17408);
+  EXPECT_EQ(sizing.plan(staged, 120, 2).cta_stride, 1u);
+  EXPECT_EQ(sizing.plan(staged, 120, 2).capacity, 1024u);
+  // One CTA: nothing to leave out.
+  const KernelMap one = map_named("one", 1024);
+  sizing.saw(one, 1u << 24);
+  EXPECT_EQ(sizing.plan(one, 1, 2).cta_stride, 1u);
+}
+
+TEST(RowSizing, WhenNotEvenOneCtasRowsFitTheKeptOneKeepsItsFirstRecords) {
+  RowSizing sizing(1 * kMiB, 16 * kMiB);
+  const KernelMap huge = map_named("huge", 1024);
+  sizing.saw(huge, 1u << 24); // 128 MiB a row
+  const RowLayout plan = sizing.plan(huge, 120, 2);
+  EXPECT_EQ(plan.cta_stride, 120u);
+  EXPECT_LT(plan.capacity, 1u << 24);
+  EXPECT_LE(launch_bytes(plan, 120, 2), 16 * kMiB);
+}
+
 TEST(RowSizing, ALaunchBudgetOfZeroIsTakenWhereZeroMeansSomething) {
   // CUTRACE_LAUNCH_MB=0: the build's rows only; a pool or a disk bound of 0 stays refused.
   ::setenv("CUTRACE_TEST_SIZE_MB", "0", 1);

@@ -1,6 +1,8 @@
 // Rows sized at launch (docs/FORMAT.md, "Row capacity"): a launch's header may give its rows more
 // slots than the decode map's max_events, and the decoder takes the header's figure.
+#include <cutrace/completeness.h>
 #include <cutrace/decode.h>
+#include <cutrace/run.h>
 
 #include "support/buffer_builder.h"
 
@@ -59,6 +61,99 @@ TEST(RowCapacity, ALaunchThatStillOverflowsCountsWhatItsOwnCapacityDropped) {
   ASSERT_EQ(t.rows.size(), 1u);
   EXPECT_EQ(t.rows[0].slices.size(), 50u);
   EXPECT_EQ(t.rows[0].dropped, 60u);
+}
+
+// 10 CTAs of 2 groups, 1 CTA in 4 recorded (CTAs 0, 4 and 8): each kept CTA's rows hold
+// `ranges` ranges on group 0 and one on group 1.
+Buffer8Builder one_cta_in_four(uint32_t ranges) {
+  Buffer8Builder b(10, 2, 64);
+  b.keep_one_cta_in(4);
+  for (uint32_t cta = 0; cta < 10; cta += 4)
+    for (uint32_t g = 0; g < 2; ++g) {
+      b.start(cta, g, 1'000'000 + cta, 10'000'000);
+      for (uint32_t i = 0; i < (g == 0 ? ranges : 1); ++i)
+        b.range(cta, g, 0, int32_t(cta * 100 + i), 10'000'100 + 10 * i, 10'000'105 + 10 * i);
+      b.end(cta, g, 1'010'000, 10'020'000);
+    }
+  return b;
+}
+
+DecodeMap map_of_two_groups() {
+  Expected<DecodeMap> map = parse_decode_map(
+      R"({"format_version":1,"kernel":"k","source":"k.cu","max_events":64,"clock":"clock64",
+          "groups":[{"index":0,"name":"a","lead":"0"},{"index":1,"name":"b","lead":"32"}],
+          "lanes":["main"],
+          "sites":[{"id":0,"kind":"range","name":"tile","lane":0,"group":0,"loc":"k.cu:1:1"}],
+          "flows":[]})");
+  EXPECT_TRUE(map) << map.error;
+  return *map;
+}
+
+TEST(RowCapacity, ALaunchThatKeptOneCtaInKHasRowsForThoseCtasOnly) {
+  const Buffer8Builder b = one_cta_in_four(5);
+  // Three CTAs of two rows: what the header's stride says, and what the buffer holds.
+  EXPECT_EQ(b.header().num_rows, 6u);
+  EXPECT_EQ(b.bytes.size(), kBufferHeaderBytes + 6 * b.header().row_stride_bytes);
+  const Trace t = decode(map_of_two_groups(), b.bytes.data(), b.bytes.size());
+  ASSERT_TRUE(t.ok()) << (t.problems.empty() ? "" : t.problems[0]);
+  ASSERT_EQ(t.rows.size(), 6u);
+  const uint32_t ctas[] = {0, 0, 4, 4, 8, 8};
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    EXPECT_EQ(t.rows[r].cta, ctas[r]) << "row " << r;
+    EXPECT_EQ(t.rows[r].row_in_cta, r % 2) << "row " << r;
+  }
+  // Each kept CTA whole, with its own payloads.
+  EXPECT_EQ(t.rows[4].slices.size(), 5u);
+  EXPECT_EQ(t.rows[4].slices[4].payload, 804);
+  EXPECT_EQ(t.header.cta_stride, 4u);
+  EXPECT_EQ(t.header.recorded_ctas(), 3u);
+}
+
+TEST(RowCapacity, TheCtasAStrideLeftOutAreReportedNotSilentlyMissing) {
+  const Buffer8Builder b = one_cta_in_four(5);
+  const Trace t = decode(map_of_two_groups(), b.bytes.data(), b.bytes.size());
+  const Completeness c = completeness_of(t);
+  EXPECT_FALSE(c.complete());
+  EXPECT_EQ(c.ctas_left_out, 7u);
+  EXPECT_EQ(c.dropped_events, 0u);
+  EXPECT_EQ(completeness_line(c),
+            "INCOMPLETE: 7 CTAs not recorded: 1 CTA in 4 recorded whole, the rows of every CTA "
+            "being more than the pool holds (CUTRACE_POOL_MB)");
+  // The row headers alone (a run read without its records) say the same.
+  const std::vector<uint8_t> packed = compact_buffer(b.bytes.data(), b.bytes.size());
+  const BufferGaps gaps = buffer_gaps(packed.data(), packed.size());
+  EXPECT_EQ(gaps.ctas_left_out, 7u);
+  EXPECT_EQ(gaps.cta_stride, 4u);
+  EXPECT_EQ(gaps.dropped_events, 0u);
+  // And the compact layout decodes to the same rows.
+  const Trace compact = decode(map_of_two_groups(), packed.data(), packed.size());
+  ASSERT_TRUE(compact.ok()) << (compact.problems.empty() ? "" : compact.problems[0]);
+  ASSERT_EQ(compact.rows.size(), 6u);
+  EXPECT_EQ(compact.rows[5].cta, 8u);
+  EXPECT_EQ(compact.rows[4].slices.size(), 5u);
+}
+
+TEST(RowCapacity, ARowInTheWrongPlaceForItsStrideIsReported) {
+  // The second CTA's rows say CTA 1, where a stride of 4 puts CTA 4.
+  Buffer8Builder b = one_cta_in_four(2);
+  test_support::put32(b.bytes, b.row_at(4, 0) + 24, 1);
+  const Trace t = decode(map_of_two_groups(), b.bytes.data(), b.bytes.size());
+  ASSERT_FALSE(t.problems.empty());
+  EXPECT_NE(t.problems[0].find("header names CTA 1 group 0, but the row belongs to CTA 4"),
+            std::string::npos)
+      << t.problems[0];
+}
+
+TEST(RowCapacity, AHeaderWhoseRowsDoNotMatchItsStrideIsRefused) {
+  Buffer8Builder b = one_cta_in_four(2);
+  test_support::put32(b.bytes, 4 * 15, 2u << kCtaStrideShift); // 5 CTAs' rows, not 3
+  const Expected<BufferHeader> h = parse_buffer_header(b.bytes.data(), b.bytes.size());
+  ASSERT_FALSE(h);
+  EXPECT_EQ(h.error, "num_rows 6 is not grid size 10 (1 CTA in 2: 5) x 2 groups");
+  // Word 15's bit 0 is the device's own (direct stores): a decoder reads the stride only.
+  Buffer8Builder direct = one_cta_in_four(2);
+  test_support::put32(direct.bytes, 4 * 15, 4u << kCtaStrideShift | kDirectStoresFlag);
+  EXPECT_TRUE(parse_buffer_header(direct.bytes.data(), direct.bytes.size()));
 }
 
 } // namespace

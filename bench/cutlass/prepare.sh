@@ -20,7 +20,8 @@ build=${3:-build}
 carry=.carry/cutlass
 work=build-cutlass
 examples=(49_hopper_gemm_with_collective_builder/49_collective_builder
-          54_hopper_fp8_warp_specialized_gemm/54_hopper_fp8_warp_specialized_gemm)
+          54_hopper_fp8_warp_specialized_gemm/54_hopper_fp8_warp_specialized_gemm
+          48_hopper_warp_specialized_gemm/48_hopper_warp_specialized_gemm)
 want=$(cat bench/cutlass/COMMIT)
 got=$(cat "$cutlass/PINNED_COMMIT" 2>/dev/null || git -C "$cutlass" rev-parse HEAD 2>/dev/null || echo unknown)
 [[ $got == "$want" ]] || echo "warning: CUTLASS at $got, the runs were made at $want" >&2
@@ -57,7 +58,7 @@ for ex in "${examples[@]}"; do
 done
 mkdir -p "$carry/json" && cp -r /usr/include/nlohmann "$carry/json/"  # the runtime's JSON headers
 tar -czf "$carry/cutlass.tgz" -C "$cutlass" include tools/util/include examples/common \
-  "examples/$(dirname "${examples[0]}")" "examples/$(dirname "${examples[1]}")"
+  $(for ex in "${examples[@]}"; do echo "examples/$(dirname "$ex")"; done)
 g++ -static "$build"/trace-view/CMakeFiles/trace-view.dir/*.o "$build"/runtime/libcutrace_sqlite.a \
   "$build"/runtime/libcutrace_analysis.a "$build"/runtime/libcutrace_format.a -l:libsqlite3.a \
   -lpthread -ldl -lm -o .carry/bin/trace-view

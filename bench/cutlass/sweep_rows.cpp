@@ -3,8 +3,8 @@
 // consumer warpgroup is the role `consumer`): its rows, and the slices and instants of each name
 // summed over the run's launches. Exit status 1 when a role given as ROLE=NAME has no slice of
 // that name, 2 when the file cannot be read. --launches adds a line per launch: its row capacity,
-// the most record slots a row attempted, the events dropped and the rows that overflowed
-// (bench/cutlass/gpu_rows.sh).
+// the most record slots a row attempted, the events dropped, the rows that overflowed and the
+// CTAs recorded (1 in the launch's CTA stride; bench/cutlass/gpu_rows.sh).
 //   sweep_rows FILE KERNEL [--launches] [ROLE=NAME]...
 #include <cutrace/completeness.h>
 #include <cutrace/run.h>
@@ -48,11 +48,13 @@ int main(int argc, char **argv) {
       for (const cutrace::Row &row : l->trace.rows)
         most = std::max(most, row.attempted);
       const cutrace::Completeness c = cutrace::completeness_of(l->trace);
+      const cutrace::BufferHeader &h = l->trace.header;
       std::printf(
           "  launch %u: %zu rows of %u slots, fullest row attempted %u, %llu events dropped "
-          "on %llu rows\n",
-          l->launch_index, l->trace.rows.size(), l->trace.header.max_events, most,
-          (unsigned long long)c.dropped_events, (unsigned long long)c.rows_overflowed);
+          "on %llu rows; %llu of %llu CTAs recorded (1 in %u)\n",
+          l->launch_index, l->trace.rows.size(), h.max_events, most,
+          (unsigned long long)c.dropped_events, (unsigned long long)c.rows_overflowed,
+          (unsigned long long)h.recorded_ctas(), (unsigned long long)h.num_ctas(), h.cta_stride);
     }
     for (const cutrace::Row &row : l->trace.rows) {
       std::string role = row.label.substr(0, row.label.find('['));

@@ -32,8 +32,17 @@ inline uint64_t read64(const uint8_t *p) {
 class RowsBuilder {
 public:
   const BufferHeader &header() const { return header_; }
+  // CTA `cta`'s row `group` (with a stride, `cta` is one the launch recorded: a multiple of it).
   size_t row_at(uint32_t cta, uint32_t group) const {
-    return kBufferHeaderBytes + size_t(cta * header_.num_groups + group) * header_.row_stride_bytes;
+    return kBufferHeaderBytes + size_t(row_index(cta, group)) * header_.row_stride_bytes;
+  }
+  // Records 1 CTA in `stride` (buffer header word 15): rows for CTAs 0, stride, 2 stride, ...
+  // only, as the device lays them out. Call before writing any row.
+  void keep_one_cta_in(uint32_t stride) {
+    header_.set_cta_stride(stride);
+    bytes.assign(header_.buffer_bytes(), 0);
+    encode_buffer_header(header_, bytes.data());
+    cursors_.assign(header_.num_rows, 0);
   }
   void start(uint32_t cta, uint32_t group, uint64_t ns, uint64_t cycles, uint32_t smid = 7) {
     const size_t at = row_at(cta, group);
@@ -65,7 +74,10 @@ protected:
     encode_buffer_header(header_, bytes.data());
     cursors_.assign(header_.num_rows, 0);
   }
-  uint32_t &cursor(uint32_t cta, uint32_t group) { return cursors_[cta * header_.num_groups + group]; }
+  uint32_t &cursor(uint32_t cta, uint32_t group) { return cursors_[row_index(cta, group)]; }
+  uint32_t row_index(uint32_t cta, uint32_t group) const {
+    return cta / header_.cta_stride * header_.num_groups + group;
+  }
 
   BufferHeader header_;
 

@@ -45,6 +45,8 @@ std::string completeness(const cutrace::RunLaunch &l) {
     return "complete";
   std::string out;
   auto add = [&out](const std::string &what) { out += (out.empty() ? "" : ", ") + what; };
+  if (c.ctas_left_out)
+    add("1 CTA in " + std::to_string(c.cta_stride));
   if (c.dropped_events)
     add(std::to_string(c.dropped_events) + " dropped");
   if (c.incomplete_slices)

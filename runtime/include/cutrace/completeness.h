@@ -27,15 +27,19 @@ struct Completeness {
   // The most record slots a row that dropped events attempted: the --max-events that keeps every
   // event of this trace (a derived figure: not compared by ==).
   uint32_t slots_needed = 0;
+  // CTAs the launch did not record by the pool's rule (docs/guide.md, "Row capacity"): it kept
+  // 1 CTA in cta_stride, each whole. Summed over a run; cta_stride is the largest.
+  uint64_t ctas_left_out = 0;
+  uint32_t cta_stride = 1;
   bool complete() const {
     return dropped_events == 0 && incomplete_slices == 0 && rows_never_ended == 0 &&
-           decode_problems == 0;
+           decode_problems == 0 && ctas_left_out == 0;
   }
   void add(const Completeness &other);
   bool operator==(const Completeness &o) const {
     return dropped_events == o.dropped_events && rows_overflowed == o.rows_overflowed &&
            incomplete_slices == o.incomplete_slices && rows_never_ended == o.rows_never_ended &&
-           decode_problems == o.decode_problems;
+           decode_problems == o.decode_problems && ctas_left_out == o.ctas_left_out;
   }
   bool operator!=(const Completeness &o) const { return !(*this == o); }
 };

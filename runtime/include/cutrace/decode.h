@@ -112,6 +112,9 @@ struct BufferHeader {
   // Versions 2 and 3 (word 14): full (rows at row_stride_bytes) or compact (row headers, then the
   // stored records back to back; bytes 60-63 of each row header count them).
   BufferLayout layout = BufferLayout::full;
+  // Word 15, bits 16-31: 1 CTA in cta_stride recorded (those whose linear index is a multiple
+  // of it), each whole; the rows are theirs only (docs/FORMAT.md, "Buffer header").
+  uint32_t cta_stride = 1;
 
   // Header for a launch of `map` (what the host runtime writes before the kernel runs).
   // `version`: kRecordFormatVersion (8-byte records, what the device writes), or 1 for a buffer
@@ -122,6 +125,12 @@ struct BufferHeader {
   // Bytes per record slot: 8 in version 3, 16 in versions 1 and 2.
   uint32_t record_bytes() const { return cutrace::record_bytes(version); }
   uint64_t num_ctas() const { return uint64_t(grid[0]) * grid[1] * grid[2]; }
+  // The CTAs with rows in the buffer: every one, or 1 in cta_stride (0, cta_stride, ...).
+  uint64_t recorded_ctas() const { return (num_ctas() + cta_stride - 1) / cta_stride; }
+  // The CTA row `row` belongs to.
+  uint64_t cta_of_row(uint64_t row) const { return row / num_groups * cta_stride; }
+  // Records 1 CTA in `stride` (1: every CTA): num_rows follows.
+  void set_cta_stride(uint32_t stride);
   // The full layout's size (what the device buffer holds).
   uint64_t buffer_bytes() const {
     return kBufferHeaderBytes + uint64_t(num_rows) * row_stride_bytes;

@@ -235,8 +235,10 @@ public:
 
   // The declaration of a group with a computed lead: from here on, thread `lead` writes. Every
   // declaration of one name must name the same thread (two writers would share one row).
+  // In a CTA a stride left out (open) no thread writes.
   __device__ __forceinline__ void lead(uint32_t lead) {
-    const bool writer = slots_ != nullptr && thread_linear() == lead;
+    const bool writer =
+        slots_ != nullptr && thread_linear() == lead && (cursor_ & ~kNotWriter) < kLeftOut;
     cursor_ = writer ? cursor_ & ~kNotWriter : cursor_ | kNotWriter;
   }
 
@@ -381,6 +383,9 @@ private:
   // starts at kNotWriter, so one unsigned compare (`cursor_ < kLimit`) is both the writer
   // test and the capacity test, and no separate flag stays live in the kernel.
   static constexpr uint32_t kNotWriter = 1u << 31;
+  // Where the cursor of a CTA a stride left out starts (open): past kLimit by half of it, which
+  // no row that overflowed counts to in practice (2^29 slots past its capacity).
+  static constexpr uint32_t kLeftOut = kMaxRowCapacity + kMaxRowCapacity / 2;
   // CUTRACE_NARROW_RANGES=1 (a measurement switch, docs/recorder-designs.md): scoped
   // ranges as narrow 8-byte RANGE records instead of the wide 16-byte ones.
 #if defined(CUTRACE_NARROW_RANGES) && CUTRACE_NARROW_RANGES
@@ -648,16 +653,32 @@ private:
   // The row's first record slot, the cursor, and the start header written by `header_writer`.
   // Slot indices are 32-bit: the host refuses buffers of 2^32 slots (32 GiB) or more. Rows are
   // 16-byte aligned (row_stride_bytes pads the records), so the headers take 16-byte stores.
+  //
+  // A launch that records 1 CTA in k (buffer header word 15, bits 16-31; the host's rule when
+  // the pool cannot hold every CTA's rows, docs/guide.md "Row capacity") lays out rows for CTAs
+  // 0, k, 2k, ... only. The CTAs left out point at the one row header past those rows and
+  // count from kLeftOut in no thread's name: above every capacity, so the loops' code stays as
+  // it is and stores nothing, and no header is written.
   __device__ __forceinline__ void open(uint32_t row, uint32_t rows, bool writer,
                                        bool header_writer) {
     const uint32_t cta = cta_linear();
     const uint32_t origin = kLimit - capacity();
-    const uint32_t first = kBufferHeaderBytes / kRecordBytes +
-                           (cta * rows + row) * row_slots(kLimit - origin) +
+    uint32_t place = cta * rows + row;
+    bool kept = true;
+    if constexpr (kSizedAtLaunch) {
+      const uint32_t stride = cta_stride();
+      if (stride > 1) {
+        kept = cta % stride == 0;
+        const uint32_t ctas = gridDim.x * gridDim.y * gridDim.z;
+        place = kept ? cta / stride * rows + row : (ctas + stride - 1) / stride * rows;
+      }
+    }
+    const uint32_t first = kBufferHeaderBytes / kRecordBytes + place * row_slots(kLimit - origin) +
                            kRowHeaderBytes / kRecordBytes;
     // Slot indices wrap modulo 2^32: first_ + cursor is first + the event's index.
     first_ = first - origin;
-    cursor_ = writer ? origin : origin | kNotWriter;
+    cursor_ = !kept ? kLeftOut | kNotWriter : writer ? origin : origin | kNotWriter;
+    header_writer = header_writer && kept;
     at_ = slot(first_);
     if constexpr (kStaged)
       open_staging(row);
@@ -670,6 +691,11 @@ private:
 
   // The row's capacity in slots: the launch's (buffer header word 3) when rows are sized at
   // launch and the host wrote one, else MaxEvents. Read where the group starts and at its end.
+  // 1 CTA in this many records (buffer header word 15, bits 16-31; 0 means 1).
+  __device__ __forceinline__ uint32_t cta_stride() const {
+    return slots_ != nullptr ? reinterpret_cast<const uint32_t *>(slots_)[15] >> kCtaStrideShift
+                             : 0u;
+  }
   __device__ __forceinline__ uint32_t capacity() const {
     if constexpr (kSizedAtLaunch) {
       const uint32_t launch =

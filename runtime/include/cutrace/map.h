@@ -92,8 +92,14 @@ inline constexpr uint32_t kRecordFormatVersion = 3;
 enum class BufferLayout : uint32_t { full = 0, compact = 1 };
 // Buffer header word 15 as the device reads it at a group's start: bit 0 set (by the host, in
 // the mapped mode) asks for every record stored straight to the buffer, none staged in shared
-// memory. What the host reads back has word 15 = 0.
+// memory. What the host reads back has bit 0 clear.
 inline constexpr uint32_t kDirectStoresFlag = 1;
+// Buffer header word 15, bits 16-31: the launch's CTA stride k (docs/FORMAT.md, "Buffer
+// header"; 0 means 1). With k > 1 only the CTAs whose linear index is a multiple of k record,
+// each whole, and the buffer holds their rows only: the host's rule when the pool cannot hold
+// every row at the size the kernel needs (docs/guide.md, "Row capacity").
+inline constexpr uint32_t kCtaStrideShift = 16;
+inline constexpr uint32_t kMaxCtaStride = 0xFFFF;
 inline constexpr uint32_t kBufferMagic = 0x43525443; // "CTRC" in little-endian byte order
 inline constexpr uint32_t kRowStartTag = 0x54525453; // "STRT"
 inline constexpr uint32_t kRowEndTag = 0x45444E45;   // "ENDE"

@@ -28,6 +28,9 @@ struct BufferGaps {
   uint32_t rows_overflowed = 0;
   uint32_t rows_never_ended = 0; // started, not closed, with records
   uint32_t slots_needed = 0;     // the most record slots an overflowed row attempted
+  // CTAs with no rows: the launch recorded 1 CTA in cta_stride (buffer header word 15).
+  uint64_t ctas_left_out = 0;
+  uint32_t cta_stride = 1;
 };
 BufferGaps buffer_gaps(const uint8_t *buffer, size_t size);
 

@@ -36,6 +36,8 @@ void Completeness::add(const Completeness &o) {
   rows_never_ended += o.rows_never_ended;
   decode_problems += o.decode_problems;
   slots_needed = std::max(slots_needed, o.slots_needed);
+  ctas_left_out += o.ctas_left_out;
+  cta_stride = std::max(cta_stride, o.cta_stride);
 }
 
 Completeness completeness_of(const Trace &trace) {
@@ -50,6 +52,8 @@ Completeness completeness_of(const Trace &trace) {
       c.incomplete_slices += s.incomplete;
   }
   c.decode_problems = trace.problems.size();
+  c.cta_stride = trace.header.cta_stride;
+  c.ctas_left_out = trace.header.num_ctas() - trace.header.recorded_ctas();
   return c;
 }
 
@@ -66,6 +70,10 @@ std::string completeness_line(const Completeness &c) {
     return "complete: no event dropped, every slice closed, every row ended";
   std::string out;
   auto add = [&out](const std::string &what) { out += (out.empty() ? "" : "; ") + what; };
+  if (c.ctas_left_out)
+    add(plural(c.ctas_left_out, "CTA", "CTAs") + " not recorded: 1 CTA in " +
+        std::to_string(c.cta_stride) + " recorded whole, the rows of every CTA being more than " +
+        "the pool holds (CUTRACE_POOL_MB)");
   if (c.dropped_events)
     add(plural(c.dropped_events, "event", "events") + " dropped (row full) on " +
         plural(c.rows_overflowed, "row", "rows") + max_events_fix(c.slots_needed));

@@ -10,12 +10,17 @@
 namespace cutrace {
 
 inline nlohmann::json completeness_json(const Completeness &c) {
-  return {{"complete", c.complete()},
-          {"dropped_events", c.dropped_events},
-          {"rows_overflowed", c.rows_overflowed},
-          {"incomplete_slices", c.incomplete_slices},
-          {"rows_never_ended", c.rows_never_ended},
-          {"decode_problems", c.decode_problems}};
+  nlohmann::json out = {{"complete", c.complete()},
+                        {"dropped_events", c.dropped_events},
+                        {"rows_overflowed", c.rows_overflowed},
+                        {"incomplete_slices", c.incomplete_slices},
+                        {"rows_never_ended", c.rows_never_ended},
+                        {"decode_problems", c.decode_problems}};
+  if (c.ctas_left_out) { // only where the pool's rule applied: earlier outputs stay as they were
+    out["ctas_left_out"] = c.ctas_left_out;
+    out["cta_stride"] = c.cta_stride;
+  }
+  return out;
 }
 
 inline nlohmann::json undecoded_json(const UndecodedLaunch &u) {

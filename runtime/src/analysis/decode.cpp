@@ -69,7 +69,7 @@ struct RowSpan {
 void place_row(const DecodeMap &map, const BufferHeader &h, const RowPlan &plan, uint32_t r,
                Row &row) {
   row.index = r;
-  row.cta = r / h.num_groups;
+  row.cta = uint32_t(h.cta_of_row(r));
   row.row_in_cta = r % h.num_groups;
   const RowPlace place = plan.place(row.row_in_cta);
   row.group = place.group;

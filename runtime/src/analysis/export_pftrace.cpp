@@ -26,6 +26,8 @@ void completeness_args(EventArgs &args, const Completeness &c) {
     args.uinteger("rows_never_ended", c.rows_never_ended);
   if (c.decode_problems)
     args.uinteger("decode_problems", c.decode_problems);
+  if (c.ctas_left_out)
+    args.uinteger("ctas_left_out", c.ctas_left_out).uinteger("cta_stride", c.cta_stride);
 }
 
 } // namespace pftrace

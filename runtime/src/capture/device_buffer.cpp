@@ -108,6 +108,22 @@ uint32_t row_capacity_of(const KernelMap &map, uint32_t row_capacity) {
   return std::min(std::max(row_capacity, map.max_events), kMaxRowCapacity);
 }
 
+// The header of a launch of `map` (rows per CTA from the block size: one row per warp, ...).
+BufferHeader header_of(const KernelMap &map, dim3 grid, dim3 block, uint32_t row_capacity,
+                       uint32_t cta_stride) {
+  const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+  BufferHeader h = BufferHeader::for_launch(rows_per_cta(map, block.x * block.y * block.z),
+                                            row_capacity_of(map, row_capacity), map.clock, g, b);
+  if (map.rows_sized_at_launch) // the device code of the others reads no stride
+    h.set_cta_stride(std::min(cta_stride, kMaxCtaStride));
+  return h;
+}
+
+// The row header past the rows, where the CTAs a stride leaves out write their row ends.
+uint64_t left_out_row_bytes(const BufferHeader &h) {
+  return h.cta_stride > 1 ? kRowHeaderBytes : 0;
+}
+
 } // namespace
 
 std::string cuda_error(const char *what, cudaError_t err) {
@@ -116,14 +132,15 @@ std::string cuda_error(const char *what, cudaError_t err) {
 
 Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, dim3 block,
                                               cudaStream_t stream, Memory memory,
-                                              uint32_t row_capacity) {
+                                              uint32_t row_capacity, uint32_t cta_stride) {
   const bool mapped = memory == Memory::mapped;
   using E = Expected<DeviceBuffer>;
   const uint64_t ctas = uint64_t(grid.x) * grid.y * grid.z;
   // Rows per CTA follow from the block size when a group is sliced (one row per warp, ...).
   const uint32_t per_cta = rows_per_cta(map, block.x * block.y * block.z);
-  const uint64_t rows = ctas * per_cta;
   const uint32_t capacity = row_capacity_of(map, row_capacity);
+  const uint32_t kept_stride = map.rows_sized_at_launch ? std::max(cta_stride, 1u) : 1u;
+  const uint64_t rows = (ctas + kept_stride - 1) / kept_stride * per_cta + (kept_stride > 1);
   const uint64_t stride = row_stride_bytes(capacity);
   if (per_cta == 0)
     return E::failure("no row to record: every group of " + std::string(map.kernel) +
@@ -136,11 +153,9 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
       (kBufferHeaderBytes + rows * stride) / kRecordBytes > std::numeric_limits<uint32_t>::max())
     return E::failure("launch too large to trace (" + std::to_string(rows) + " rows of " +
                       std::to_string(stride) + " bytes)");
-  const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-
   DeviceBuffer buf;
-  buf.header_ = BufferHeader::for_launch(per_cta, capacity, map.clock, g, b);
-  buf.bytes_ = size_t(buf.header_.buffer_bytes());
+  buf.header_ = header_of(map, grid, block, row_capacity, cta_stride);
+  buf.bytes_ = size_t(buf.header_.buffer_bytes() + left_out_row_bytes(buf.header_));
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));
   DeviceInfo &info = device_info(buf.device_index_);
@@ -155,9 +170,11 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
     encode_buffer_header(buf.header_, static_cast<uint8_t *>(buf.host_));
     // Header word 15 bit 0: the device stores every record straight to this memory, none staged
     // in shared memory, so a trap loses none (docs/FORMAT.md, "Buffer header"). read_back()
-    // writes the header again, word 15 as 0.
-    const uint32_t direct = kDirectStoresFlag;
-    std::memcpy(static_cast<uint8_t *>(buf.host_) + 4 * 15, &direct, sizeof direct);
+    // writes the header again, bit 0 clear.
+    uint32_t flags = 0;
+    std::memcpy(&flags, static_cast<uint8_t *>(buf.host_) + 4 * 15, sizeof flags);
+    flags |= kDirectStoresFlag;
+    std::memcpy(static_cast<uint8_t *>(buf.host_) + 4 * 15, &flags, sizeof flags);
     if (cudaError_t err = cudaHostGetDevicePointer(&buf.device_, buf.host_, 0); err != cudaSuccess)
       return E::failure(cuda_error("cudaHostGetDevicePointer", err));
     return E{std::move(buf), {}};
@@ -185,6 +202,12 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
       err != cudaSuccess)
     return E::failure(cuda_error("copying the trace buffer's header", err));
   return E{std::move(buf), {}};
+}
+
+uint64_t DeviceBuffer::bytes_for(const KernelMap &map, dim3 grid, dim3 block,
+                                 uint32_t row_capacity, uint32_t cta_stride) {
+  const BufferHeader h = header_of(map, grid, block, row_capacity, cta_stride);
+  return h.buffer_bytes() + left_out_row_bytes(h);
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
@@ -342,13 +365,14 @@ std::optional<std::string> DeviceBuffer::read_back_compact_into(cudaStream_t str
 }
 
 Expected<std::vector<uint8_t>> DeviceBuffer::read_back() const {
-  std::vector<uint8_t> host(bytes_);
+  // The header and the rows; not the row the CTAs a stride left out wrote to.
+  std::vector<uint8_t> host(size_t(header_.buffer_bytes()));
   if (host_ != nullptr) { // mapped: readable without the device, even after a trap
-    std::memcpy(host.data(), host_, bytes_);
+    std::memcpy(host.data(), host_, host.size());
     encode_buffer_header(header_, host.data());
     return {std::move(host), {}};
   }
-  if (cudaError_t err = cudaMemcpy(host.data(), device_, bytes_, cudaMemcpyDeviceToHost);
+  if (cudaError_t err = cudaMemcpy(host.data(), device_, host.size(), cudaMemcpyDeviceToHost);
       err != cudaSuccess)
     return Expected<std::vector<uint8_t>>::failure(cuda_error("cudaMemcpy (trace buffer)", err));
   encode_buffer_header(header_, host.data());

@@ -40,7 +40,10 @@ public:
   // size does not fit the format's 32-bit fields.
   //
   // `row_capacity`: the launch's record slots per row (docs/FORMAT.md, "Row capacity"); 0 or a
-  // kernel whose rows are not sized at launch: the map's max_events.
+  // kernel whose rows are not sized at launch: the map's max_events. `cta_stride` k > 1: rows
+  // for 1 CTA in k only (header word 15), and one row header more at the end, where the CTAs
+  // left out write their row ends (cutrace/device.h); only for kernels whose rows are sized at
+  // launch.
   //
   // `mapped`: the buffer lives in pinned host memory mapped into the device instead
   // (CUTRACE_MAPPED=1). Every record then crosses the host link, but what was written survives a
@@ -52,7 +55,11 @@ public:
   enum class Memory { pooled, mapped, persistent };
   static Expected<DeviceBuffer> allocate(const KernelMap &map, dim3 grid, dim3 block,
                                          cudaStream_t stream, Memory memory = Memory::pooled,
-                                         uint32_t row_capacity = 0);
+                                         uint32_t row_capacity = 0, uint32_t cta_stride = 1);
+  // The bytes allocate() takes for these arguments (the header's rows, and the row of the CTAs
+  // left out when `cta_stride` > 1).
+  static uint64_t bytes_for(const KernelMap &map, dim3 grid, dim3 block, uint32_t row_capacity,
+                            uint32_t cta_stride = 1);
   DeviceBuffer(DeviceBuffer &&other) noexcept;
   DeviceBuffer &operator=(DeviceBuffer &&) = delete;
   ~DeviceBuffer();

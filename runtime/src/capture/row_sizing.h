@@ -14,16 +14,33 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace cutrace {
 
+// A launch's rows: their capacity in slots, and 1 CTA in `cta_stride` recorded (buffer header
+// word 15; docs/FORMAT.md, "Buffer header").
+struct RowLayout {
+  uint32_t capacity = 0;
+  uint32_t cta_stride = 1;
+};
+
 class RowSizing {
 public:
   // `launch_bytes`: the budget a launch's rows share; `most_bytes`: what no launch exceeds
-  // (the in-flight pool), however full its kernel's rows were before.
-  RowSizing(uint64_t launch_bytes, uint64_t most_bytes)
-      : launch_bytes_(launch_bytes), most_bytes_(most_bytes) {}
+  // (the in-flight pool), however full its kernel's rows were before. `whole_ctas`: when the
+  // rows every CTA needs exceed `most_bytes`, record 1 CTA in k, each whole (the default);
+  // false: every CTA, each row keeping its first records (CUTRACE_ROW_RULE=first).
+  RowSizing(uint64_t launch_bytes, uint64_t most_bytes, bool whole_ctas = true)
+      : launch_bytes_(launch_bytes), most_bytes_(most_bytes), whole_ctas_(whole_ctas) {}
+
+  // The rows of a launch of `ctas` CTAs of `rows_per_cta` rows each: capacity(), or, when a
+  // drained launch of the kernel showed that every CTA's rows at the size they need exceed
+  // `most_bytes`, that size for 1 CTA in k, the smallest k that fits (docs/guide.md, "Row
+  // capacity").
+  RowLayout plan(const KernelMap &map, uint64_t ctas, uint32_t rows_per_cta,
+               bool share_budget = true) const;
 
   // The capacity of each of the `rows` rows of a launch of `map` (at least its max_events, at
   // most kMaxRowCapacity and what keeps the launch within `most_bytes`); max_events itself when
@@ -35,7 +52,11 @@ public:
   void saw(const KernelMap &map, uint32_t slots);
 
 private:
+  // The most slots a row of a drained launch of `map` attempted, if one drained.
+  std::optional<uint32_t> fullest(const KernelMap &map) const;
+
   uint64_t launch_bytes_, most_bytes_;
+  bool whole_ctas_;
   mutable std::mutex mu_;
   // By kernel name (looked up without a copy of it on every launch): the most slots a row of a
   // drained launch attempted.

@@ -54,7 +54,8 @@ class Session {
 public:
   Session()
       : budget_(megabytes_from_env("CUTRACE_POOL_MB", 1024)),
-        sizing_(megabytes_from_env("CUTRACE_LAUNCH_MB", 64, /*zero_ok=*/true), budget_.cap()),
+        sizing_(megabytes_from_env("CUTRACE_LAUNCH_MB", 64, /*zero_ok=*/true), budget_.cap(),
+                whole_ctas_from_env()),
         drain_(
             budget_, sizing_, [this]() -> RunFile & { return file(); },
             [this](LaunchRecord &r, const KernelMap &map) { write(r, map); }) {
@@ -108,8 +109,8 @@ public:
       ++disk_skipped_;
       return nullptr;
     }
-    const uint32_t capacity = row_capacity(map, grid, block);
-    const uint64_t bytes = buffer_bytes(map, grid, block, capacity);
+    const RowLayout rows = row_plan(map, grid, block);
+    const uint64_t bytes = DeviceBuffer::bytes_for(map, grid, block, rows.capacity, rows.cta_stride);
     if (!budget_.take(bytes, !skip_when_full_, pool_waits_)) {
       ++pool_skipped_;
       return nullptr;
@@ -117,7 +118,7 @@ public:
     std::lock_guard<std::mutex> lock(mu_);
     std::optional<InFlight> launch =
         start(map, grid, block, stream, index,
-              mapped_ ? DeviceBuffer::Memory::mapped : DeviceBuffer::Memory::pooled, capacity);
+              mapped_ ? DeviceBuffer::Memory::mapped : DeviceBuffer::Memory::pooled, rows);
     if (!launch) {
       budget_.give(bytes);
       return nullptr;
@@ -197,19 +198,11 @@ private:
     return it->second;
   }
 
-  // The launch's row capacity (docs/guide.md, "Row capacity"); a graph's launch takes no share
-  // of the launch budget.
-  uint32_t row_capacity(const KernelMap &map, dim3 grid, dim3 block, bool in_graph = false) const {
-    const uint64_t rows =
-        uint64_t(grid.x) * grid.y * grid.z * rows_per_cta(map, block.x * block.y * block.z);
-    return sizing_.capacity(map, rows, !in_graph);
-  }
-
-  static uint64_t buffer_bytes(const KernelMap &map, dim3 grid, dim3 block, uint32_t capacity) {
-    const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    return BufferHeader::for_launch(rows_per_cta(map, block.x * block.y * block.z), capacity,
-                                    map.clock, g, b)
-        .buffer_bytes();
+  // The launch's rows (docs/guide.md, "Row capacity"); a graph's launch takes no share of the
+  // launch budget.
+  RowLayout row_plan(const KernelMap &map, dim3 grid, dim3 block, bool in_graph = false) const {
+    return sizing_.plan(map, uint64_t(grid.x) * grid.y * grid.z,
+                        rows_per_cta(map, block.x * block.y * block.z), !in_graph);
   }
 
   // CUTRACE_RENDER: `exit` renders before the program exits, `background` (the default) in a
@@ -223,6 +216,19 @@ private:
     std::fprintf(stderr,
                  "cutrace: CUTRACE_RENDER=\"%s\" is not background or exit; using background\n", v);
     return false;
+  }
+
+  // CUTRACE_ROW_RULE: what a launch whose rows the pool cannot hold records (docs/guide.md,
+  // "Row capacity"): `ctas` (the default) 1 CTA in k, each whole; `first` every CTA, each row
+  // its first records.
+  static bool whole_ctas_from_env() {
+    const char *v = std::getenv("CUTRACE_ROW_RULE");
+    if (v == nullptr || *v == '\0' || std::strcmp(v, "ctas") == 0)
+      return true;
+    if (std::strcmp(v, "first") == 0)
+      return false;
+    std::fprintf(stderr, "cutrace: CUTRACE_ROW_RULE=\"%s\" is not ctas or first; using ctas\n", v);
+    return true;
   }
 
   // CUTRACE_COMPRESS: `delta` stores launch buffers delta-coded (docs/FORMAT.md, "Runs").
@@ -255,8 +261,9 @@ private:
 
   // Allocates and zeroes the buffer (queued on `stream`) and fills the launch's record; under mu_.
   std::optional<InFlight> start(const KernelMap &map, dim3 grid, dim3 block, cudaStream_t stream,
-                                uint32_t index, DeviceBuffer::Memory memory, uint32_t capacity) {
-    Expected<DeviceBuffer> buf = DeviceBuffer::allocate(map, grid, block, stream, memory, capacity);
+                                uint32_t index, DeviceBuffer::Memory memory, RowLayout rows) {
+    Expected<DeviceBuffer> buf =
+        DeviceBuffer::allocate(map, grid, block, stream, memory, rows.capacity, rows.cta_stride);
     if (!buf) {
       std::fprintf(stderr, "cutrace: %s: %s; this launch is not traced\n", map.kernel,
                    buf.error.c_str());
@@ -290,7 +297,7 @@ private:
     std::lock_guard<std::mutex> lock(mu_);
     std::optional<InFlight> launch =
         start(map, grid, block, stream, index, DeviceBuffer::Memory::persistent,
-              row_capacity(map, grid, block, /*in_graph=*/true));
+              row_plan(map, grid, block, /*in_graph=*/true));
     cudaThreadExchangeStreamCaptureMode(&mode);
     if (!launch)
       return nullptr;

@@ -3,6 +3,7 @@
 
 #include "bytes.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -22,6 +23,7 @@ enum Word : uint32_t {
   kNumRows = 12,
   kDeviceClockKhz = 13, // was reserved-zero: 0 still means "unknown"
   kLayout = 14,         // version 2
+  kFlags = 15,          // bits 16-31: the CTA stride; bit 0: the device's direct stores
 };
 } // namespace
 
@@ -43,6 +45,11 @@ BufferHeader BufferHeader::for_launch(uint32_t num_groups, uint32_t max_events, 
   return h;
 }
 
+void BufferHeader::set_cta_stride(uint32_t stride) {
+  cta_stride = std::max<uint32_t>(stride, 1);
+  num_rows = uint32_t(recorded_ctas() * num_groups);
+}
+
 void encode_buffer_header(const BufferHeader &h, uint8_t out[kBufferHeaderBytes]) {
   std::memset(out, 0, kBufferHeaderBytes);
   auto put = [out](uint32_t word, uint32_t v) { bytes::put_u32(out + 4 * word, v); };
@@ -60,6 +67,8 @@ void encode_buffer_header(const BufferHeader &h, uint8_t out[kBufferHeaderBytes]
   put(kDeviceClockKhz, h.device_clock_khz);
   if (h.version >= kCompactFormatVersion)
     put(kLayout, uint32_t(h.layout));
+  if (h.cta_stride > 1)
+    put(kFlags, h.cta_stride << kCtaStrideShift);
 }
 
 Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
@@ -100,15 +109,20 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
       return E::failure("unknown buffer layout " + std::to_string(layout) + " in buffer header");
     h.layout = BufferLayout(layout);
   }
+  // Bit 0 is the device's alone (the host writes the header again before a decoder sees it).
+  h.cta_stride = std::max<uint32_t>(word(kFlags) >> kCtaStrideShift, 1);
   if (h.num_groups == 0)
     return E::failure("buffer header says 0 groups per CTA");
   if (uint64_t(h.row_stride_bytes) != cutrace::row_stride_bytes(h.max_events, h.version))
     return E::failure("row stride " + std::to_string(h.row_stride_bytes) +
                       " does not match max_events " + std::to_string(h.max_events));
-  if (uint64_t(h.num_rows) != h.num_ctas() * h.num_groups)
+  if (uint64_t(h.num_rows) != h.recorded_ctas() * h.num_groups)
     return E::failure("num_rows " + std::to_string(h.num_rows) + " is not grid size " +
-                      std::to_string(h.num_ctas()) + " x " + std::to_string(h.num_groups) +
-                      " groups");
+                      std::to_string(h.num_ctas()) +
+                      (h.cta_stride > 1 ? " (1 CTA in " + std::to_string(h.cta_stride) +
+                                              ": " + std::to_string(h.recorded_ctas()) + ")"
+                                        : std::string()) +
+                      " x " + std::to_string(h.num_groups) + " groups");
   return E{h, {}};
 }
 

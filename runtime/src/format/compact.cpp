@@ -80,6 +80,8 @@ BufferGaps buffer_gaps(const uint8_t *buffer, size_t size) {
   Expected<BufferHeader> h = parse_buffer_header(buffer, size);
   if (!h)
     return gaps;
+  gaps.cta_stride = h->cta_stride;
+  gaps.ctas_left_out = h->num_ctas() - h->recorded_ctas();
   const bool compact = h->layout == BufferLayout::compact;
   const uint64_t pitch = compact ? kRowHeaderBytes : uint64_t(h->row_stride_bytes);
   for (uint64_t r = 0; r < h->num_rows; ++r) {
