@@ -258,7 +258,8 @@ std::string loopCostReport(llvm::ArrayRef<LoopCost> Costs, llvm::StringRef Arch,
                 "tutorial and CUTLASS's FP8 cooperative GEMM such a sample cost as much as "
                 "recording every iteration or more, in CTAs that record nothing too; time the "
                 "kernel with recording off (CUTRACE_LAUNCHES=none) and on, and where the sample "
-                "does not pay, record once per tile outside the loop instead\n";
+                "does not pay, record once per tile outside the loop instead (on that FP8 "
+                "GEMM a record per tile cost +2% to +4% where every k-tile cost +9% to +11%)\n";
   }
   return Report;
 }
