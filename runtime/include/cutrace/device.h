@@ -689,13 +689,13 @@ private:
     detail::store16_if(header_writer, slot(first - 6), detail::lo(clk), detail::hi(clk), cta, row);
   }
 
-  // The row's capacity in slots: the launch's (buffer header word 3) when rows are sized at
-  // launch and the host wrote one, else MaxEvents. Read where the group starts and at its end.
   // 1 CTA in this many records (buffer header word 15, bits 16-31; 0 means 1).
   __device__ __forceinline__ uint32_t cta_stride() const {
     return slots_ != nullptr ? reinterpret_cast<const uint32_t *>(slots_)[15] >> kCtaStrideShift
                              : 0u;
   }
+  // The row's capacity in slots: the launch's (buffer header word 3) when rows are sized at
+  // launch and the host wrote one, else MaxEvents. Read where the group starts and at its end.
   __device__ __forceinline__ uint32_t capacity() const {
     if constexpr (kSizedAtLaunch) {
       const uint32_t launch =
