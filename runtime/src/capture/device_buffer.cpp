@@ -135,13 +135,16 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
                                               uint32_t row_capacity, uint32_t cta_stride) {
   const bool mapped = memory == Memory::mapped;
   using E = Expected<DeviceBuffer>;
-  const uint64_t ctas = uint64_t(grid.x) * grid.y * grid.z;
+  DeviceBuffer buf;
+  buf.header_ = header_of(map, grid, block, row_capacity, cta_stride);
+  const BufferHeader &h = buf.header_;
   // Rows per CTA follow from the block size when a group is sliced (one row per warp, ...).
-  const uint32_t per_cta = rows_per_cta(map, block.x * block.y * block.z);
-  const uint32_t capacity = row_capacity_of(map, row_capacity);
-  const uint32_t kept_stride = map.rows_sized_at_launch ? std::max(cta_stride, 1u) : 1u;
-  const uint64_t rows = (ctas + kept_stride - 1) / kept_stride * per_cta + (kept_stride > 1);
-  const uint64_t stride = row_stride_bytes(capacity);
+  // Counted in 64 bits here: the header's 32-bit num_rows and row stride are trusted only after
+  // the checks below.
+  const uint32_t per_cta = h.num_groups;
+  const uint64_t rows = h.recorded_ctas() * per_cta;
+  const uint64_t stride = row_stride_bytes(h.max_events);
+  const uint64_t extra = left_out_row_bytes(h);
   if (per_cta == 0)
     return E::failure("no row to record: every group of " + std::string(map.kernel) +
                       " is a TRACE_GROUPS group whose first thread is beyond this launch's " +
@@ -149,13 +152,12 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const KernelMap &map, dim3 grid, d
   // The device addresses records by 32-bit 8-byte slot indices (cutrace/device.h).
   if (rows > std::numeric_limits<uint32_t>::max() ||
       stride > std::numeric_limits<uint32_t>::max() ||
-      rows * stride > std::numeric_limits<size_t>::max() - kBufferHeaderBytes ||
-      (kBufferHeaderBytes + rows * stride) / kRecordBytes > std::numeric_limits<uint32_t>::max())
+      rows * stride > std::numeric_limits<size_t>::max() - kBufferHeaderBytes - extra ||
+      (kBufferHeaderBytes + rows * stride + extra) / kRecordBytes >
+          std::numeric_limits<uint32_t>::max())
     return E::failure("launch too large to trace (" + std::to_string(rows) + " rows of " +
                       std::to_string(stride) + " bytes)");
-  DeviceBuffer buf;
-  buf.header_ = header_of(map, grid, block, row_capacity, cta_stride);
-  buf.bytes_ = size_t(buf.header_.buffer_bytes() + left_out_row_bytes(buf.header_));
+  buf.bytes_ = size_t(kBufferHeaderBytes + rows * stride + extra); // bytes_for's figure
   if (cudaError_t err = cudaGetDevice(&buf.device_index_); err != cudaSuccess)
     return E::failure(cuda_error("cudaGetDevice", err));
   DeviceInfo &info = device_info(buf.device_index_);
