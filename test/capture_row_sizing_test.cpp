@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <optional>
+#include <thread>
 
 namespace cutrace {
 namespace {
@@ -158,6 +161,56 @@ TEST(RowSizing, WhenNotEvenOneCtasRowsFitTheKeptOneKeepsItsFirstRecords) {
   EXPECT_EQ(plan.cta_stride, 120u);
   EXPECT_LT(plan.capacity, 1u << 24);
   EXPECT_LE(launch_bytes(plan, 120, 2), 16 * kMiB);
+}
+
+// A launch queued while the kernel's first is in flight waits for that one to drain, then takes
+// what it needed. The wait must end when the drain reports: if it did not, this test would hang
+// (the hour is never reached), so it fails rather than passes on a busy machine.
+TEST(RowSizing, ALaunchQueuedBehindTheKernelsFirstIsSizedFromItOnceItDrains) {
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  const KernelMap gemm = map_named("gemm", 1024);
+  sizing.queued(gemm);
+  std::thread next([&] { sizing.await_first(gemm, std::chrono::hours(1)); });
+  sizing.drained(gemm, 60000u);
+  next.join();
+  EXPECT_EQ(sizing.capacity(gemm, 240), 60000u + 60000u / 4 + 2);
+  // Once one drained, no launch of the kernel waits again.
+  sizing.queued(gemm);
+  EXPECT_FALSE(sizing.await_first(gemm, std::chrono::hours(1)));
+}
+
+TEST(RowSizing, AFirstLaunchThatFailedEndsTheWaitWithNothingLearnt) {
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  const KernelMap gemm = map_named("gemm", 1024);
+  sizing.queued(gemm);
+  std::thread next([&] { sizing.await_first(gemm, std::chrono::hours(1)); });
+  sizing.drained(gemm, std::nullopt);
+  next.join();
+  EXPECT_EQ(sizing.capacity(gemm, 240), share(64 * kMiB, 240));
+  EXPECT_FALSE(sizing.await_first(gemm, std::chrono::hours(1))); // nothing queued now
+}
+
+TEST(RowSizing, AWaitThatOutlivesItsBoundGoesOnWithTheBudgetsShare) {
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  const KernelMap gemm = map_named("gemm", 1024);
+  sizing.queued(gemm); // never drains: a kernel that ends only once a later one runs
+  EXPECT_TRUE(sizing.await_first(gemm, std::chrono::milliseconds(1)));
+  EXPECT_EQ(sizing.capacity(gemm, 240), share(64 * kMiB, 240));
+}
+
+TEST(RowSizing, NoWaitWhereSizingLearnsNothingFromIt) {
+  const KernelMap gemm = map_named("gemm", 1024);
+  const KernelMap staged = map_named("staged", 1024, /*sized=*/false);
+  // Nothing of the kernel queued; another kernel queued.
+  RowSizing sizing(64 * kMiB, 1024 * kMiB);
+  sizing.queued(map_named("other", 1024));
+  EXPECT_FALSE(sizing.await_first(gemm, std::chrono::hours(1)));
+  // Rows the build sized; the `first` rule (CUTRACE_ROW_RULE=first keeps the earlier behaviour).
+  sizing.queued(staged);
+  EXPECT_FALSE(sizing.await_first(staged, std::chrono::hours(1)));
+  RowSizing first(64 * kMiB, 1024 * kMiB, /*whole_ctas=*/false);
+  first.queued(gemm);
+  EXPECT_FALSE(first.await_first(gemm, std::chrono::hours(1)));
 }
 
 TEST(RowSizing, ALaunchBudgetOfZeroIsTakenWhereZeroMeansSomething) {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace cutrace {
 namespace {
 
@@ -61,6 +63,70 @@ TEST(RowCapacity, ALaunchThatStillOverflowsCountsWhatItsOwnCapacityDropped) {
   ASSERT_EQ(t.rows.size(), 1u);
   EXPECT_EQ(t.rows[0].slices.size(), 50u);
   EXPECT_EQ(t.rows[0].dropped, 60u);
+}
+
+uint32_t word15(const uint8_t *header) {
+  uint32_t w = 0;
+  std::memcpy(&w, header + 4 * 15, sizeof w);
+  return w;
+}
+
+// The same overflowing row, its header saying the host sized it at launch (word 15, bit 1).
+Buffer8Builder sized_row_of_ranges(uint32_t capacity, uint32_t ranges) {
+  Buffer8Builder b = row_of_ranges(capacity, ranges);
+  test_support::put32(b.bytes, 4 * 15, kRowsSizedAtLaunchFlag);
+  return b;
+}
+
+TEST(RowCapacity, RowsTheBuildSizedNameTheRebuildThatKeepsTheirEvents) {
+  const Buffer8Builder b = row_of_ranges(100, 80);
+  const Completeness c = completeness_of(decode(map_of_64(), b.bytes.data(), b.bytes.size()));
+  EXPECT_EQ(completeness_line(c),
+            "INCOMPLETE: 60 events dropped (row full) on 1 row (to keep them, rebuild with "
+            "--max-events 160 or more: cutrace_instrument(... MAX_EVENTS 160), cutrace-nvcc "
+            "--cutrace-max-events=160)");
+}
+
+TEST(RowCapacity, RowsSizedAtLaunchNameTheBudgetsNotARebuild) {
+  const Buffer8Builder b = sized_row_of_ranges(100, 80);
+  const Trace t = decode(map_of_64(), b.bytes.data(), b.bytes.size());
+  ASSERT_TRUE(t.header.rows_sized_at_launch);
+  const Completeness c = completeness_of(t);
+  EXPECT_EQ(completeness_line(c),
+            "INCOMPLETE: 60 events dropped (row full) on 1 row (a row attempted 160 slots; its "
+            "rows were sized at launch: to keep them, raise CUTRACE_LAUNCH_MB, the budget a "
+            "kernel's first launch sizes its rows from, or CUTRACE_POOL_MB, the most a launch "
+            "holds)");
+  // A run read from its row headers alone says the same.
+  const BufferGaps gaps = buffer_gaps(b.bytes.data(), b.bytes.size());
+  EXPECT_TRUE(gaps.rows_sized_at_launch);
+  // Launches of both kinds summed (a run): each fix is named.
+  Completeness both = completeness_of(decode(map_of_64(), row_of_ranges(100, 80).bytes.data(),
+                                             row_of_ranges(100, 80).bytes.size()));
+  both.add(c);
+  EXPECT_NE(completeness_line(both).find("cutrace-nvcc --cutrace-max-events=160; where rows were "
+                                         "sized at launch, raise CUTRACE_LAUNCH_MB"),
+            std::string::npos)
+      << completeness_line(both);
+}
+
+TEST(RowCapacity, TheSizedAtLaunchBitRoundTripsAndLeavesTheRestOfWord15Alone) {
+  Buffer8Builder b(10, 2, 64);
+  b.keep_one_cta_in(4);
+  BufferHeader h = *parse_buffer_header(b.bytes.data(), b.bytes.size());
+  EXPECT_FALSE(h.rows_sized_at_launch);
+  h.rows_sized_at_launch = true;
+  uint8_t out[kBufferHeaderBytes];
+  encode_buffer_header(h, out);
+  EXPECT_EQ(word15(out), 4u << kCtaStrideShift | kRowsSizedAtLaunchFlag);
+  const Expected<BufferHeader> back = parse_buffer_header(out, sizeof out);
+  ASSERT_TRUE(back) << back.error;
+  EXPECT_TRUE(back->rows_sized_at_launch);
+  EXPECT_EQ(back->cta_stride, 4u);
+  // A header without it writes word 15 as before: the stride alone.
+  h.rows_sized_at_launch = false;
+  encode_buffer_header(h, out);
+  EXPECT_EQ(word15(out), 4u << kCtaStrideShift);
 }
 
 // 10 CTAs of 2 groups, 1 CTA in 4 recorded (CTAs 0, 4 and 8): each kept CTA's rows hold

@@ -10,11 +10,14 @@
 #        pool16    CUTRACE_POOL_MB=16: the pool holds fewer rows than every CTA needs, so the
 #                  launches after the first drained keep 1 CTA in k whole;
 #        first     the same with CUTRACE_ROW_RULE=first: every CTA, each row its first records;
+#        large     with EX48_LARGE=L (e.g. 16384): the default settings at L^3, where the
+#                  kernel's first launch needs more than its share of CUTRACE_LAUNCH_MB;
 #   3. sweep_rows --launches on each run file: per launch its rows, their capacity, the fullest
 #      row, what was dropped and the CTAs recorded; trace-view --summary's completeness lines.
 # Writes $OUT/ex48/results.md and logs.tgz.
 #   OUT=/tmp/out bash bench/cutlass/gpu_ex48_rows.sh       (EX48_MNK: default 8192;
-#                                                           EX48_ITERATIONS: default 10)
+#                                                           EX48_ITERATIONS: default 10;
+#                                                           EX48_LARGE: default none)
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 started=$(date +%s)
@@ -80,6 +83,13 @@ run plain "$R/plain"
 run default "$R/traced"
 run pool16 "$R/traced" CUTRACE_POOL_MB=16
 run first "$R/traced" CUTRACE_POOL_MB=16 CUTRACE_ROW_RULE=first
+if [[ -n ${EX48_LARGE:-} ]]; then
+  args=(--m="$EX48_LARGE" --n="$EX48_LARGE" --k="$EX48_LARGE" --iterations="${EX48_ITERATIONS:-10}")
+  log ""
+  log "# At ${EX48_LARGE}^3"
+  run "large_plain" "$R/plain"
+  run "large_default" "$R/traced"
+fi
 tar -czf "$O/logs.tgz" -C "$R" logs
 log ""
 log "device time of this script: $(($(date +%s) - started)) s"

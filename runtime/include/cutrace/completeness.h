@@ -27,6 +27,10 @@ struct Completeness {
   // The most record slots a row that dropped events attempted: the --max-events that keeps every
   // event of this trace (a derived figure: not compared by ==).
   uint32_t slots_needed = 0;
+  // Where rows that dropped events got their capacity: from the host at launch (buffer header
+  // word 15, bit 1: its budgets are the fix) or from the build's --max-events (a rebuild is).
+  bool dropped_in_sized_rows = false;
+  bool dropped_in_built_rows = false;
   // CTAs the launch did not record by the pool's rule (docs/guide.md, "Row capacity"): it kept
   // 1 CTA in cta_stride, each whole. Summed over a run; cta_stride is the largest.
   uint64_t ctas_left_out = 0;

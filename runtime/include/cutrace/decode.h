@@ -115,6 +115,9 @@ struct BufferHeader {
   // Word 15, bits 16-31: 1 CTA in cta_stride recorded (those whose linear index is a multiple
   // of it), each whole; the rows are theirs only (docs/FORMAT.md, "Buffer header").
   uint32_t cta_stride = 1;
+  // Word 15, bit 1: the host chose max_events at launch (kRowsSizedAtLaunchFlag); false in
+  // buffers written before the bit was used.
+  bool rows_sized_at_launch = false;
 
   // Header for a launch of `map` (what the host runtime writes before the kernel runs).
   // `version`: kRecordFormatVersion (8-byte records, what the device writes), or 1 for a buffer

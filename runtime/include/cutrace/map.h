@@ -94,6 +94,10 @@ enum class BufferLayout : uint32_t { full = 0, compact = 1 };
 // the mapped mode) asks for every record stored straight to the buffer, none staged in shared
 // memory. What the host reads back has bit 0 clear.
 inline constexpr uint32_t kDirectStoresFlag = 1;
+// Buffer header word 15, bit 1 (the host's, kept in what it reads back; the device ignores it):
+// the row capacity was chosen by the host at launch (docs/guide.md, "Row capacity"), not fixed
+// by the build's --max-events, so a row that overflowed is fixed by the host's budgets.
+inline constexpr uint32_t kRowsSizedAtLaunchFlag = 2;
 // Buffer header word 15, bits 16-31: the launch's CTA stride k (docs/FORMAT.md, "Buffer
 // header"; 0 means 1). With k > 1 only the CTAs whose linear index is a multiple of k record,
 // each whole, and the buffer holds their rows only: the host's rule when the pool cannot hold

@@ -28,6 +28,7 @@ struct BufferGaps {
   uint32_t rows_overflowed = 0;
   uint32_t rows_never_ended = 0; // started, not closed, with records
   uint32_t slots_needed = 0;     // the most record slots an overflowed row attempted
+  bool rows_sized_at_launch = false; // buffer header word 15, bit 1
   // CTAs with no rows: the launch recorded 1 CTA in cta_stride (buffer header word 15).
   uint64_t ctas_left_out = 0;
   uint32_t cta_stride = 1;

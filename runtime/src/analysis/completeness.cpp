@@ -17,14 +17,23 @@ bool undecoded(const RunLaunch &l) {
   return !l.trace.ok() && (l.detail ? l.trace.rows.empty() : true);
 }
 
-// How to keep every event: the traced rewrite's option, as trace-rewrite, CMake and the compiler
-// wrapper spell it (docs/cli.md, docs/cmake.md).
-std::string max_events_fix(uint32_t slots) {
-  if (!slots)
+// What keeps the dropped events: for rows the build sized, a rebuild with the slots the fullest
+// row attempted, as trace-rewrite, CMake and the compiler wrapper spell it (docs/cli.md,
+// docs/cmake.md); for rows the host sized at launch, its budgets (docs/guide.md, "Row capacity").
+std::string overflow_fix(const Completeness &c) {
+  if (!c.slots_needed)
     return "";
-  const std::string n = std::to_string(slots);
-  return " (to keep them, rebuild with --max-events " + n + " or more: cutrace_instrument(... "
-         "MAX_EVENTS " + n + "), cutrace-nvcc --cutrace-max-events=" + n + ")";
+  const std::string n = std::to_string(c.slots_needed);
+  const std::string rebuild = "rebuild with --max-events " + n + " or more: cutrace_instrument(... "
+                              "MAX_EVENTS " + n + "), cutrace-nvcc --cutrace-max-events=" + n;
+  const std::string budgets = "raise CUTRACE_LAUNCH_MB, the budget a kernel's first launch sizes "
+                              "its rows from, or CUTRACE_POOL_MB, the most a launch holds";
+  if (!c.dropped_in_sized_rows)
+    return " (to keep them, " + rebuild + ")";
+  if (!c.dropped_in_built_rows)
+    return " (a row attempted " + n + " slots; its rows were sized at launch: to keep them, " +
+           budgets + ")";
+  return " (to keep them, " + rebuild + "; where rows were sized at launch, " + budgets + ")";
 }
 
 } // namespace
@@ -36,6 +45,8 @@ void Completeness::add(const Completeness &o) {
   rows_never_ended += o.rows_never_ended;
   decode_problems += o.decode_problems;
   slots_needed = std::max(slots_needed, o.slots_needed);
+  dropped_in_sized_rows = dropped_in_sized_rows || o.dropped_in_sized_rows;
+  dropped_in_built_rows = dropped_in_built_rows || o.dropped_in_built_rows;
   ctas_left_out += o.ctas_left_out;
   cta_stride = std::max(cta_stride, o.cta_stride);
 }
@@ -52,6 +63,8 @@ Completeness completeness_of(const Trace &trace) {
       c.incomplete_slices += s.incomplete;
   }
   c.decode_problems = trace.problems.size();
+  c.dropped_in_sized_rows = c.dropped_events != 0 && trace.header.rows_sized_at_launch;
+  c.dropped_in_built_rows = c.dropped_events != 0 && !trace.header.rows_sized_at_launch;
   c.cta_stride = trace.header.cta_stride;
   c.ctas_left_out = trace.header.num_ctas() - trace.header.recorded_ctas();
   return c;
@@ -76,7 +89,7 @@ std::string completeness_line(const Completeness &c) {
         "the pool holds (CUTRACE_POOL_MB)");
   if (c.dropped_events)
     add(plural(c.dropped_events, "event", "events") + " dropped (row full) on " +
-        plural(c.rows_overflowed, "row", "rows") + max_events_fix(c.slots_needed));
+        plural(c.rows_overflowed, "row", "rows") + overflow_fix(c));
   if (c.incomplete_slices)
     add(plural(c.incomplete_slices, "incomplete slice", "incomplete slices") +
         " (begun, never ended: cut at the row's last timestamp)");

@@ -292,6 +292,10 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
       l.header_gaps.rows_overflowed = rec.gaps.rows_overflowed;
       l.header_gaps.rows_never_ended = rec.gaps.rows_never_ended;
       l.header_gaps.slots_needed = rec.gaps.slots_needed;
+      l.header_gaps.dropped_in_sized_rows =
+          rec.gaps.dropped_events != 0 && rec.gaps.rows_sized_at_launch;
+      l.header_gaps.dropped_in_built_rows =
+          rec.gaps.dropped_events != 0 && !rec.gaps.rows_sized_at_launch;
       l.header_gaps.ctas_left_out = rec.gaps.ctas_left_out;
       l.header_gaps.cta_stride = rec.gaps.cta_stride;
       l.trace.kernel = readable ? out.maps[rec.map].kernel

@@ -116,6 +116,7 @@ BufferHeader header_of(const KernelMap &map, dim3 grid, dim3 block, uint32_t row
                                             row_capacity_of(map, row_capacity), map.clock, g, b);
   if (map.rows_sized_at_launch) // the device code of the others reads no stride
     h.set_cta_stride(std::min(cta_stride, kMaxCtaStride));
+  h.rows_sized_at_launch = map.rows_sized_at_launch;
   return h;
 }
 

@@ -154,8 +154,8 @@ void Drain::drain_one(InFlight &launch) {
   if (!error)
     error = launch.buffer.read_back_compact_into(copy_stream(device), packed, &staging_,
                                                  &longest_row_[launch.map], &fullest);
-  if (!error) // a launch that failed says nothing of what its rows need
-    sizing_.saw(*launch.map, fullest);
+  // A launch that failed says nothing of what its rows need.
+  sizing_.drained(*launch.map, error ? std::nullopt : std::optional<uint32_t>(fullest));
   if (launch.done != nullptr)
     cudaEventDestroy(launch.done);
   launch.buffer.release(copy_stream(device));

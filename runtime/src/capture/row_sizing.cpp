@@ -70,9 +70,46 @@ RowLayout RowSizing::plan(const KernelMap &map, uint64_t ctas, uint32_t rows_per
 }
 
 void RowSizing::saw(const KernelMap &map, uint32_t slots) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    uint32_t &fullest = fullest_[map.kernel];
+    fullest = std::max(fullest, slots);
+  }
+  drained_.notify_all();
+}
+
+void RowSizing::queued(const KernelMap &map) {
   std::lock_guard<std::mutex> lock(mu_);
-  uint32_t &fullest = fullest_[map.kernel];
-  fullest = std::max(fullest, slots);
+  ++queued_[map.kernel];
+}
+
+void RowSizing::drained(const KernelMap &map, std::optional<uint32_t> fullest_slots) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (const auto it = queued_.find(std::string_view(map.kernel)); it != queued_.end())
+      if (it->second > 0 && --it->second == 0)
+        queued_.erase(it);
+  }
+  if (fullest_slots)
+    saw(map, *fullest_slots);
+  else
+    drained_.notify_all(); // a waiter may now find nothing queued
+}
+
+bool RowSizing::await_first(const KernelMap &map, std::chrono::milliseconds most) {
+  if (!whole_ctas_ || !map.rows_sized_at_launch)
+    return false;
+  const std::string_view kernel(map.kernel);
+  std::unique_lock<std::mutex> lock(mu_);
+  auto settled = [&] {
+    return fullest_.find(kernel) != fullest_.end() || queued_.find(kernel) == queued_.end();
+  };
+  if (settled())
+    return false;
+  // A bounded wait: a kernel that only ends once a later one runs must not hang the program;
+  // past it, this launch takes the budget's share as the first did.
+  drained_.wait_for(lock, most, settled);
+  return true;
 }
 
 } // namespace cutrace

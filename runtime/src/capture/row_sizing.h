@@ -4,12 +4,15 @@
 // persistent GEMM hold ~35,000 slots each); from then on each holds what the fullest row of the
 // kernel's drained launches tried to store, plus a quarter. So only a kernel's first launches
 // take (and zero) the budget's memory; the bytes moved back follow the records, not the
-// capacity (DeviceBuffer::read_back_compact).
+// capacity (DeviceBuffer::read_back_compact). A launch queued while the kernel's first launch
+// is still in flight waits for it to drain (await_first), so that only the first is sized blind.
 #ifndef CUTRACE_SRC_CAPTURE_ROW_SIZING_H
 #define CUTRACE_SRC_CAPTURE_ROW_SIZING_H
 
 #include <cutrace/map.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -51,6 +54,16 @@ public:
   // A launch of `map` drained: its fullest row attempted `slots` record slots.
   void saw(const KernelMap &map, uint32_t slots);
 
+  // A launch of `map` went to the drain; drained() ends it, with its fullest row's attempted
+  // slots, or nothing when the launch failed.
+  void queued(const KernelMap &map);
+  void drained(const KernelMap &map, std::optional<uint32_t> fullest_slots);
+  // Before a launch of `map` is sized: under the whole-CTA rule, when the kernel's rows are sized
+  // at launch, none of its launches has drained and one is queued, waits for one to drain (at
+  // most `most`), so this launch is sized from what it needed rather than from the budget's
+  // share. True when it waited.
+  bool await_first(const KernelMap &map, std::chrono::milliseconds most);
+
 private:
   // The most slots a row of a drained launch of `map` attempted, if one drained.
   std::optional<uint32_t> fullest(const KernelMap &map) const;
@@ -58,9 +71,11 @@ private:
   uint64_t launch_bytes_, most_bytes_;
   bool whole_ctas_;
   mutable std::mutex mu_;
+  std::condition_variable drained_;
   // By kernel name (looked up without a copy of it on every launch): the most slots a row of a
-  // drained launch attempted.
+  // drained launch attempted; the launches queued and not drained.
   std::map<std::string, uint32_t, std::less<>> fullest_;
+  std::map<std::string, uint32_t, std::less<>> queued_;
 };
 
 } // namespace cutrace

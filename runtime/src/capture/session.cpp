@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -109,6 +110,9 @@ public:
       ++disk_skipped_;
       return nullptr;
     }
+    // Once per kernel at most: its first launch drains before this one is sized from it.
+    if (sizing_.await_first(map, kFirstDrainWait))
+      ++sizing_waits_;
     const RowLayout rows = row_plan(map, grid, block);
     const uint64_t bytes = DeviceBuffer::bytes_for(map, grid, block, rows.capacity, rows.cta_stride);
     if (!budget_.take(bytes, !skip_when_full_, pool_waits_)) {
@@ -331,6 +335,7 @@ private:
       done = nullptr;
     }
     launch.done = done;
+    sizing_.queued(*launch.map);
     drain_.submit(std::move(launch));
   }
 
@@ -411,6 +416,7 @@ private:
                           {"pool_waits", pool_waits_},
                           {"pool_skipped", pool_skipped_.load()},
                           {"disk_skipped", disk_skipped_.load()},
+                          {"sizing_waits", sizing_waits_.load()},
                           {"graph_launches", graphs_.size()},
                           {"devices_at_end", end_alignments()},
                           {"end_unix_ns", host_now_ns()}}
@@ -432,10 +438,19 @@ private:
         "(%.1f MB); not recorded: %s%s\n",
         (unsigned long long)recorded, (unsigned long long)launches, counts_.size(),
         selection_.launches_text.c_str(), path.c_str(), double(run_->bytes_written()) / 1e6,
-        skipped.c_str(),
-        pool_waits_
-            ? (", " + std::to_string(pool_waits_) + " launches waited for the buffer pool").c_str()
-            : "");
+        skipped.c_str(), waits_text().c_str());
+  }
+
+  // What launches waited for, if any: the buffer pool, their kernel's first launch to drain.
+  std::string waits_text() const {
+    std::string out;
+    if (pool_waits_)
+      out += ", " + std::to_string(pool_waits_) + " launches waited for the buffer pool";
+    if (const uint64_t n = sizing_waits_.load())
+      out += ", " + std::to_string(n) + (n == 1 ? " launch" : " launches") +
+             (n == 1 ? " waited for its kernel's" : " waited for their kernel's") +
+             " first launch to drain (rows sized from it)";
+    return out;
   }
 
   void register_exit_hook() {
@@ -466,6 +481,10 @@ private:
   std::unordered_map<const KernelMap *, KernelCount *> by_map_;
   uint64_t skipped_by_selection_ = 0, sequence_ = 0, pool_waits_ = 0;
   std::atomic<uint64_t> pool_skipped_{0}, disk_skipped_{0};
+  // Launches that waited for their kernel's first launch to drain (RowSizing::await_first).
+  std::atomic<uint64_t> sizing_waits_{0};
+  // The longest such a wait lasts: beyond it, a launch is sized as the kernel's first was.
+  static constexpr std::chrono::milliseconds kFirstDrainWait{10000};
   std::map<std::thread::id, InFlight> open_;
   std::vector<GraphLaunch> graphs_;
   std::set<int> devices_used_;

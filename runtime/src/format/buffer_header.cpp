@@ -67,8 +67,8 @@ void encode_buffer_header(const BufferHeader &h, uint8_t out[kBufferHeaderBytes]
   put(kDeviceClockKhz, h.device_clock_khz);
   if (h.version >= kCompactFormatVersion)
     put(kLayout, uint32_t(h.layout));
-  if (h.cta_stride > 1)
-    put(kFlags, h.cta_stride << kCtaStrideShift);
+  put(kFlags, (h.cta_stride > 1 ? h.cta_stride << kCtaStrideShift : 0) |
+                  (h.rows_sized_at_launch ? kRowsSizedAtLaunchFlag : 0));
 }
 
 Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
@@ -111,6 +111,7 @@ Expected<BufferHeader> parse_buffer_header(const uint8_t *data, size_t size) {
   }
   // Bit 0 is the device's alone (the host writes the header again before a decoder sees it).
   h.cta_stride = std::max<uint32_t>(word(kFlags) >> kCtaStrideShift, 1);
+  h.rows_sized_at_launch = (word(kFlags) & kRowsSizedAtLaunchFlag) != 0;
   if (h.num_groups == 0)
     return E::failure("buffer header says 0 groups per CTA");
   if (uint64_t(h.row_stride_bytes) != cutrace::row_stride_bytes(h.max_events, h.version))

@@ -81,6 +81,7 @@ BufferGaps buffer_gaps(const uint8_t *buffer, size_t size) {
   if (!h)
     return gaps;
   gaps.cta_stride = h->cta_stride;
+  gaps.rows_sized_at_launch = h->rows_sized_at_launch;
   gaps.ctas_left_out = h->num_ctas() - h->recorded_ctas();
   const bool compact = h->layout == BufferLayout::compact;
   const uint64_t pitch = compact ? kRowHeaderBytes : uint64_t(h->row_stride_bytes);
