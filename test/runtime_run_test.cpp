@@ -2,6 +2,7 @@
 // "Runs"): what a run stores of a launch decodes exactly as the full buffer did, a run file cut
 // short keeps what was written before the cut, and a run's launches land on one time axis.
 #include <cutrace/ctrace.h>
+#include <cutrace/export.h>
 #include <cutrace/run.h>
 #include <cutrace/run_trace.h>
 
@@ -1057,6 +1058,39 @@ TEST(RunDecode, UnalignedDeviceKeepsRawGlobaltimer) {
   EXPECT_EQ(t.devices[1].index, 1u);
   EXPECT_FALSE(t.devices[1].aligned);
   EXPECT_EQ(t.launches[1].begin_ns, 3000.0);
+}
+
+// The start-up alignment can fail on a GPU busy for more than the probe's 2 s (a long kernel
+// queued ahead of it); the run's end measures again, and the device takes that offset.
+TEST(RunDecode, ADeviceNotAlignedAtStartTakesTheOffsetMeasuredAtTheEnd) {
+  cutrace::Run run = one_device_run(false, 0);
+  const int64_t offset = 1'000'000'000;
+  run.launches = {timed_launch(0, 0, 0, kT0, 1000, kT0 + offset - 500)};
+  run.end_json = R"({"devices_at_end":[{"index":0,"host_minus_gpu_ns":1000000000,)"
+                 R"("alignment_error_ns":700}]})";
+  RunTrace t = decoded(run);
+  EXPECT_TRUE(t.host_aligned);
+  ASSERT_EQ(t.devices.size(), 1u);
+  EXPECT_TRUE(t.devices[0].aligned);
+  EXPECT_TRUE(t.devices[0].aligned_at_end_only);
+  EXPECT_EQ(t.devices[0].host_minus_gpu_ns, offset);
+  EXPECT_EQ(t.devices[0].alignment_error_ns, 700u);
+  EXPECT_EQ(t.devices[0].drift_ns, 0);
+  ASSERT_EQ(t.launches.size(), 1u);
+  EXPECT_EQ(t.launches[0].begin_ns, 500.0); // after its enqueue, on the host axis
+  EXPECT_NE(run_summary(t).find("(measured at the run's end only: its drift over the run is "
+                                "not known)"),
+            std::string::npos)
+      << run_summary(t);
+  // Aligned at start: the end only widens the bound, as before.
+  run = one_device_run(true, offset);
+  run.launches = {timed_launch(0, 0, 0, kT0, 1000)};
+  run.end_json = R"({"devices_at_end":[{"index":0,"host_minus_gpu_ns":1000000300,)"
+                 R"("alignment_error_ns":700}]})";
+  t = decoded(run);
+  EXPECT_FALSE(t.devices[0].aligned_at_end_only);
+  EXPECT_EQ(t.devices[0].host_minus_gpu_ns, offset);
+  EXPECT_EQ(t.devices[0].drift_ns, 300);
 }
 
 // A map that does not parse costs its launches their detail, never their place: the run keeps

@@ -47,6 +47,9 @@ struct RunDevice {
   // by the drift seen when the offset was measured again at the end.
   uint64_t alignment_error_ns = 0;
   int64_t drift_ns = 0; // offset at the end - offset at the start (0: not measured again)
+  // The start-up measurement failed (the GPU was busy past the probe's 2 s) and the offset is
+  // the one measured at the run's end: how far it drifted over the run is not known.
+  bool aligned_at_end_only = false;
   // What the markers cost on this GPU (its DEV section's marker probe), or why it is not known
   // (docs/FORMAT.md, "Marker cost"); taken out of its clock64 launches' times when decoded.
   std::optional<MarkerCost> marker_cost;

@@ -82,8 +82,12 @@ std::string time_axis(const RunTrace &run) {
 }
 
 std::string alignment(const RunDevice &d) {
-  return d.aligned ? "host clock aligned \u00b1" + us(double(d.alignment_error_ns)) + " \u00b5s"
-                   : "not aligned";
+  if (!d.aligned)
+    return "not aligned";
+  return "host clock aligned \u00b1" + us(double(d.alignment_error_ns)) + " \u00b5s" +
+         (d.aligned_at_end_only ? " (measured at the run's end only: its drift over the run is "
+                                  "not known)"
+                                : "");
 }
 
 // What the markers cost on the device and whether the times shown have it taken out.

@@ -114,11 +114,20 @@ DecodeOptions launch_options(const DecodeOptions &options, const RunDevice &devi
 
 // The offsets measured again at the run's end: the axis keeps the start offsets, and each
 // device's error bound grows by how far its offset moved (drift between host and GPU clocks).
-void widen_by_drift(std::vector<RunDevice> &devices, const json &at_end) {
+// A device whose start-up measurement failed takes the end's offset instead, so its launches
+// still have a place on the host axis.
+void apply_end_alignments(std::vector<RunDevice> &devices, const json &at_end) {
   for (const json &e : at_end)
     for (RunDevice &d : devices) {
-      if (!d.aligned || d.index != value_or<uint32_t>(e, "index", UINT32_MAX))
+      if (d.index != value_or<uint32_t>(e, "index", UINT32_MAX) ||
+          !e.contains("host_minus_gpu_ns"))
         continue;
+      if (!d.aligned) {
+        d.aligned = d.aligned_at_end_only = true;
+        d.host_minus_gpu_ns = value_or<int64_t>(e, "host_minus_gpu_ns", 0);
+        d.alignment_error_ns = value_or<uint64_t>(e, "alignment_error_ns", 0);
+        continue;
+      }
       const int64_t end_offset = value_or<int64_t>(e, "host_minus_gpu_ns", d.host_minus_gpu_ns);
       // Unsigned arithmetic: offsets from a corrupt file wrap instead of overflowing int64_t.
       d.drift_ns = int64_t(uint64_t(end_offset) - uint64_t(d.host_minus_gpu_ns));
@@ -256,7 +265,7 @@ Expected<RunTrace> decode_run(const Run &run, const std::string &file, const Dec
         out.devices.back().marker_cost && options.run_marker_cost && !options.marker_cost;
   }
   if (end->is_object())
-    widen_by_drift(out.devices, end->value("devices_at_end", json::array()));
+    apply_end_alignments(out.devices, end->value("devices_at_end", json::array()));
   std::vector<bool> usable;
   for (size_t m = 0; m < run.maps.size(); ++m) {
     Expected<DecodeMap> map = parse_decode_map(run.maps[m]);

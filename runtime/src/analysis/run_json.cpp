@@ -29,7 +29,7 @@ json process(const RunProcess &p) {
 }
 
 json device(const RunDevice &d) {
-  return {{"process", d.process},
+  json out = {{"process", d.process},
           {"index", d.index},
           {"name", d.name},
           {"sms", d.sms},
@@ -44,6 +44,9 @@ json device(const RunDevice &d) {
                                                {"taken_out", d.marker_cost_taken_out}}
                                         : json()},
           {"marker_cost_problem", d.marker_cost_problem}};
+  if (d.aligned_at_end_only) // only then: earlier outputs keep their bytes
+    out["aligned_at_end_only"] = true;
+  return out;
 }
 
 json host_clock_bound(const RunTrace &run) {

@@ -445,7 +445,8 @@ private:
   std::string waits_text() const {
     std::string out;
     if (pool_waits_)
-      out += ", " + std::to_string(pool_waits_) + " launches waited for the buffer pool";
+      out += ", " + std::to_string(pool_waits_) +
+             (pool_waits_ == 1 ? " launch" : " launches") + " waited for the buffer pool";
     if (const uint64_t n = sizing_waits_.load())
       out += ", " + std::to_string(n) + (n == 1 ? " launch" : " launches") +
              (n == 1 ? " waited for its kernel's" : " waited for their kernel's") +
