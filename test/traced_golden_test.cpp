@@ -523,6 +523,21 @@ TEST(TracedRules, SampledStatementStandsTwiceWithItsMarkersOnlyWhereTheCondition
       << R.Diagnostics;
 }
 
+// The second copy of a wgmma loop cost as much as recording every iteration on some kernels
+// (docs/PERFORMANCE.md, section 9): the rewrite says so where the sample stands, and says where
+// to record instead; a sample of a loop without wgmma gets no such word.
+TEST(TracedRules, ASampleOfCodeThatIssuesWgmmaIsWarnedAbout) {
+  Rewritten R = rewrite("sampled_wgmma_loop");
+  const std::string Warning = "warning: TRACE_SAMPLE samples code that issues wgmma";
+  EXPECT_NE(R.Diagnostics.find("sampled_wgmma_loop.cu:28:3: " + Warning), std::string::npos)
+      << R.Diagnostics;
+  EXPECT_NE(R.Diagnostics.find("record once per tile outside the k-loop instead"),
+            std::string::npos)
+      << R.Diagnostics;
+  EXPECT_EQ(count(R.Diagnostics, Warning), 1u) << "the loop without wgmma is not warned about:\n"
+                                               << R.Diagnostics;
+}
+
 TEST(TracedRules, KernelWithoutAnnotationsReachingAnnotatedHelperGetsATwin) {
   Rewritten R = rewrite("helper_uncalled");
   const nlohmann::json &K = kernel(R, "plain_kernel");

@@ -129,6 +129,9 @@ void ModelBuilder::recordUse(const CallExpr *Call, AnnotationKind Kind) {
   placeUse(Call, Use);
   if (isSampleKind(Kind) && !UseAt.count(Use.MacroOffset))
     describeSampled(Call, Ctx, Target, Use);
+  // Each instance: a template's pattern has its calls unresolved.
+  if (isSampleKind(Kind))
+    Use.SampledIssuesWgmma = sampleIssuesWgmma(Call, Ctx, Kind, Wgmma);
   const AnnotationSpelling &Spelling = spellingOf(Kind);
   for (unsigned I = 0; I < Call->getNumArgs() && I < Spelling.Roles.size(); ++I) {
     ArgRole Role = Spelling.Roles[I];
@@ -149,6 +152,7 @@ void ModelBuilder::recordUse(const CallExpr *Call, AnnotationKind Kind) {
   auto [Seen, New] = UseAt.try_emplace(Use.MacroOffset, Model.Uses.size());
   if (!New) {
     AnnotationUse &First = Model.Uses[Seen->second];
+    First.SampledIssuesWgmma |= Use.SampledIssuesWgmma;
     for (Problem &P : Use.Problems)
       First.Problems.push_back(std::move(P));
     return;

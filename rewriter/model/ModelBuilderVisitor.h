@@ -6,6 +6,7 @@
 
 #include "model/ModelBuilder.h"
 #include "model/SideEffects.h"
+#include "model/WgmmaReach.h"
 #include "model/SourceModel.h"
 #include "model/UnitCalls.h"
 
@@ -118,6 +119,7 @@ private:
   std::set<std::pair<unsigned, unsigned>> SeenJumps;
   llvm::DenseMap<const FunctionDecl *, int> HelperIds;
   llvm::DenseMap<unsigned, size_t> UseAt; // macro offset -> index in Model.Uses
+  WgmmaReach Wgmma;                       // what samples issue wgmma
 
   /// Just past the token at Loc, where it is written (a digraph brace is two characters).
   unsigned endOfToken(SourceLocation Loc) const;

@@ -90,6 +90,7 @@ SourceModel mergeSourceModels(llvm::ArrayRef<const SourceModel *> Models) {
         // a macro before the statement that one pass expands to nothing changes nothing.
         Kept.SampledDiffers |= isSampleKind(U.Kind) && U.Sampled.End && Kept.Sampled.End &&
                                U.Sampled.End != Kept.Sampled.End;
+        Kept.SampledIssuesWgmma |= U.SampledIssuesWgmma;
         continue;
       }
       if (U.Helper >= 0)

@@ -94,31 +94,51 @@ bool copyable(const Stmt *S, const Stmt *Next, ASTContext &Ctx, const FileEntry 
   return true;
 }
 
+/// What a sample call samples, [First, Last): the next statement of its block or (Rest) the rest
+/// of the block, without the empty statements that end it; End is the block's end.
+struct SampledRange {
+  const Stmt *const *First = nullptr, *const *Last = nullptr, *const *End = nullptr;
+};
+
+std::optional<SampledRange> sampledRange(const CallExpr *Call, ASTContext &Ctx, bool Rest) {
+  DynTypedNodeList Up = Ctx.getParents(*Call);
+  const CompoundStmt *Block = Up.empty() ? nullptr : Up[0].get<CompoundStmt>();
+  if (!Block)
+    return std::nullopt; // not a statement of a block: the annotation rules report it
+  auto Body = Block->body();
+  const auto *It = std::find(Body.begin(), Body.end(), Call);
+  if (It == Body.end())
+    return std::nullopt;
+  SampledRange R{It + 1, Body.end(), Body.end()};
+  while (R.Last != R.First && isa<NullStmt>(*(R.Last - 1)))
+    --R.Last;
+  if (!Rest && R.Last != R.First)
+    R.Last = R.First + 1;
+  return R;
+}
+
 } // namespace
+
+bool sampleIssuesWgmma(const CallExpr *Call, ASTContext &Ctx, AnnotationKind Kind,
+                       WgmmaReach &Reach) {
+  std::optional<SampledRange> R = sampledRange(Call, Ctx, Kind == AnnotationKind::SampleRest);
+  if (!R)
+    return false;
+  return std::any_of(R->First, R->Last, [&](const Stmt *S) { return Reach.issues(S); });
+}
 
 void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Target,
                      AnnotationUse &Use) {
   const SourceManager &SM = Ctx.getSourceManager();
-  DynTypedNodeList Up = Ctx.getParents(*Call);
-  const CompoundStmt *Block = Up.empty() ? nullptr : Up[0].get<CompoundStmt>();
-  if (!Block)
-    return; // not a statement of a block: the annotation rules report it
-  auto Body = Block->body();
-  const auto *It = std::find(Body.begin(), Body.end(), Call);
-  if (It == Body.end())
-    return;
   const bool Rest = Use.Kind == AnnotationKind::SampleRest;
+  std::optional<SampledRange> Range = sampledRange(Call, Ctx, Rest);
+  if (!Range)
+    return;
   auto problem = [&](std::optional<unsigned> At, std::string Why) {
     Use.Problems.push_back(
         {At.value_or(Use.MacroOffset), spellingOf(Use.Kind).Macro.str() + " " + std::move(Why)});
   };
-  // What is sampled: [First, Last), the next statement or (TRACE_SAMPLE_REST) the rest of the
-  // block, without the empty statements that end it.
-  const Stmt *const *First = It + 1, *const *Last = Body.end();
-  while (Last != First && isa<NullStmt>(*(Last - 1)))
-    --Last;
-  if (!Rest && Last != First)
-    Last = First + 1;
+  const Stmt *const *First = Range->First, *const *Last = Range->Last;
   if (First == Last) {
     problem(std::nullopt, Rest ? "must be followed, in its block, by the statements it samples"
                                : "must be followed, in its block, by the statement it samples (a "
@@ -144,11 +164,11 @@ void describeSampled(const CallExpr *Call, ASTContext &Ctx, const FileEntry *Tar
     auto *Inner = dyn_cast<CallExpr>(*S);
     if (Inner && annotationCallKind(Inner))
       continue; // stripped from the copy, expanded in the recording one
-    const Stmt *After = S + 1 != Last || Last == Body.end() ? nullptr : *Last;
+    const Stmt *After = S + 1 != Last || Last == Range->End ? nullptr : *Last;
     if (!copyable(*S, After, Ctx, Target, problem))
       return;
   }
-  Use.Sampled = {*Begin, endWithSemicolon(*(Last - 1), Last == Body.end() ? nullptr : *Last, Ctx)};
+  Use.Sampled = {*Begin, endWithSemicolon(*(Last - 1), Last == Range->End ? nullptr : *Last, Ctx)};
 }
 
 } // namespace cutrace

@@ -6,6 +6,7 @@
 #define CUTRACE_REWRITER_SAMPLEDSTATEMENT_H
 
 #include "model/SourceModel.h"
+#include "model/WgmmaReach.h"
 
 namespace clang {
 class ASTContext;
@@ -19,6 +20,10 @@ namespace cutrace {
 /// its `;` when it ends with one, or adds a problem saying why it cannot be written twice.
 void describeSampled(const clang::CallExpr *Call, clang::ASTContext &Ctx,
                      const clang::FileEntry *Target, AnnotationUse &Use);
+
+/// Whether what the TRACE_SAMPLE or TRACE_SAMPLE_REST call (Call, of Kind) samples issues wgmma.
+bool sampleIssuesWgmma(const clang::CallExpr *Call, clang::ASTContext &Ctx, AnnotationKind Kind,
+                       WgmmaReach &Reach);
 
 } // namespace cutrace
 

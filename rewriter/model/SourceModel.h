@@ -42,6 +42,9 @@ struct AnnotationUse {
   /// TRACE_SAMPLE: the statement it samples, through its ';' (rewriter/model/SampledStatement.h).
   Span Sampled;
   bool SampledDiffers = false; // the passes saw different code after it (merged models only)
+  /// TRACE_SAMPLE: what it samples issues wgmma, itself or through its callees, in some
+  /// instance or pass (rewriter/model/WgmmaReach.h).
+  bool SampledIssuesWgmma = false;
 };
 
 /// One declaration of a kernel written in the main file.

@@ -110,6 +110,16 @@ void planSample(llvm::StringRef Buffer, const LineIndex &Lines, const TracedOpti
   if (LineEnd < Copied.End && Buffer.substr(Copied.Begin, LineEnd - Copied.Begin).trim().empty())
     Copied.Begin = LineEnd + 1;
   std::vector<Span> Statements = checkInside(Lines, Annotations, A, Copied, TracedCalls, Problems);
+  if (U.SampledIssuesWgmma) // measured: docs/PERFORMANCE.md, section 9
+    Problems.push_back(
+        {A.MacroOffset,
+         A.spelling().Macro.str() +
+             " samples code that issues wgmma, which the traced build then holds twice: on CuTe's "
+             "Hopper tutorial and CUTLASS's FP8 cooperative GEMM such a sample cost as much as "
+             "recording every iteration or more, in the CTAs that record nothing too; time the "
+             "kernel with recording off (CUTRACE=0) and on, and where the sample does not pay, "
+             "record once per tile outside the k-loop instead",
+         Severity::Warning});
   std::optional<Span> Cond = A.argWithRole(ArgRole::Condition);
   std::string Condition = Cond ? Buffer.substr(Cond->Begin, Cond->size()).str() : "true";
   TwinEdits.push_back({A.Statement, "if ((" + Condition + ")) {"});
