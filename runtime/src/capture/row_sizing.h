@@ -54,8 +54,8 @@ public:
   // A launch of `map` drained: its fullest row attempted `slots` record slots.
   void saw(const KernelMap &map, uint32_t slots);
 
-  // A launch of `map` went to the drain; drained() ends it, with its fullest row's attempted
-  // slots, or nothing when the launch failed.
+  // A launch of `map` was given its buffer (it goes to the drain once queued); drained() ends
+  // it, with its fullest row's attempted slots, or nothing when the launch failed.
   void queued(const KernelMap &map);
   void drained(const KernelMap &map, std::optional<uint32_t> fullest_slots);
   // Before a launch of `map` is sized: under the whole-CTA rule, when the kernel's rows are sized

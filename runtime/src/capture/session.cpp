@@ -128,6 +128,9 @@ public:
       return nullptr;
     }
     Slots *slots = launch->buffer.slots();
+    // Counted from now, not from its close: another thread's launch of the kernel queued before
+    // this one is closed waits for it too.
+    sizing_.queued(map);
     open_.erase(std::this_thread::get_id()); // none: this thread closed its own above
     open_.emplace(std::this_thread::get_id(), std::move(*launch));
     return slots;
@@ -335,7 +338,6 @@ private:
       done = nullptr;
     }
     launch.done = done;
-    sizing_.queued(*launch.map);
     drain_.submit(std::move(launch));
   }
 
