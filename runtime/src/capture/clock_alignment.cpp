@@ -100,6 +100,15 @@ uint64_t host_now_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
+cudaError_t create_probe_stream(cudaStream_t *stream) {
+  int least = 0, greatest = 0;
+  if (cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess) {
+    (void)cudaGetLastError();
+    greatest = 0; // the default priority
+  }
+  return cudaStreamCreateWithPriority(stream, cudaStreamNonBlocking, greatest);
+}
+
 namespace {
 
 // Starts the program's own probe on `stream`, else the PTX one; the reason when neither runs.
@@ -180,7 +189,7 @@ ClockAlignment measure_clock_alignment() {
   void *dflag = nullptr;
   cudaStream_t stream = nullptr;
   if (cudaHostGetDevicePointer(&dflag, mapped, 0) != cudaSuccess ||
-      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
+      create_probe_stream(&stream) != cudaSuccess)
     return failed("the clock probe could not be set up");
   void *dout = static_cast<char *>(dflag) + 64;
   uint32_t rounds = kRounds;

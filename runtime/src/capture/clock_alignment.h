@@ -4,6 +4,8 @@
 #ifndef CUTRACE_SRC_CAPTURE_CLOCK_ALIGNMENT_H
 #define CUTRACE_SRC_CAPTURE_CLOCK_ALIGNMENT_H
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
 #include <string>
 
@@ -29,6 +31,12 @@ bool offer_clock_probe(const void *kernel);
 
 // Host CLOCK_REALTIME in ns since the Unix epoch (the launch enqueue stamps).
 uint64_t host_now_ns();
+
+// A non-blocking stream of the current device's highest priority, for the runtime's one-CTA
+// probes (clock alignment, marker cost): the block scheduler starts such a CTA before the CTAs
+// still waiting of kernels already running, so a long kernel of the program delays a probe by
+// one of its CTAs, not by its whole grid.
+cudaError_t create_probe_stream(cudaStream_t *stream);
 
 } // namespace cutrace
 

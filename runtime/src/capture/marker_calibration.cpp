@@ -1,6 +1,7 @@
 // Records the marker probe (docs/FORMAT.md, "Marker cost").
 #include "marker_calibration.h"
 
+#include "clock_alignment.h"
 #include "device_buffer.h"
 
 #include <cutrace/marker_probe_map.h>
@@ -29,7 +30,7 @@ Expected<std::vector<uint8_t>> record_marker_probe() {
                       detail::kMarkerProbeMapJson};
   const dim3 grid(1), block(detail::kMarkerProbeThreads);
   cudaStream_t stream = nullptr;
-  if (cudaError_t err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (cudaError_t err = create_probe_stream(&stream);
       err != cudaSuccess) {
     (void)cudaGetLastError();
     return E::failure(std::string("no stream for the marker probe: ") + cudaGetErrorString(err));
