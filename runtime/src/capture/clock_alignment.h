@@ -33,9 +33,8 @@ bool offer_clock_probe(const void *kernel);
 uint64_t host_now_ns();
 
 // A non-blocking stream of the current device's highest priority, for the runtime's one-CTA
-// probes (clock alignment, marker cost): the block scheduler starts such a CTA before the CTAs
-// still waiting of kernels already running, so a long kernel of the program delays a probe by
-// one of its CTAs, not by its whole grid.
+// probes (clock alignment, marker cost): the block scheduler starts such a CTA ahead of the CTAs
+// still waiting of kernels already running (CUDA's stream priorities).
 cudaError_t create_probe_stream(cudaStream_t *stream);
 
 } // namespace cutrace
