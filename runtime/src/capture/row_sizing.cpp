@@ -79,6 +79,8 @@ void RowSizing::saw(const KernelMap &map, uint32_t slots) {
 }
 
 void RowSizing::queued(const KernelMap &map) {
+  if (!whole_ctas_ || !map.rows_sized_at_launch)
+    return; // await_first never waits for such a kernel
   std::lock_guard<std::mutex> lock(mu_);
   ++queued_[map.kernel];
 }

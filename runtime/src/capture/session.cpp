@@ -27,6 +27,7 @@
 #include <set>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include <unistd.h>
 
@@ -212,41 +213,38 @@ private:
                         rows_per_cta(map, block.x * block.y * block.z), !in_graph);
   }
 
+  // The value of the environment variable `name`: `other`'s when it names it, else `fallback`'s
+  // (unset or empty too; another name is said on stderr).
+  template <class T>
+  static T choice_from_env(const char *name, std::pair<const char *, T> fallback,
+                           std::pair<const char *, T> other) {
+    const char *v = std::getenv(name);
+    if (v == nullptr || *v == '\0' || std::strcmp(v, fallback.first) == 0)
+      return fallback.second;
+    if (std::strcmp(v, other.first) == 0)
+      return other.second;
+    std::fprintf(stderr, "cutrace: %s=\"%s\" is not %s or %s; using %s\n", name, v,
+                 fallback.first, other.first, fallback.first);
+    return fallback.second;
+  }
+
   // CUTRACE_RENDER: `exit` renders before the program exits, `background` (the default) in a
   // process that outlives it (docs/launches.md, "At exit").
   static bool render_at_exit_from_env() {
-    const char *v = std::getenv("CUTRACE_RENDER");
-    if (v == nullptr || *v == '\0' || std::strcmp(v, "background") == 0)
-      return false;
-    if (std::strcmp(v, "exit") == 0)
-      return true;
-    std::fprintf(stderr,
-                 "cutrace: CUTRACE_RENDER=\"%s\" is not background or exit; using background\n", v);
-    return false;
+    return choice_from_env<bool>("CUTRACE_RENDER", {"background", false}, {"exit", true});
   }
 
   // CUTRACE_ROW_RULE: what a launch whose rows the pool cannot hold records (docs/guide.md,
   // "Row capacity"): `ctas` (the default) 1 CTA in k, each whole; `first` every CTA, each row
   // its first records.
   static bool whole_ctas_from_env() {
-    const char *v = std::getenv("CUTRACE_ROW_RULE");
-    if (v == nullptr || *v == '\0' || std::strcmp(v, "ctas") == 0)
-      return true;
-    if (std::strcmp(v, "first") == 0)
-      return false;
-    std::fprintf(stderr, "cutrace: CUTRACE_ROW_RULE=\"%s\" is not ctas or first; using ctas\n", v);
-    return true;
+    return choice_from_env<bool>("CUTRACE_ROW_RULE", {"ctas", true}, {"first", false});
   }
 
   // CUTRACE_COMPRESS: `delta` stores launch buffers delta-coded (docs/FORMAT.md, "Runs").
   static LaunchCoding launch_coding_from_env() {
-    const char *v = std::getenv("CUTRACE_COMPRESS");
-    if (v == nullptr || *v == '\0' || std::strcmp(v, "none") == 0)
-      return LaunchCoding::plain;
-    if (std::strcmp(v, "delta") == 0)
-      return LaunchCoding::delta;
-    std::fprintf(stderr, "cutrace: CUTRACE_COMPRESS=\"%s\" is not none or delta; using none\n", v);
-    return LaunchCoding::plain;
+    return choice_from_env<LaunchCoding>("CUTRACE_COMPRESS", {"none", LaunchCoding::plain},
+                           {"delta", LaunchCoding::delta});
   }
 
   static bool capturing(cudaStream_t stream) {
